@@ -1,0 +1,368 @@
+//! The position: one `u32` row mask per player, the cell values, and an
+//! incrementally kept score and hash.
+
+use std::fmt;
+
+use crate::moves::{Move, MoveKind};
+use crate::zobrist;
+
+/// Largest supported board side (columns are the letters `A..=Z`).
+pub const MAX_N: usize = 26;
+
+/// Rows are stored with one empty guard row above and below, so that the
+/// neighbours of any row can be read without bounds checks.
+const ROWS: usize = MAX_N + 2;
+
+/// One of the two players.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Player {
+    /// Player `X`.
+    X = 0,
+    /// Player `O`.
+    O = 1,
+}
+
+impl Player {
+    /// The opponent.
+    #[inline]
+    pub const fn other(self) -> Player {
+        match self {
+            Player::X => Player::O,
+            Player::O => Player::X,
+        }
+    }
+
+    /// The board character of this player's pieces.
+    pub const fn symbol(self) -> char {
+        match self {
+            Player::X => 'X',
+            Player::O => 'O',
+        }
+    }
+
+    /// `+1` for X, `-1` for O: the board keeps its score from X's side.
+    #[inline]
+    const fn sign(self) -> i64 {
+        match self {
+            Player::X => 1,
+            Player::O => -1,
+        }
+    }
+}
+
+/// What occupies a cell.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Square {
+    /// No piece.
+    Empty,
+    /// A piece of this player.
+    Piece(Player),
+}
+
+/// What [`Board::make`] changed, so that [`Board::unmake`] can put it back.
+#[derive(Clone, Copy, Debug)]
+pub struct Undo {
+    mv: Move,
+    player: Player,
+    /// Cells flipped by a Raid, per row offset: row above, same row, row below.
+    flipped: [u32; 3],
+    score: i64,
+    hash: u64,
+}
+
+impl Undo {
+    /// The enemy cells the move turned over (all zero for a Stake or a
+    /// Raid that flipped nothing): row above, the move's row, row below.
+    #[inline]
+    pub fn flipped(&self) -> [u32; 3] {
+        self.flipped
+    }
+}
+
+/// A Stake & Raid position (which player is to move is not part of it: the
+/// searches pass it along, as the file format does).
+#[derive(Clone, PartialEq, Eq)]
+pub struct Board {
+    n: usize,
+    full_row: u32,
+    /// `pieces[p][r + 1]` holds player `p`'s pieces on row `r`; bit `c` is column `c`.
+    pieces: [[u32; ROWS]; 2],
+    values: [[i32; MAX_N]; MAX_N],
+    /// Sum of X's values minus sum of O's values.
+    score: i64,
+    hash: u64,
+}
+
+impl Board {
+    /// An empty `n` x `n` board with the given row-major cell values.
+    ///
+    /// # Panics
+    /// If `n` is not in `1..=26` or `values` does not hold `n * n` positive values:
+    /// callers that take values from outside check them first (see [`crate::parse`]).
+    pub fn new(n: usize, values: &[i32]) -> Board {
+        assert!((1..=MAX_N).contains(&n), "board side {n} out of 1..=26");
+        assert_eq!(values.len(), n * n, "need n*n values");
+        let mut grid = [[0; MAX_N]; MAX_N];
+        for (i, &v) in values.iter().enumerate() {
+            assert!(v > 0, "cell values are positive");
+            grid[i / n][i % n] = v;
+        }
+        Board {
+            n,
+            full_row: (1u32 << n) - 1,
+            pieces: [[0; ROWS]; 2],
+            values: grid,
+            score: 0,
+            hash: 0,
+        }
+    }
+
+    /// Board side.
+    #[inline]
+    pub fn n(&self) -> usize {
+        self.n
+    }
+
+    /// Mask of the `n` valid columns of a row.
+    #[inline]
+    pub fn full_row(&self) -> u32 {
+        self.full_row
+    }
+
+    /// Value of the cell at `row`, `col`.
+    #[inline]
+    pub fn value(&self, row: usize, col: usize) -> i32 {
+        self.values[row][col]
+    }
+
+    /// Player `p`'s pieces on `row`.
+    #[inline]
+    pub fn row(&self, p: Player, row: usize) -> u32 {
+        self.pieces[p as usize][row + 1]
+    }
+
+    /// Empty cells of `row`.
+    #[inline]
+    pub fn empty_row(&self, row: usize) -> u32 {
+        self.full_row & !(self.pieces[0][row + 1] | self.pieces[1][row + 1])
+    }
+
+    /// Empty cells of `row` orthogonally next to one of `p`'s pieces: the Raid targets.
+    #[inline]
+    pub fn raid_row(&self, p: Player, row: usize) -> u32 {
+        let own = &self.pieces[p as usize];
+        let near = own[row] | own[row + 2] | (own[row + 1] << 1) | (own[row + 1] >> 1);
+        near & self.empty_row(row)
+    }
+
+    /// Number of empty cells.
+    pub fn empty_count(&self) -> u32 {
+        (0..self.n).map(|r| self.empty_row(r).count_ones()).sum()
+    }
+
+    /// True when no cell is empty (the game is over).
+    pub fn is_full(&self) -> bool {
+        (0..self.n).all(|r| self.empty_row(r) == 0)
+    }
+
+    /// What stands on a cell.
+    pub fn square(&self, row: usize, col: usize) -> Square {
+        let bit = 1u32 << col;
+        if self.row(Player::X, row) & bit != 0 {
+            Square::Piece(Player::X)
+        } else if self.row(Player::O, row) & bit != 0 {
+            Square::Piece(Player::O)
+        } else {
+            Square::Empty
+        }
+    }
+
+    /// Puts a piece on a cell, replacing whatever was there; for setting up
+    /// positions, not for playing moves.
+    pub fn set(&mut self, row: usize, col: usize, sq: Square) {
+        assert!(row < self.n && col < self.n);
+        let bit = 1u32 << col;
+        for p in [Player::X, Player::O] {
+            if self.pieces[p as usize][row + 1] & bit != 0 {
+                self.pieces[p as usize][row + 1] &= !bit;
+                self.score -= p.sign() * i64::from(self.values[row][col]);
+                self.hash ^= zobrist::key(p, row, col);
+            }
+        }
+        if let Square::Piece(p) = sq {
+            self.pieces[p as usize][row + 1] |= bit;
+            self.score += p.sign() * i64::from(self.values[row][col]);
+            self.hash ^= zobrist::key(p, row, col);
+        }
+    }
+
+    /// The game score from `p`'s point of view: `p`'s values minus the other's.
+    #[inline]
+    pub fn score(&self, p: Player) -> i64 {
+        self.score * p.sign()
+    }
+
+    /// Zobrist hash of the pieces.
+    #[inline]
+    pub fn hash(&self) -> u64 {
+        self.hash
+    }
+
+    /// Plays `mv` for `p`. The target must be empty, and for a Raid next to
+    /// one of `p`'s pieces (checked in debug builds only: this is the hot path).
+    #[inline]
+    pub fn make(&mut self, mv: Move, p: Player) -> Undo {
+        let (r, c) = (mv.row(), mv.col());
+        let bit = 1u32 << c;
+        debug_assert!(self.empty_row(r) & bit != 0, "{mv} is not empty");
+        debug_assert!(mv.kind() == MoveKind::Stake || self.raid_row(p, r) & bit != 0);
+        let undo = Undo {
+            mv,
+            player: p,
+            flipped: [0; 3],
+            score: self.score,
+            hash: self.hash,
+        };
+        let (me, opp) = (p as usize, p.other() as usize);
+        self.pieces[me][r + 1] |= bit;
+        let mut gain = i64::from(self.values[r][c]);
+        self.hash ^= zobrist::key(p, r, c);
+        if mv.kind() == MoveKind::Raid {
+            let near = [bit, (bit << 1 | bit >> 1), bit];
+            let mut flipped = [0u32; 3];
+            for (k, f) in flipped.iter_mut().enumerate() {
+                *f = self.pieces[opp][r + k] & near[k];
+                if *f == 0 {
+                    continue;
+                }
+                self.pieces[opp][r + k] ^= *f;
+                self.pieces[me][r + k] |= *f;
+                let mut rest = *f;
+                while rest != 0 {
+                    let col = rest.trailing_zeros() as usize;
+                    rest &= rest - 1;
+                    // Row r + k of the padded array is board row r + k - 1.
+                    gain += 2 * i64::from(self.values[r + k - 1][col]);
+                    self.hash ^= zobrist::flip(r + k - 1, col);
+                }
+            }
+            self.score += p.sign() * gain;
+            return Undo { flipped, ..undo };
+        }
+        self.score += p.sign() * gain;
+        undo
+    }
+
+    /// Takes back the move that produced `undo` (moves are undone last-first).
+    #[inline]
+    pub fn unmake(&mut self, undo: Undo) {
+        let (r, c) = (undo.mv.row(), undo.mv.col());
+        let (me, opp) = (undo.player as usize, undo.player.other() as usize);
+        self.pieces[me][r + 1] &= !(1u32 << c);
+        for (k, &f) in undo.flipped.iter().enumerate() {
+            self.pieces[me][r + k] &= !f;
+            self.pieces[opp][r + k] |= f;
+        }
+        self.score = undo.score;
+        self.hash = undo.hash;
+    }
+
+    /// Recomputes score and hash from scratch and checks the kept ones and
+    /// the masks (debug builds; a no-op in release).
+    #[inline]
+    pub fn check_invariants(&self) {
+        if cfg!(debug_assertions) {
+            let (score, hash) = self.recompute();
+            assert_eq!(self.score, score, "incremental score drifted");
+            assert_eq!(self.hash, hash, "incremental hash drifted");
+            for p in 0..2 {
+                assert_eq!(self.pieces[p][0], 0);
+                assert_eq!(
+                    self.pieces[p][self.n + 1..].iter().fold(0, |a, &b| a | b),
+                    0
+                );
+                for r in 1..=self.n {
+                    assert_eq!(self.pieces[p][r] & !self.full_row, 0);
+                }
+            }
+            for r in 1..=self.n {
+                assert_eq!(self.pieces[0][r] & self.pieces[1][r], 0, "cell owned twice");
+            }
+        }
+    }
+
+    /// Score (X's view) and hash computed from the pieces alone.
+    pub fn recompute(&self) -> (i64, u64) {
+        let (mut score, mut hash) = (0i64, 0u64);
+        for r in 0..self.n {
+            for c in 0..self.n {
+                if let Square::Piece(p) = self.square(r, c) {
+                    score += p.sign() * i64::from(self.values[r][c]);
+                    hash ^= zobrist::key(p, r, c);
+                }
+            }
+        }
+        (score, hash)
+    }
+
+    /// The pieces rows as `X`, `O` and `.` characters, one line per row,
+    /// each ending in `\n` (the board part of `input.txt` / `output.txt`).
+    pub fn cells_text(&self) -> String {
+        let mut s = String::with_capacity(self.n * (self.n + 1));
+        for r in 0..self.n {
+            for c in 0..self.n {
+                s.push(match self.square(r, c) {
+                    Square::Empty => '.',
+                    Square::Piece(p) => p.symbol(),
+                });
+            }
+            s.push('\n');
+        }
+        s
+    }
+
+    /// All pieces of both players as one key: used to compare positions
+    /// exactly (the transposition table checks it on every hit).
+    pub fn key_words(&self, out: &mut [u64]) {
+        pack_rows(&self.pieces, self.n, out);
+    }
+
+    /// How many `u64` words [`Board::key_words`] writes for side `n`.
+    pub const fn key_len(n: usize) -> usize {
+        (2 * n * n).div_ceil(64)
+    }
+}
+
+fn pack_rows(pieces: &[[u32; ROWS]; 2], n: usize, out: &mut [u64]) {
+    out.iter_mut().for_each(|w| *w = 0);
+    let mut bit = 0usize;
+    for rows in pieces {
+        for &row in &rows[1..=n] {
+            let word = bit / 64;
+            let shift = bit % 64;
+            out[word] |= u64::from(row) << shift;
+            if shift + n > 64 {
+                out[word + 1] |= u64::from(row) >> (64 - shift);
+            }
+            bit += n;
+        }
+    }
+}
+
+impl fmt::Debug for Board {
+    /// Draws the grid with values: `X42` / `O7` / `.13`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        writeln!(f, "Board {}x{} score(X)={}", self.n, self.n, self.score)?;
+        for r in 0..self.n {
+            for c in 0..self.n {
+                let ch = match self.square(r, c) {
+                    Square::Empty => '.',
+                    Square::Piece(p) => p.symbol(),
+                };
+                write!(f, " {ch}{:<3}", self.values[r][c])?;
+            }
+            writeln!(f)?;
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,359 @@
+//! Reading `input.txt`: lenient about layout (CRLF, trailing white space,
+//! a missing final newline, trailing blank lines, a UTF-8 byte-order mark),
+//! strict about content.
+
+use std::fmt;
+
+use crate::board::{Board, Player, Square, MAX_N};
+use crate::problem::{Mode, Problem};
+
+/// Why an input was refused, and on which line (1-based).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("line {line}: {kind}")]
+pub struct ParseError {
+    /// 1-based line number the problem was found on.
+    pub line: usize,
+    /// What is wrong there.
+    pub kind: ParseErrorKind,
+}
+
+/// The kinds of malformed input.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ParseErrorKind {
+    /// The file ended before this part.
+    Missing(&'static str),
+    /// The line is not valid UTF-8 text.
+    NotText,
+    /// The board size is not an integer in 1..=26.
+    BadSize(String),
+    /// Not one of MINIMAX, ALPHABETA, COMPETITION.
+    UnknownMode(String),
+    /// Not X or O.
+    UnknownPlayer(String),
+    /// The depth is not an integer >= 1.
+    BadDepth(String),
+    /// The COMPETITION time is not a non-negative decimal number.
+    BadTime(String),
+    /// A value row has the wrong number of values.
+    ValueCount {
+        /// Values the row should have.
+        expected: usize,
+        /// Values it has.
+        found: usize,
+    },
+    /// A cell value is not a positive integer that fits in i32.
+    BadValue(String),
+    /// A board row has the wrong number of cells.
+    RowLength {
+        /// Cells the row should have.
+        expected: usize,
+        /// Cells it has.
+        found: usize,
+    },
+    /// A board cell that is not `X`, `O` or `.`.
+    BadCell(char),
+    /// Every cell is taken: there is no move to answer with.
+    BoardFull,
+    /// Something other than blank lines follows the board.
+    TrailingText,
+}
+
+impl fmt::Display for ParseErrorKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        use ParseErrorKind::*;
+        match self {
+            Missing(what) => write!(f, "file ends early: expected {what}"),
+            NotText => write!(f, "not valid UTF-8 text"),
+            BadSize(s) => write!(
+                f,
+                "board size must be an integer from 1 to {MAX_N}, got {s:?}"
+            ),
+            UnknownMode(s) => {
+                write!(
+                    f,
+                    "unknown mode {s:?} (expected MINIMAX, ALPHABETA or COMPETITION)"
+                )
+            }
+            UnknownPlayer(s) => write!(f, "unknown player {s:?} (expected X or O)"),
+            BadDepth(s) => write!(f, "depth must be an integer >= 1, got {s:?}"),
+            BadTime(s) => write!(
+                f,
+                "time left must be a non-negative number of seconds, got {s:?}"
+            ),
+            ValueCount { expected, found } => {
+                write!(f, "expected {expected} cell values, found {found}")
+            }
+            BadValue(s) => write!(
+                f,
+                "cell value must be a positive integer that fits in i32, got {s:?}"
+            ),
+            RowLength { expected, found } => {
+                write!(f, "expected {expected} board cells, found {found}")
+            }
+            BadCell(c) => write!(f, "bad board character {c:?} (expected X, O or .)"),
+            BoardFull => write!(f, "the board is full: there is no legal move"),
+            TrailingText => write!(f, "unexpected text after the board"),
+        }
+    }
+}
+
+/// The lines of the file with line ends and surrounding white space removed,
+/// numbered from 1. Blank lines at the end of the file are not lines: a part
+/// that would start there is reported missing.
+struct Lines<'a> {
+    lines: Vec<&'a [u8]>,
+    next: usize,
+}
+
+impl<'a> Lines<'a> {
+    fn new(bytes: &'a [u8]) -> Lines<'a> {
+        let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
+        let mut lines: Vec<&[u8]> = bytes.split(|&b| b == b'\n').collect();
+        while lines.last().is_some_and(|l| l.trim_ascii().is_empty()) {
+            lines.pop();
+        }
+        Lines { lines, next: 0 }
+    }
+
+    /// The next line, or a `Missing(what)` error naming the line after the last.
+    fn next(&mut self, what: &'static str) -> Result<(usize, &'a str), ParseError> {
+        let line = self.next + 1;
+        let Some(raw) = self.lines.get(self.next) else {
+            return err(line, ParseErrorKind::Missing(what));
+        };
+        self.next += 1;
+        match std::str::from_utf8(raw) {
+            Ok(text) => Ok((line, text.trim())),
+            Err(_) => err(line, ParseErrorKind::NotText),
+        }
+    }
+}
+
+fn err<T>(line: usize, kind: ParseErrorKind) -> Result<T, ParseError> {
+    Err(ParseError { line, kind })
+}
+
+/// Parses the text of an `input.txt`.
+pub fn parse_problem(bytes: &[u8]) -> Result<Problem, ParseError> {
+    use ParseErrorKind::*;
+    let mut lines = Lines::new(bytes);
+
+    let (l, text) = lines.next("the board size")?;
+    let n = match text.parse::<usize>() {
+        Ok(n) if (1..=MAX_N).contains(&n) => n,
+        _ => return err(l, BadSize(text.into())),
+    };
+
+    let (l, mode_text) = lines.next("the mode")?;
+    let mode_upper = mode_text.to_ascii_uppercase();
+    if !matches!(mode_upper.as_str(), "MINIMAX" | "ALPHABETA" | "COMPETITION") {
+        return err(l, UnknownMode(mode_text.into()));
+    }
+
+    let (l, text) = lines.next("the player")?;
+    let player = match text {
+        "X" | "x" => Player::X,
+        "O" | "o" => Player::O,
+        _ => return err(l, UnknownPlayer(text.into())),
+    };
+
+    let (l, text) = lines.next("the depth or time")?;
+    let mode = if mode_upper == "COMPETITION" {
+        match text.parse::<f64>() {
+            Ok(s) if s.is_finite() && s >= 0.0 => Mode::Competition { seconds: s },
+            _ => return err(l, BadTime(text.into())),
+        }
+    } else {
+        let depth = match text.parse::<u32>() {
+            Ok(d) if d >= 1 => d,
+            _ => return err(l, BadDepth(text.into())),
+        };
+        if mode_upper == "MINIMAX" {
+            Mode::Minimax { depth }
+        } else {
+            Mode::AlphaBeta { depth }
+        }
+    };
+
+    let mut values = Vec::with_capacity(n * n);
+    for _ in 0..n {
+        let (l, text) = lines.next("a row of cell values")?;
+        let row: Vec<&str> = text.split_whitespace().collect();
+        if row.len() != n {
+            return err(
+                l,
+                ValueCount {
+                    expected: n,
+                    found: row.len(),
+                },
+            );
+        }
+        for word in row {
+            match word.parse::<i32>() {
+                Ok(v) if v > 0 => values.push(v),
+                _ => return err(l, BadValue(word.into())),
+            }
+        }
+    }
+    let mut board = Board::new(n, &values);
+
+    let mut last_row = 0;
+    for r in 0..n {
+        let (l, text) = lines.next("a board row")?;
+        let found = text.chars().count();
+        if found != n {
+            return err(l, RowLength { expected: n, found });
+        }
+        for (c, ch) in text.chars().enumerate() {
+            let sq = match ch {
+                '.' => Square::Empty,
+                'X' => Square::Piece(Player::X),
+                'O' => Square::Piece(Player::O),
+                _ => return err(l, BadCell(ch)),
+            };
+            board.set(r, c, sq);
+        }
+        last_row = l;
+    }
+    if board.is_full() {
+        return err(last_row, BoardFull);
+    }
+    while let Ok((l, text)) = lines.next("") {
+        if !text.is_empty() {
+            return err(l, TrailingText);
+        }
+    }
+    Ok(Problem {
+        board,
+        player,
+        mode,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const EXAMPLE: &str = "3\nMINIMAX\nO\n2\n1 8 23\n5 42 12\n26 30 9\nX..\n...\n...\n";
+
+    #[test]
+    fn reads_the_first_example() {
+        let p = parse_problem(EXAMPLE.as_bytes()).unwrap();
+        assert_eq!(p.board.n(), 3);
+        assert_eq!(p.player, Player::O);
+        assert_eq!(p.mode, Mode::Minimax { depth: 2 });
+        assert_eq!(p.board.value(1, 1), 42);
+        assert_eq!(p.board.square(0, 0), Square::Piece(Player::X));
+        assert_eq!(p.board.score(Player::O), -1);
+    }
+
+    #[test]
+    fn layout_leniency() {
+        let crlf = EXAMPLE.replace('\n', " \r\n");
+        let no_final = EXAMPLE.trim_end();
+        let blank_tail = format!("{EXAMPLE}\n\n  \n");
+        let bom = format!("\u{feff}{EXAMPLE}");
+        let spaced = EXAMPLE.replace("1 8 23", "1  8\t23");
+        for text in [crlf.as_str(), no_final, &blank_tail, &bom, &spaced] {
+            let p = parse_problem(text.as_bytes()).unwrap_or_else(|e| panic!("{e}: {text:?}"));
+            assert_eq!(p.board.cells_text(), "X..\n...\n...\n");
+        }
+    }
+
+    #[test]
+    fn accepts_big_values_and_competition_time() {
+        let text = "1\nCOMPETITION\nX\n12.5\n2147483647\n.\n";
+        let p = parse_problem(text.as_bytes()).unwrap();
+        assert_eq!(p.mode, Mode::Competition { seconds: 12.5 });
+        assert_eq!(p.board.value(0, 0), i32::MAX);
+    }
+
+    fn kind_at(text: &str) -> (usize, ParseErrorKind) {
+        let e = parse_problem(text.as_bytes()).unwrap_err();
+        (e.line, e.kind)
+    }
+
+    #[test]
+    fn content_errors_name_their_line() {
+        use ParseErrorKind::*;
+        let cases: Vec<(String, usize, ParseErrorKind)> = vec![
+            (EXAMPLE.replacen("3\n", "27\n", 1), 1, BadSize("27".into())),
+            (
+                EXAMPLE.replacen("3\n", "three\n", 1),
+                1,
+                BadSize("three".into()),
+            ),
+            (
+                EXAMPLE.replace("MINIMAX", "MINMAX"),
+                2,
+                UnknownMode("MINMAX".into()),
+            ),
+            (
+                EXAMPLE.replace("\nO\n", "\nZ\n"),
+                3,
+                UnknownPlayer("Z".into()),
+            ),
+            (EXAMPLE.replace("\n2\n", "\n0\n"), 4, BadDepth("0".into())),
+            (EXAMPLE.replace("\n2\n", "\n-1\n"), 4, BadDepth("-1".into())),
+            (
+                EXAMPLE.replace("5 42 12", "5 42"),
+                6,
+                ValueCount {
+                    expected: 3,
+                    found: 2,
+                },
+            ),
+            (
+                EXAMPLE.replace("5 42 12", "5 0 12"),
+                6,
+                BadValue("0".into()),
+            ),
+            (
+                EXAMPLE.replace("5 42 12", "5 -4 12"),
+                6,
+                BadValue("-4".into()),
+            ),
+            (
+                EXAMPLE.replace("5 42 12", "5 x 12"),
+                6,
+                BadValue("x".into()),
+            ),
+            (
+                EXAMPLE.replace("5 42 12", "5 2147483648 12"),
+                6,
+                BadValue("2147483648".into()),
+            ),
+            (
+                EXAMPLE.replace("X..", "X."),
+                8,
+                RowLength {
+                    expected: 3,
+                    found: 2,
+                },
+            ),
+            (EXAMPLE.replace("X..", "X.Y"), 8, BadCell('Y')),
+            (
+                EXAMPLE.replace("\n...\n...\n", "\n...\n"),
+                10,
+                Missing("a board row"),
+            ),
+            (
+                EXAMPLE.replace("X..\n...\n...", "XOX\nOXO\nXOX"),
+                10,
+                BoardFull,
+            ),
+            (format!("{EXAMPLE}\nXXX\n"), 12, TrailingText),
+            (String::new(), 1, Missing("the board size")),
+            (" \n\r\n".into(), 1, Missing("the board size")),
+        ];
+        for (text, line, kind) in cases {
+            assert_eq!(kind_at(&text), (line, kind), "input {text:?}");
+        }
+        let competition = EXAMPLE
+            .replace("MINIMAX", "COMPETITION")
+            .replace("\n2\n", "\nsoon\n");
+        assert_eq!(kind_at(&competition), (4, BadTime("soon".into())));
+        let e = parse_problem(b"3\nMINIMAX\nO\n2\n1 8 23\n5 \xff 12\n").unwrap_err();
+        assert_eq!((e.line, e.kind), (6, NotText));
+    }
+}

@@ -1,0 +1,5 @@
+//! The searches. [`reference`] holds the textbook oracle.
+
+pub mod reference;
+
+pub use reference::Decision;

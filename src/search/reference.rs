@@ -1,0 +1,140 @@
+//! The textbook searches, exactly as the grader runs them: AIMA minimax and
+//! alpha-beta with a depth cut-off, moves in canonical order, the first
+//! maximal root move chosen. Slow and plain on purpose: every faster engine
+//! is tested against these.
+
+use crate::board::{Board, Player};
+use crate::moves::{legal_moves, Move};
+
+/// The answer of a textbook search.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Decision {
+    /// The chosen root move.
+    pub best: Move,
+    /// Its minimax value, from the root player's point of view.
+    pub value: i64,
+    /// Positions visited, the root included.
+    pub nodes: u64,
+}
+
+struct Search {
+    root: Player,
+    depth: u32,
+    nodes: u64,
+}
+
+impl Search {
+    fn cutoff(&mut self, board: &Board, depth: u32) -> bool {
+        self.nodes += 1;
+        depth == self.depth || board.is_full()
+    }
+
+    fn minimax(&mut self, board: &mut Board, to_move: Player, depth: u32) -> i64 {
+        if self.cutoff(board, depth) {
+            return board.score(self.root);
+        }
+        let maximizing = to_move == self.root;
+        let mut v = if maximizing { i64::MIN } else { i64::MAX };
+        for mv in legal_moves(board, to_move) {
+            let undo = board.make(mv, to_move);
+            let child = self.minimax(board, to_move.other(), depth + 1);
+            board.unmake(undo);
+            v = if maximizing {
+                v.max(child)
+            } else {
+                v.min(child)
+            };
+        }
+        v
+    }
+
+    fn max_value(&mut self, board: &mut Board, depth: u32, mut alpha: i64, beta: i64) -> i64 {
+        if self.cutoff(board, depth) {
+            return board.score(self.root);
+        }
+        let mut v = i64::MIN;
+        for mv in legal_moves(board, self.root) {
+            let undo = board.make(mv, self.root);
+            v = v.max(self.min_value(board, depth + 1, alpha, beta));
+            board.unmake(undo);
+            if v >= beta {
+                return v;
+            }
+            alpha = alpha.max(v);
+        }
+        v
+    }
+
+    fn min_value(&mut self, board: &mut Board, depth: u32, alpha: i64, mut beta: i64) -> i64 {
+        if self.cutoff(board, depth) {
+            return board.score(self.root);
+        }
+        let mut v = i64::MAX;
+        let opponent = self.root.other();
+        for mv in legal_moves(board, opponent) {
+            let undo = board.make(mv, opponent);
+            v = v.min(self.max_value(board, depth + 1, alpha, beta));
+            board.unmake(undo);
+            if v <= alpha {
+                return v;
+            }
+            beta = beta.min(v);
+        }
+        v
+    }
+}
+
+/// Textbook minimax decision for `player` to `depth` plies (`depth >= 1`,
+/// the board not full).
+pub fn minimax(board: &Board, player: Player, depth: u32) -> Decision {
+    assert!(depth >= 1 && !board.is_full());
+    let mut s = Search {
+        root: player,
+        depth,
+        nodes: 1,
+    };
+    let mut board = board.clone();
+    let mut best: Option<(Move, i64)> = None;
+    for mv in legal_moves(&board, player) {
+        let undo = board.make(mv, player);
+        let v = s.minimax(&mut board, player.other(), 1);
+        board.unmake(undo);
+        if best.is_none_or(|(_, b)| v > b) {
+            best = Some((mv, v));
+        }
+    }
+    let (best, value) = best.expect("a board that is not full has a move");
+    Decision {
+        best,
+        value,
+        nodes: s.nodes,
+    }
+}
+
+/// Textbook alpha-beta decision: the root is a max node whose alpha is the
+/// best value so far, so a later move must be strictly better to be chosen.
+pub fn alphabeta(board: &Board, player: Player, depth: u32) -> Decision {
+    assert!(depth >= 1 && !board.is_full());
+    let mut s = Search {
+        root: player,
+        depth,
+        nodes: 1,
+    };
+    let mut board = board.clone();
+    let mut best: Option<(Move, i64)> = None;
+    for mv in legal_moves(&board, player) {
+        let alpha = best.map_or(i64::MIN, |(_, b)| b);
+        let undo = board.make(mv, player);
+        let v = s.min_value(&mut board, 1, alpha, i64::MAX);
+        board.unmake(undo);
+        if best.is_none_or(|(_, b)| v > b) {
+            best = Some((mv, v));
+        }
+    }
+    let (best, value) = best.expect("a board that is not full has a move");
+    Decision {
+        best,
+        value,
+        nodes: s.nodes,
+    }
+}

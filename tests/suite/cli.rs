@@ -1,0 +1,109 @@
+//! The command line: the grader's no-argument run, streams, errors.
+
+use std::fs;
+
+use crate::util::{run, SPEC_EXAMPLES};
+
+#[test]
+fn no_arguments_reads_input_txt_and_writes_output_txt() {
+    let dir = tempfile::tempdir().unwrap();
+    let (input, expected) = SPEC_EXAMPLES[2];
+    fs::write(dir.path().join("input.txt"), input).unwrap();
+    let out = run(dir.path(), &[], b"");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(
+        fs::read_to_string(dir.path().join("output.txt")).unwrap(),
+        expected
+    );
+    let leftovers: Vec<_> = fs::read_dir(dir.path()).unwrap().collect();
+    assert_eq!(leftovers.len(), 2, "no temporary files left behind");
+}
+
+#[test]
+fn solve_streams_and_stats() {
+    let dir = tempfile::tempdir().unwrap();
+    let (input, expected) = SPEC_EXAMPLES[0];
+    let out = run(
+        dir.path(),
+        &["solve", "-", "-o", "-", "--stats"],
+        input.as_bytes(),
+    );
+    assert!(out.status.success());
+    assert_eq!(String::from_utf8(out.stdout).unwrap(), expected);
+    let stats = String::from_utf8(out.stderr).unwrap();
+    assert!(
+        stats.contains("nodes") && stats.contains("Mnodes/s"),
+        "{stats}"
+    );
+}
+
+#[test]
+fn solve_named_files_with_each_engine() {
+    let dir = tempfile::tempdir().unwrap();
+    let (input, expected) = SPEC_EXAMPLES[1];
+    fs::write(dir.path().join("in.txt"), input).unwrap();
+    for engine in ["reference", "fast"] {
+        let out = run(
+            dir.path(),
+            &["solve", "in.txt", "-o", "ans.txt", "--engine", engine],
+            b"",
+        );
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert_eq!(
+            fs::read_to_string(dir.path().join("ans.txt")).unwrap(),
+            expected
+        );
+    }
+}
+
+#[test]
+fn bad_input_names_the_line_and_leaves_output_alone() {
+    let dir = tempfile::tempdir().unwrap();
+    let (input, _) = SPEC_EXAMPLES[0];
+    let bad = [
+        (input.replace("MINIMAX", "MAXIMIN"), "line 2"),
+        (input.replace("5 42 12", "5 42"), "line 6"),
+        (input.replace("X..\n", "X.?\n"), "line 8"),
+        (input.replace("X..\n...\n...", "XOX\nOXO\nXOX"), "line 10"),
+    ];
+    for (text, line) in bad {
+        fs::write(dir.path().join("input.txt"), &text).unwrap();
+        fs::write(dir.path().join("output.txt"), "previous answer\n").unwrap();
+        let out = run(dir.path(), &[], b"");
+        assert_eq!(out.status.code(), Some(2));
+        let err = String::from_utf8(out.stderr).unwrap();
+        assert!(err.contains(line) && err.lines().count() == 1, "{err}");
+        let kept = fs::read_to_string(dir.path().join("output.txt")).unwrap();
+        assert_eq!(kept, "previous answer\n");
+        assert_eq!(fs::read_dir(dir.path()).unwrap().count(), 2);
+    }
+}
+
+#[test]
+fn missing_input_is_an_error_without_output() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = run(dir.path(), &[], b"");
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8(out.stderr).unwrap().contains("input.txt"));
+    assert!(!dir.path().join("output.txt").exists());
+}
+
+#[test]
+fn help_lists_the_commands() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = run(dir.path(), &["--help"], b"");
+    assert!(out.status.success());
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        text.contains("solve") && text.contains("input.txt"),
+        "{text}"
+    );
+}

@@ -1,0 +1,8 @@
+//! The integration suite, one binary: golden files, the command line,
+//! board properties and engine agreement.
+
+mod agreement;
+mod cli;
+mod golden;
+mod properties;
+mod util;

@@ -1,0 +1,74 @@
+//! Shared helpers: the case corpus and running the binary.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+
+/// The golden corpus beside the crate, if it is there.
+pub fn cases_dir() -> Option<PathBuf> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/cases");
+    if dir.is_dir() {
+        Some(dir)
+    } else {
+        eprintln!("skipping: {} not found", dir.display());
+        None
+    }
+}
+
+/// Every case folder (holding `input.txt` and `output.txt`), sorted.
+pub fn case_folders() -> Vec<PathBuf> {
+    let Some(dir) = cases_dir() else {
+        return Vec::new();
+    };
+    let mut v: Vec<PathBuf> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.join("input.txt").is_file() && p.join("output.txt").is_file())
+        .collect();
+    v.sort();
+    v
+}
+
+/// Expected output as the grader compares it: `\r` removed, a final `\n` ensured.
+pub fn normalized(text: &str) -> String {
+    let mut s = text.replace('\r', "");
+    while s.ends_with("\n\n") {
+        s.pop();
+    }
+    if !s.ends_with('\n') {
+        s.push('\n');
+    }
+    s
+}
+
+/// Runs the binary in `dir` with `args` and `stdin`.
+pub fn run(dir: &Path, args: &[&str], stdin: &[u8]) -> Output {
+    use std::io::Write;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_stakeraid"))
+        .args(args)
+        .current_dir(dir)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child.stdin.take().unwrap().write_all(stdin).unwrap();
+    child.wait_with_output().unwrap()
+}
+
+/// The three worked examples of the assignment: input and expected output.
+pub const SPEC_EXAMPLES: [(&str, &str); 3] = [
+    (
+        "3\nMINIMAX\nO\n2\n1 8 23\n5 42 12\n26 30 9\nX..\n...\n...\n",
+        "B3 Stake\nX..\n...\n.O.\n",
+    ),
+    (
+        "5\nMINIMAX\nX\n1\n20 16 1 32 30\n20 12 2 11 8\n28 48 9 1 1\n20 12 10 6 2\n25 30 23 21 10\n\
+         ..XX.\n..XOX\n...O.\n..OO.\n.....\n",
+        "B3 Stake\n..XX.\n..XOX\n.X.O.\n..OO.\n.....\n",
+    ),
+    (
+        "5\nALPHABETA\nX\n4\n20 16 1 32 30\n20 12 2 11 8\n28 48 9 1 1\n20 12 10 6 2\n25 30 23 21 10\n\
+         ..XX.\n..XOX\n...O.\n..OO.\n.....\n",
+        "C3 Raid\n..XX.\n..XOX\n..XX.\n..XO.\n.....\n",
+    ),
+];
