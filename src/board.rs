@@ -155,6 +155,37 @@ impl Board {
         near & self.empty_row(row)
     }
 
+    /// Empty cells of `row` with at least one of `p`'s enemy pieces next to
+    /// them: where a Raid by `p` would flip something (if `p` may raid there).
+    #[inline]
+    pub fn enemy_near_row(&self, p: Player, row: usize) -> u32 {
+        let opp = &self.pieces[p.other() as usize];
+        let near = opp[row] | opp[row + 2] | (opp[row + 1] << 1) | (opp[row + 1] >> 1);
+        near & self.empty_row(row)
+    }
+
+    /// What `p` gains (in its own score) by raiding `row`, `col`: the cell's
+    /// value plus twice the value of each enemy neighbour turned over.
+    #[inline]
+    pub fn raid_gain(&self, p: Player, row: usize, col: usize) -> i64 {
+        let opp = &self.pieces[p.other() as usize];
+        let bit = 1u32 << col;
+        let mut gain = i64::from(self.values[row][col]);
+        if opp[row] & bit != 0 {
+            gain += 2 * i64::from(self.values[row - 1][col]);
+        }
+        if opp[row + 2] & bit != 0 {
+            gain += 2 * i64::from(self.values[row + 1][col]);
+        }
+        if opp[row + 1] & (bit >> 1) != 0 {
+            gain += 2 * i64::from(self.values[row][col - 1]);
+        }
+        if opp[row + 1] & (bit << 1) != 0 {
+            gain += 2 * i64::from(self.values[row][col + 1]);
+        }
+        gain
+    }
+
     /// Number of empty cells.
     pub fn empty_count(&self) -> u32 {
         (0..self.n).map(|r| self.empty_row(r).count_ones()).sum()

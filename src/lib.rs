@@ -29,3 +29,14 @@ pub use moves::{generate, legal_moves, Move, MoveKind, MoveList, MAX_MOVES};
 pub use parse::{parse_problem, ParseError, ParseErrorKind};
 pub use problem::{answer_text, Mode, Problem};
 pub use solve::{solve, Answer, EngineKind, SolveOptions};
+
+/// A rayon pool of `threads` workers, as the solver builds one: for tests
+/// and benchmarks that drive the engines directly.
+#[doc(hidden)]
+pub fn rayon_pool_for_tests(threads: usize) -> rayon::ThreadPool {
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .stack_size(64 << 20)
+        .build()
+        .expect("thread pool")
+}

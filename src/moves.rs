@@ -66,6 +66,18 @@ impl Move {
         }
     }
 
+    /// The packed 16-bit form.
+    #[inline]
+    pub const fn bits(self) -> u16 {
+        self.0
+    }
+
+    /// A move from its packed form, as made by [`Move::bits`].
+    #[inline]
+    pub const fn from_bits(bits: u16) -> Move {
+        Move(bits)
+    }
+
     /// The target cell's name, e.g. `"C3"` or `"Z26"`.
     pub fn cell_name(self) -> String {
         format!("{}{}", (b'A' + self.col() as u8) as char, self.row() + 1)

@@ -4,7 +4,7 @@ use std::time::{Duration, Instant};
 
 use crate::moves::Move;
 use crate::problem::{answer_text, Mode, Problem};
-use crate::search::reference;
+use crate::search::{reference, root};
 
 /// Which search answers MINIMAX and ALPHABETA problems.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -44,17 +44,58 @@ pub struct Answer {
 pub fn solve(problem: &Problem, options: &SolveOptions) -> Answer {
     let start = Instant::now();
     let (board, player) = (&problem.board, problem.player);
-    let d = match problem.mode {
-        Mode::Minimax { depth } => reference::minimax(board, player, depth),
-        Mode::AlphaBeta { depth } => reference::alphabeta(board, player, depth),
-        Mode::Competition { .. } => reference::alphabeta(board, player, 2),
+    let (best, value, nodes) = match (options.engine, problem.mode) {
+        (EngineKind::Reference, Mode::Minimax { depth }) => {
+            decided(reference::minimax(board, player, depth))
+        }
+        (EngineKind::Reference, Mode::AlphaBeta { depth }) => {
+            decided(reference::alphabeta(board, player, depth))
+        }
+        (EngineKind::Fast, Mode::Minimax { depth }) => in_pool(options.threads, |par| {
+            found(root::minimax(board, player, depth, par))
+        }),
+        (EngineKind::Fast, Mode::AlphaBeta { depth }) => in_pool(options.threads, |par| {
+            found(root::alphabeta(board, player, depth, par))
+        }),
+        (_, Mode::Competition { .. }) => in_pool(options.threads, |par| {
+            found(root::alphabeta(board, player, 4, par))
+        }),
     };
-    let _ = options;
     Answer {
-        best: d.best,
-        value: d.value,
-        nodes: d.nodes,
+        best,
+        value,
+        nodes,
         elapsed: start.elapsed(),
-        text: answer_text(board, player, d.best),
+        text: answer_text(board, player, best),
+    }
+}
+
+fn decided(d: reference::Decision) -> (Move, i64, u64) {
+    (d.best, d.value, d.nodes)
+}
+
+fn found(r: root::RootResult) -> (Move, i64, u64) {
+    (r.best, r.value, r.nodes)
+}
+
+/// Runs `f` on a pool of `threads` workers (0: one per core), telling it
+/// whether it may split work; a single thread runs in place.
+pub(crate) fn in_pool<T: Send>(threads: usize, f: impl FnOnce(bool) -> T + Send) -> T {
+    let threads = if threads == 0 {
+        std::thread::available_parallelism().map_or(1, |n| n.get())
+    } else {
+        threads
+    };
+    if threads == 1 {
+        return f(false);
+    }
+    // Deep endgame searches recurse once per empty cell: give workers room.
+    match rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .stack_size(64 << 20)
+        .build()
+    {
+        Ok(pool) => pool.install(|| f(true)),
+        Err(_) => f(false),
     }
 }

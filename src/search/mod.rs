@@ -1,5 +1,12 @@
-//! The searches. [`reference`] holds the textbook oracle.
+//! The searches. [`reference`] holds the textbook oracle; [`root`] the fast
+//! exact engines behind the tie-break layer (see `README.md` here).
 
+mod alphabeta;
+mod frontier;
+mod minimax;
 pub mod reference;
+pub mod root;
+mod tt;
 
 pub use reference::Decision;
+pub use root::{RootResult, RootValue};

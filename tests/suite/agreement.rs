@@ -34,3 +34,129 @@ fn reference_minimax_equals_reference_alphabeta() {
     );
     assert!(ab_nodes < mm_nodes);
 }
+
+use stakeraid::search::root;
+use stakeraid::{rayon_pool_for_tests as pool, Board};
+
+/// A depth for `board` that keeps the textbook minimax tree small enough
+/// to run thousands of times (at most `max` plies).
+fn affordable_depth(board: &Board, rng: &mut Rng, max: u32) -> u32 {
+    let empties = u64::from(board.empty_count());
+    let mut depth = 1;
+    let mut size = 2 * empties;
+    while depth < max && size * 2 * empties.saturating_sub(u64::from(depth)) <= 300_000 {
+        size *= 2 * empties.saturating_sub(u64::from(depth));
+        depth += 1;
+    }
+    1 + rng.range(0, u64::from(depth) - 1) as u32
+}
+
+/// The fast engines return exactly the textbook move and value, at every
+/// thread count, on positions full of ties (tiny value ranges).
+#[test]
+fn fast_engines_equal_reference() {
+    let mut rng = Rng::new(99);
+    let pools: Vec<_> = [1, 2, 3, 8].into_iter().map(pool).collect();
+    for round in 0..2500 {
+        let n = 1 + round % 10;
+        let max_value = [1, 2, 3, 10, 100][round % 5];
+        let fill = rng.range(0, 90) as f64 / 100.0;
+        let board = random_board(&mut rng, n, max_value, fill);
+        let depth = affordable_depth(&board, &mut rng, 5);
+        let player = if round % 2 == 0 { Player::X } else { Player::O };
+        let expected = reference::minimax(&board, player, depth);
+        let pool = &pools[round % pools.len()];
+        let parallel = pool.current_num_threads() > 1;
+        for (mode, got) in [
+            (
+                "minimax",
+                pool.install(|| root::minimax(&board, player, depth, parallel)),
+            ),
+            (
+                "alphabeta",
+                pool.install(|| root::alphabeta(&board, player, depth, parallel)),
+            ),
+        ] {
+            assert_eq!(
+                (got.best, got.value),
+                (expected.best, expected.value),
+                "{mode} at {} threads, depth {depth}, {player:?} {board:?}",
+                pool.current_num_threads()
+            );
+            if mode == "minimax" {
+                assert_eq!(got.nodes, expected.nodes, "textbook node count");
+            }
+        }
+    }
+}
+
+/// Every root value the fast engines report is right: exact ones equal the
+/// textbook value of that move, bounds are not below it.
+#[test]
+fn root_values_are_proved() {
+    let mut rng = Rng::new(5);
+    let pool = pool(2);
+    for round in 0..300 {
+        let n = 2 + round % 6;
+        let board = random_board(&mut rng, n, 5, 0.4);
+        let depth = affordable_depth(&board, &mut rng, 4);
+        let player = if round % 2 == 0 { Player::X } else { Player::O };
+        let ab = pool.install(|| root::alphabeta(&board, player, depth, true));
+        let mm = root::minimax(&board, player, depth, false);
+        for ((mv, proved), (mv2, exact)) in ab.moves.iter().zip(&mm.moves) {
+            assert_eq!(mv, mv2);
+            let root::RootValue::Exact(truth) = *exact else {
+                panic!("minimax values are exact")
+            };
+            match *proved {
+                root::RootValue::Exact(v) => assert_eq!(v, truth, "{mv}"),
+                root::RootValue::AtMost(v) => assert!(truth <= v && v <= ab.value, "{mv}"),
+            }
+        }
+    }
+}
+
+/// The same position many times on many threads gives one answer.
+#[test]
+fn repeated_parallel_runs_agree() {
+    let mut rng = Rng::new(31337);
+    let pool = pool(8);
+    for _ in 0..20 {
+        let board = random_board(&mut rng, 6, 2, 0.3);
+        let expected = reference::alphabeta(&board, Player::X, 4);
+        for _ in 0..10 {
+            let got = pool.install(|| root::alphabeta(&board, Player::X, 4, true));
+            assert_eq!((got.best, got.value), (expected.best, expected.value));
+        }
+    }
+}
+
+/// Deeper searches, where the table and the parallel younger brothers are
+/// used, against textbook alpha-beta (which the test above ties to minimax).
+#[test]
+fn deep_alphabeta_equals_reference() {
+    let mut rng = Rng::new(4242);
+    let pools: Vec<_> = [1, 2, 3, 8].into_iter().map(pool).collect();
+    for round in 0..400 {
+        let n = 3 + round % 6;
+        let max_value = [1, 2, 5, 100][round % 4];
+        let fill = 0.5 + rng.range(0, 40) as f64 / 100.0;
+        let board = random_board(&mut rng, n, max_value, fill);
+        let depth = if board.empty_count() > 16 {
+            4 + round as u32 % 2
+        } else {
+            4 + round as u32 % 3
+        };
+        let player = if round % 2 == 0 { Player::X } else { Player::O };
+        let expected = reference::alphabeta(&board, player, depth);
+        let pool = &pools[round % pools.len()];
+        let parallel = pool.current_num_threads() > 1;
+        let got = pool.install(|| root::alphabeta(&board, player, depth, parallel));
+        assert_eq!(
+            (got.best, got.value),
+            (expected.best, expected.value),
+            "{} threads, depth {depth}, {player:?} {board:?}",
+            pool.current_num_threads()
+        );
+    }
+}

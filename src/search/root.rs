@@ -1,0 +1,199 @@
+//! The root of the fast searches and the deterministic tie-break layer:
+//! whatever order or thread finishes first, the answer is the first move in
+//! canonical order whose value is maximal. See `README.md` beside this file.
+
+use std::cmp::Reverse;
+
+use parking_lot::Mutex;
+use rayon::prelude::*;
+
+use super::alphabeta::{Searcher, INF};
+use super::minimax;
+use crate::board::{Board, Player};
+use crate::moves::{legal_moves, Move, MoveKind};
+
+/// What the search proved about one root move's value.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RootValue {
+    /// The minimax value.
+    Exact(i64),
+    /// The minimax value is at most this (the move was proved not to be chosen).
+    AtMost(i64),
+}
+
+/// The outcome of a root search.
+#[derive(Clone, Debug)]
+pub struct RootResult {
+    /// The chosen move: the first in canonical order with the maximal value.
+    pub best: Move,
+    /// Its exact minimax value.
+    pub value: i64,
+    /// Positions searched (for minimax: the textbook tree's count).
+    pub nodes: u64,
+    /// Every root move in canonical order with what is known of its value.
+    pub moves: Vec<(Move, RootValue)>,
+}
+
+/// True for a Raid that flips nothing: it repeats the Stake on its cell,
+/// which comes first in canonical order and so wins every tie against it.
+fn is_twin(board: &Board, p: Player, mv: Move) -> bool {
+    mv.kind() == MoveKind::Raid && board.enemy_near_row(p, mv.row()) & (1 << mv.col()) == 0
+}
+
+/// The value a twin Raid shares with its Stake.
+fn with_twins(
+    board: &Board,
+    p: Player,
+    canon: &[Move],
+    known: &[(Move, RootValue)],
+) -> Vec<(Move, RootValue)> {
+    canon
+        .iter()
+        .map(|&mv| {
+            let of = if is_twin(board, p, mv) {
+                Move::new(mv.row(), mv.col(), MoveKind::Stake)
+            } else {
+                mv
+            };
+            let v = known
+                .iter()
+                .find(|(m, _)| *m == of)
+                .expect("every non-twin searched")
+                .1;
+            (mv, v)
+        })
+        .collect()
+}
+
+/// Full-width minimax (MINIMAX mode): every root value exact, textbook node count.
+pub fn minimax(board: &Board, p: Player, depth: u32, parallel: bool) -> RootResult {
+    let canon = legal_moves(board, p);
+    let (values, nodes) = minimax::root_values(board, p, depth, &canon, parallel);
+    // Strict `>` while scanning in canonical order: the first maximal move.
+    let mut best = 0;
+    for (i, &v) in values.iter().enumerate() {
+        if v > values[best] {
+            best = i;
+        }
+    }
+    RootResult {
+        best: canon[best],
+        value: values[best],
+        nodes,
+        moves: canon
+            .iter()
+            .zip(values)
+            .map(|(&m, v)| (m, RootValue::Exact(v)))
+            .collect(),
+    }
+}
+
+/// Table size for a search of `depth` plies over `empties` cells: the table
+/// is only used from 3 plies left, and never needs more entries than the
+/// tree has nodes near its top.
+fn table_bytes(n: usize, empties: u32, depth: u32) -> usize {
+    const MAX: usize = 64 << 20;
+    if depth < 4 {
+        return 0;
+    }
+    let slot = 64 + 8 * Board::key_len(n);
+    let entries = u64::from(empties).saturating_pow(depth.div_ceil(2));
+    (entries.min((MAX / slot) as u64) as usize) * slot
+}
+
+/// Alpha-beta (ALPHABETA mode) by iterative deepening, the root split across
+/// threads with the tie-break rule.
+pub fn alphabeta(board: &Board, p: Player, depth: u32, parallel: bool) -> RootResult {
+    let canon = legal_moves(board, p);
+    // Candidates keep canonical order, so a smaller index is an earlier move.
+    let cands: Vec<Move> = canon
+        .iter()
+        .copied()
+        .filter(|&mv| !is_twin(board, p, mv))
+        .collect();
+    let empties = board.empty_count();
+    let depth = depth.min(empties);
+    let searcher = Searcher::new(board.n(), table_bytes(board.n(), empties, depth), parallel);
+    let mut known = vec![RootValue::Exact(0); cands.len()];
+    let mut nodes = 1u64;
+    let mut best = (0i64, 0usize);
+    for d in 1..=depth {
+        // Best of the last iteration first; bounds rank like values.
+        let mut order: Vec<usize> = (0..cands.len()).collect();
+        order.sort_by_key(|&i| {
+            let v = match known[i] {
+                RootValue::Exact(v) | RootValue::AtMost(v) => v,
+            };
+            (Reverse(v), i)
+        });
+        let (b, n) = root_iteration(&searcher, board, p, d, &cands, &order, &mut known);
+        best = b;
+        nodes += n;
+    }
+    let searched: Vec<(Move, RootValue)> = cands.iter().copied().zip(known).collect();
+    RootResult {
+        best: cands[best.1],
+        value: best.0,
+        nodes,
+        moves: with_twins(board, p, &canon, &searched),
+    }
+}
+
+/// One depth of the root: returns (best value, best candidate index) and nodes.
+fn root_iteration(
+    searcher: &Searcher,
+    board: &Board,
+    p: Player,
+    depth: u32,
+    cands: &[Move],
+    order: &[usize],
+    known: &mut [RootValue],
+) -> ((i64, usize), u64) {
+    let child = |b: &mut Board, i: usize, alpha: i64, nodes: &mut u64| {
+        let undo = b.make(cands[i], p);
+        let v = -searcher.search(b, p.other(), depth - 1, -INF, -alpha, None, nodes);
+        b.unmake(undo);
+        v
+    };
+    // The first move in search order gets the full window: its value is exact.
+    let mut nodes = 0;
+    let first = order[0];
+    let v = child(&mut board.clone(), first, -INF, &mut nodes);
+    known[first] = RootValue::Exact(v);
+    let best = Mutex::new((v, first));
+    let results = Mutex::new(Vec::with_capacity(order.len()));
+    // Every other move must beat the best so far: by `>=` if it comes before
+    // it in canonical order, by `>` if after. With integer values, `>= b` is
+    // `> b - 1`, so each needs only a null-bounded window above one alpha.
+    let run = |i: usize, b: &mut Board| {
+        let (bv, bi) = *best.lock();
+        let alpha = if i < bi { bv - 1 } else { bv };
+        let mut n = 0;
+        let v = child(b, i, alpha, &mut n);
+        let proved = if v > alpha {
+            RootValue::Exact(v)
+        } else {
+            RootValue::AtMost(v)
+        };
+        if v > alpha {
+            let mut cur = best.lock();
+            if v > cur.0 || (v == cur.0 && i < cur.1) {
+                *cur = (v, i);
+            }
+        }
+        results.lock().push((i, proved, n));
+    };
+    if searcher.parallel() {
+        order[1..]
+            .par_iter()
+            .for_each(|&i| run(i, &mut board.clone()));
+    } else {
+        let mut b = board.clone();
+        order[1..].iter().for_each(|&i| run(i, &mut b));
+    }
+    for (i, proved, n) in results.into_inner() {
+        known[i] = proved;
+        nodes += n;
+    }
+    (best.into_inner(), nodes)
+}
