@@ -27,7 +27,7 @@ mod zobrist;
 pub use board::{Board, Player, Square, Undo, MAX_N};
 pub use moves::{generate, legal_moves, Move, MoveKind, MoveList, MAX_MOVES};
 pub use parse::{parse_problem, ParseError, ParseErrorKind};
-pub use problem::{answer_text, Mode, Problem};
+pub use problem::{answer_text, input_text, Mode, Problem};
 pub use solve::{solve, Answer, EngineKind, SolveOptions};
 
 /// A rayon pool of `threads` workers, as the solver builds one: for tests

@@ -6,7 +6,7 @@ use std::process::ExitCode;
 
 use anyhow::Context;
 use clap::{Parser, Subcommand, ValueEnum};
-use stakeraid::{parse_problem, solve, EngineKind, SolveOptions};
+use stakeraid::{input_text, parse_problem, solve, EngineKind, Mode, Player, Problem, SolveOptions};
 
 // The searches allocate little, but the match driver and the parallel
 // engines build many small vectors across threads, where mimalloc's
@@ -28,6 +28,36 @@ struct Cli {
 enum Command {
     /// Answer one input file.
     Solve(SolveArgs),
+    /// Write a random position as an input file (for tests and benchmarks).
+    Position(PositionArgs),
+}
+
+#[derive(clap::Args)]
+struct PositionArgs {
+    /// Board side, 1 to 26.
+    #[arg(long, default_value_t = 8, value_parser = clap::value_parser!(u8).range(1..=26))]
+    size: u8,
+    /// Chance that a cell starts occupied (by X or O alike).
+    #[arg(long, default_value_t = 0.5)]
+    fill: f64,
+    /// Largest cell value (values are drawn from 1 to this).
+    #[arg(long, default_value_t = 99, value_parser = clap::value_parser!(i32).range(1..))]
+    max_value: i32,
+    /// Random seed: the same seed gives the same position.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// MINIMAX, ALPHABETA or COMPETITION.
+    #[arg(long, default_value = "ALPHABETA")]
+    mode: String,
+    /// Player to move.
+    #[arg(long, default_value = "X")]
+    player: String,
+    /// Depth (or seconds in COMPETITION).
+    #[arg(long, default_value = "4")]
+    depth: String,
+    /// Output file, `-` for standard output.
+    #[arg(short, long, default_value = "-")]
+    output: PathBuf,
 }
 
 #[derive(clap::Args)]
@@ -74,6 +104,7 @@ fn main() -> ExitCode {
     let result = match cli.command {
         None => run_solve(&SolveArgs::default()),
         Some(Command::Solve(args)) => run_solve(&args),
+        Some(Command::Position(args)) => run_position(&args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -110,6 +141,20 @@ fn run_solve(args: &SolveArgs) -> anyhow::Result<()> {
     Ok(())
 }
 
+fn run_position(args: &PositionArgs) -> anyhow::Result<()> {
+    anyhow::ensure!((0.0..=1.0).contains(&args.fill), "--fill must be between 0 and 1");
+    let mut rng = stakeraid::rng::Rng::new(args.seed);
+    let board = stakeraid::rng::random_board(&mut rng, args.size.into(), args.max_value, args.fill);
+    let draft = Problem { board, player: Player::X, mode: Mode::Minimax { depth: 1 } };
+    // The values and cells of the draft under the asked header, read back
+    // through the parser so that bad mode, player or depth words are refused.
+    let draft_text = input_text(&draft);
+    let body: String = draft_text.split_inclusive('\n').skip(4).collect();
+    let text = format!("{}\n{}\n{}\n{}\n{body}", draft.board.n(), args.mode, args.player, args.depth);
+    let problem = parse_problem(text.as_bytes()).context("bad --mode, --player or --depth")?;
+    write_output(&args.output, input_text(&problem).as_bytes())
+}
+
 fn read_input(path: &Path) -> anyhow::Result<Vec<u8>> {
     let mut bytes = Vec::new();
     if path == Path::new("-") {
@@ -132,6 +177,15 @@ fn write_output(path: &Path, bytes: &[u8]) -> anyhow::Result<()> {
             .write_all(bytes)
             .and_then(|()| out.flush())
             .context("writing standard output");
+    }
+    // Devices and pipes (`/dev/null`, a FIFO) are written in place: renaming
+    // over them would replace the device with a plain file.
+    if std::fs::metadata(path).is_ok_and(|m| !m.is_file() && !m.is_dir()) {
+        return std::fs::OpenOptions::new()
+            .write(true)
+            .open(path)
+            .and_then(|mut f| f.write_all(bytes))
+            .with_context(|| format!("writing {}", path.display()));
     }
     let dir = match path.parent() {
         Some(d) if !d.as_os_str().is_empty() => d,
