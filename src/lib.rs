@@ -15,6 +15,7 @@
 //! ```
 #![deny(missing_docs)]
 
+pub mod bench;
 mod board;
 mod moves;
 mod parse;

@@ -11,6 +11,7 @@ use stakeraid::{input_text, parse_problem, solve, EngineKind, Mode, Player, Prob
 // The searches allocate little, but the match driver and the parallel
 // engines build many small vectors across threads, where mimalloc's
 // per-thread heaps avoid contention in the system allocator.
+#[cfg(feature = "mimalloc")]
 #[global_allocator]
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
@@ -28,6 +29,13 @@ struct Cli {
 enum Command {
     /// Answer one input file.
     Solve(SolveArgs),
+    /// Search the fixed position set on one thread and print the total node
+    /// count (the bench signature), the time and nodes/s.
+    Bench {
+        /// Also print each position's line.
+        #[arg(long)]
+        verbose: bool,
+    },
     /// Write a random position as an input file (for tests and benchmarks).
     Position(PositionArgs),
 }
@@ -105,6 +113,7 @@ fn main() -> ExitCode {
         None => run_solve(&SolveArgs::default()),
         Some(Command::Solve(args)) => run_solve(&args),
         Some(Command::Position(args)) => run_position(&args),
+        Some(Command::Bench { verbose }) => run_bench(verbose),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -138,6 +147,24 @@ fn run_solve(args: &SolveArgs) -> anyhow::Result<()> {
             answer.nodes as f64 / secs.max(1e-9) / 1e6
         );
     }
+    Ok(())
+}
+
+fn run_bench(verbose: bool) -> anyhow::Result<()> {
+    let (nodes, time, runs) = stakeraid::bench::signature();
+    if verbose {
+        for (w, r) in &runs {
+            println!(
+                "{:<12} {:>12} nodes {:>9.3}s  {}",
+                w.name,
+                r.nodes,
+                r.elapsed.as_secs_f64(),
+                r.best
+            );
+        }
+    }
+    let secs = time.as_secs_f64();
+    println!("{nodes} nodes {secs:.3}s {:.1} Mnodes/s", nodes as f64 / secs.max(1e-9) / 1e6);
     Ok(())
 }
 

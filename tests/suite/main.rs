@@ -5,4 +5,5 @@ mod agreement;
 mod cli;
 mod golden;
 mod properties;
+mod signature;
 mod util;

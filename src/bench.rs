@@ -1,0 +1,161 @@
+//! Workloads: named positions with a search to run on them, read from a
+//! small text format, and the fixed set whose node count is the bench
+//! signature (a change that alters it changes what the search does).
+//!
+//! One workload per line, `#` starts a comment:
+//!
+//! ```text
+//! # name     size fill  max  seed player mode      depth threads
+//! mid8-ab8   8    0.5   99   3    X      alphabeta 8     1,2
+//! ```
+
+use std::time::{Duration, Instant};
+
+use crate::board::{Board, Player};
+use crate::rng::{random_board, Rng};
+use crate::search::root;
+use crate::solve::in_pool;
+
+/// Which search a workload runs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Search {
+    /// Full-width minimax (textbook node count).
+    Minimax,
+    /// Alpha-beta.
+    AlphaBeta,
+}
+
+/// One named search on one generated position.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Workload {
+    /// Short name for tables.
+    pub name: String,
+    /// Board side.
+    pub size: usize,
+    /// Chance a cell starts occupied.
+    pub fill: f64,
+    /// Largest cell value.
+    pub max_value: i32,
+    /// Seed of the position.
+    pub seed: u64,
+    /// Player to move.
+    pub player: Player,
+    /// The search.
+    pub search: Search,
+    /// Depth in plies.
+    pub depth: u32,
+    /// Thread counts to run it at.
+    pub threads: Vec<usize>,
+}
+
+impl Workload {
+    /// The position, as `stakeraid position` makes it from the same numbers.
+    pub fn board(&self) -> Board {
+        random_board(&mut Rng::new(self.seed), self.size, self.max_value, self.fill)
+    }
+
+    /// Runs the search on `threads` workers.
+    pub fn run(&self, threads: usize) -> Run {
+        let board = self.board();
+        let start = Instant::now();
+        let r = in_pool(threads, |par| match self.search {
+            Search::Minimax => root::minimax(&board, self.player, self.depth, par),
+            Search::AlphaBeta => root::alphabeta(&board, self.player, self.depth, par),
+        });
+        Run { nodes: r.nodes, elapsed: start.elapsed(), best: r.best.to_string(), value: r.value }
+    }
+}
+
+/// The outcome of running a workload once.
+#[derive(Clone, Debug)]
+pub struct Run {
+    /// Nodes searched.
+    pub nodes: u64,
+    /// Wall time.
+    pub elapsed: Duration,
+    /// The chosen move, e.g. `"C3 Raid"`.
+    pub best: String,
+    /// Its value.
+    pub value: i64,
+}
+
+/// Parses the workload format (see the module docs); errors name the line.
+pub fn parse_workloads(text: &str) -> Result<Vec<Workload>, String> {
+    let mut out = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        let line = line.split('#').next().unwrap_or("").trim();
+        if line.is_empty() {
+            continue;
+        }
+        let f: Vec<&str> = line.split_whitespace().collect();
+        let bad = |what: &str| format!("line {}: bad {what} in {line:?}", i + 1);
+        if f.len() != 9 {
+            return Err(format!("line {}: expected 9 fields, found {}", i + 1, f.len()));
+        }
+        out.push(Workload {
+            name: f[0].to_owned(),
+            size: f[1].parse().ok().filter(|n| (1..=26).contains(n)).ok_or_else(|| bad("size"))?,
+            fill: f[2].parse().ok().filter(|x| (0.0..=1.0).contains(x)).ok_or_else(|| bad("fill"))?,
+            max_value: f[3].parse().ok().filter(|&v| v > 0).ok_or_else(|| bad("max value"))?,
+            seed: f[4].parse().map_err(|_| bad("seed"))?,
+            player: match f[5] {
+                "X" => Player::X,
+                "O" => Player::O,
+                _ => return Err(bad("player")),
+            },
+            search: match f[6] {
+                "minimax" => Search::Minimax,
+                "alphabeta" => Search::AlphaBeta,
+                _ => return Err(bad("mode")),
+            },
+            depth: f[7].parse().ok().filter(|&d| d >= 1).ok_or_else(|| bad("depth"))?,
+            threads: f[8]
+                .split(',')
+                .map(|t| t.parse().ok().filter(|&t| t >= 1))
+                .collect::<Option<Vec<usize>>>()
+                .ok_or_else(|| bad("threads"))?,
+        });
+    }
+    Ok(out)
+}
+
+/// The fixed signature set: small, varied, and searched single-threaded.
+pub const SIGNATURE_SET: &str = "\
+sig-mm5     5  0.2  99   1  X minimax   5 1
+sig-mm8     8  0.5  99   2  O minimax   4 1
+sig-ab5     5  0.2  99   3  X alphabeta 7 1
+sig-ab8     8  0.5  99   4  O alphabeta 7 1
+sig-ab8tie  8  0.4  2    5  X alphabeta 6 1
+sig-ab12    12 0.6  99   6  X alphabeta 5 1
+sig-ab26    26 0.0  99   7  O alphabeta 3 1
+sig-end6    6  0.75 99   8  X alphabeta 12 1
+";
+
+/// Runs the signature set on one thread: the total node count, the wall
+/// time, and each workload's run.
+pub fn signature() -> (u64, Duration, Vec<(Workload, Run)>) {
+    let set = parse_workloads(SIGNATURE_SET).expect("the built-in set parses");
+    let runs: Vec<(Workload, Run)> = set.into_iter().map(|w| {
+        let r = w.run(1);
+        (w, r)
+    }).collect();
+    let nodes = runs.iter().map(|(_, r)| r.nodes).sum();
+    let time = runs.iter().map(|(_, r)| r.elapsed).sum();
+    (nodes, time, runs)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn workload_format() {
+        let w = parse_workloads("# c\n\nx 8 0.5 99 3 O alphabeta 8 1,2 # trailing\n").unwrap();
+        assert_eq!(w.len(), 1);
+        assert_eq!((w[0].size, w[0].player, w[0].search, w[0].depth), (8, Player::O, Search::AlphaBeta, 8));
+        assert_eq!(w[0].threads, vec![1, 2]);
+        assert!(parse_workloads("x 27 0.5 99 3 O alphabeta 8 1").unwrap_err().contains("size"));
+        assert!(parse_workloads("x 8 0.5 99 3 O alphabeta 8 0").unwrap_err().contains("threads"));
+        assert!(parse_workloads("x 8 0.5").unwrap_err().contains("9 fields"));
+    }
+}
