@@ -78,7 +78,10 @@ fn minimax_by_depth(c: &mut Criterion) {
             let fast = root::minimax(&board, Player::X, depth, false);
             if depth <= 4 {
                 // The reported count is the textbook tree's.
-                assert_eq!(fast.nodes, reference::minimax(&board, Player::X, depth).nodes);
+                assert_eq!(
+                    fast.nodes,
+                    reference::minimax(&board, Player::X, depth).nodes
+                );
             }
             g.throughput(Throughput::Elements(fast.nodes));
             g.bench_with_input(BenchmarkId::new(name, depth), &depth, |b, &d| {
@@ -108,7 +111,10 @@ fn alphabeta_by_depth(c: &mut Criterion) {
             g.bench_with_input(BenchmarkId::new(&name, depth), &depth, |b, &d| {
                 b.iter(|| {
                     let r = root::alphabeta(&board, Player::X, d, false);
-                    assert_eq!(r.nodes, first.nodes, "single-threaded search is deterministic");
+                    assert_eq!(
+                        r.nodes, first.nodes,
+                        "single-threaded search is deterministic"
+                    );
                     r.best
                 })
             });
@@ -130,22 +136,37 @@ fn thread_scaling(c: &mut Criterion) {
         let pool = rayon_pool_for_tests(threads);
         let par = threads > 1;
         g.throughput(Throughput::Elements(mm.nodes));
-        g.bench_with_input(BenchmarkId::new("minimax-mid8-d5", threads), &threads, |b, _| {
-            b.iter(|| {
-                let r = pool.install(|| root::minimax(&mid, Player::X, 5, par));
-                assert_eq!((r.best, r.nodes), (mm.best, mm.nodes));
-            })
-        });
+        g.bench_with_input(
+            BenchmarkId::new("minimax-mid8-d5", threads),
+            &threads,
+            |b, _| {
+                b.iter(|| {
+                    let r = pool.install(|| root::minimax(&mid, Player::X, 5, par));
+                    assert_eq!((r.best, r.nodes), (mm.best, mm.nodes));
+                })
+            },
+        );
         g.throughput(Throughput::Elements(ab.nodes));
-        g.bench_with_input(BenchmarkId::new("alphabeta-mid8-d8", threads), &threads, |b, _| {
-            b.iter(|| {
-                let r = pool.install(|| root::alphabeta(&mid, Player::X, 8, par));
-                assert_eq!(r.best, ab.best);
-            })
-        });
+        g.bench_with_input(
+            BenchmarkId::new("alphabeta-mid8-d8", threads),
+            &threads,
+            |b, _| {
+                b.iter(|| {
+                    let r = pool.install(|| root::alphabeta(&mid, Player::X, 8, par));
+                    assert_eq!(r.best, ab.best);
+                })
+            },
+        );
     }
     g.finish();
 }
 
-criterion_group!(benches, movegen, make_unmake, minimax_by_depth, alphabeta_by_depth, thread_scaling);
+criterion_group!(
+    benches,
+    movegen,
+    make_unmake,
+    minimax_by_depth,
+    alphabeta_by_depth,
+    thread_scaling
+);
 criterion_main!(benches);

@@ -51,7 +51,12 @@ pub struct Workload {
 impl Workload {
     /// The position, as `stakeraid position` makes it from the same numbers.
     pub fn board(&self) -> Board {
-        random_board(&mut Rng::new(self.seed), self.size, self.max_value, self.fill)
+        random_board(
+            &mut Rng::new(self.seed),
+            self.size,
+            self.max_value,
+            self.fill,
+        )
     }
 
     /// Runs the search on `threads` workers.
@@ -62,7 +67,12 @@ impl Workload {
             Search::Minimax => root::minimax(&board, self.player, self.depth, par),
             Search::AlphaBeta => root::alphabeta(&board, self.player, self.depth, par),
         });
-        Run { nodes: r.nodes, elapsed: start.elapsed(), best: r.best.to_string(), value: r.value }
+        Run {
+            nodes: r.nodes,
+            elapsed: start.elapsed(),
+            best: r.best.to_string(),
+            value: r.value,
+        }
     }
 }
 
@@ -90,13 +100,29 @@ pub fn parse_workloads(text: &str) -> Result<Vec<Workload>, String> {
         let f: Vec<&str> = line.split_whitespace().collect();
         let bad = |what: &str| format!("line {}: bad {what} in {line:?}", i + 1);
         if f.len() != 9 {
-            return Err(format!("line {}: expected 9 fields, found {}", i + 1, f.len()));
+            return Err(format!(
+                "line {}: expected 9 fields, found {}",
+                i + 1,
+                f.len()
+            ));
         }
         out.push(Workload {
             name: f[0].to_owned(),
-            size: f[1].parse().ok().filter(|n| (1..=26).contains(n)).ok_or_else(|| bad("size"))?,
-            fill: f[2].parse().ok().filter(|x| (0.0..=1.0).contains(x)).ok_or_else(|| bad("fill"))?,
-            max_value: f[3].parse().ok().filter(|&v| v > 0).ok_or_else(|| bad("max value"))?,
+            size: f[1]
+                .parse()
+                .ok()
+                .filter(|n| (1..=26).contains(n))
+                .ok_or_else(|| bad("size"))?,
+            fill: f[2]
+                .parse()
+                .ok()
+                .filter(|x| (0.0..=1.0).contains(x))
+                .ok_or_else(|| bad("fill"))?,
+            max_value: f[3]
+                .parse()
+                .ok()
+                .filter(|&v| v > 0)
+                .ok_or_else(|| bad("max value"))?,
             seed: f[4].parse().map_err(|_| bad("seed"))?,
             player: match f[5] {
                 "X" => Player::X,
@@ -108,7 +134,11 @@ pub fn parse_workloads(text: &str) -> Result<Vec<Workload>, String> {
                 "alphabeta" => Search::AlphaBeta,
                 _ => return Err(bad("mode")),
             },
-            depth: f[7].parse().ok().filter(|&d| d >= 1).ok_or_else(|| bad("depth"))?,
+            depth: f[7]
+                .parse()
+                .ok()
+                .filter(|&d| d >= 1)
+                .ok_or_else(|| bad("depth"))?,
             threads: f[8]
                 .split(',')
                 .map(|t| t.parse().ok().filter(|&t| t >= 1))
@@ -135,10 +165,13 @@ sig-end6    6  0.75 99   8  X alphabeta 12 1
 /// time, and each workload's run.
 pub fn signature() -> (u64, Duration, Vec<(Workload, Run)>) {
     let set = parse_workloads(SIGNATURE_SET).expect("the built-in set parses");
-    let runs: Vec<(Workload, Run)> = set.into_iter().map(|w| {
-        let r = w.run(1);
-        (w, r)
-    }).collect();
+    let runs: Vec<(Workload, Run)> = set
+        .into_iter()
+        .map(|w| {
+            let r = w.run(1);
+            (w, r)
+        })
+        .collect();
     let nodes = runs.iter().map(|(_, r)| r.nodes).sum();
     let time = runs.iter().map(|(_, r)| r.elapsed).sum();
     (nodes, time, runs)
@@ -152,10 +185,17 @@ mod tests {
     fn workload_format() {
         let w = parse_workloads("# c\n\nx 8 0.5 99 3 O alphabeta 8 1,2 # trailing\n").unwrap();
         assert_eq!(w.len(), 1);
-        assert_eq!((w[0].size, w[0].player, w[0].search, w[0].depth), (8, Player::O, Search::AlphaBeta, 8));
+        assert_eq!(
+            (w[0].size, w[0].player, w[0].search, w[0].depth),
+            (8, Player::O, Search::AlphaBeta, 8)
+        );
         assert_eq!(w[0].threads, vec![1, 2]);
-        assert!(parse_workloads("x 27 0.5 99 3 O alphabeta 8 1").unwrap_err().contains("size"));
-        assert!(parse_workloads("x 8 0.5 99 3 O alphabeta 8 0").unwrap_err().contains("threads"));
+        assert!(parse_workloads("x 27 0.5 99 3 O alphabeta 8 1")
+            .unwrap_err()
+            .contains("size"));
+        assert!(parse_workloads("x 8 0.5 99 3 O alphabeta 8 0")
+            .unwrap_err()
+            .contains("threads"));
         assert!(parse_workloads("x 8 0.5").unwrap_err().contains("9 fields"));
     }
 }

@@ -88,6 +88,9 @@ pub struct Board {
     /// `pieces[p][r + 1]` holds player `p`'s pieces on row `r`; bit `c` is column `c`.
     pieces: [[u32; ROWS]; 2],
     values: [[i32; MAX_N]; MAX_N],
+    /// Cells (`row * 32 + col`) by value, largest first: the best Stake is
+    /// the first empty one.
+    by_value: [u16; MAX_N * MAX_N],
     /// Sum of X's values minus sum of O's values.
     score: i64,
     hash: u64,
@@ -107,11 +110,18 @@ impl Board {
             assert!(v > 0, "cell values are positive");
             grid[i / n][i % n] = v;
         }
+        let mut cells: Vec<usize> = (0..n * n).collect();
+        cells.sort_by_key(|&i| std::cmp::Reverse(values[i]));
+        let mut by_value = [0u16; MAX_N * MAX_N];
+        for (slot, i) in by_value.iter_mut().zip(cells) {
+            *slot = ((i / n) * 32 + i % n) as u16;
+        }
         Board {
             n,
             full_row: (1u32 << n) - 1,
             pieces: [[0; ROWS]; 2],
             values: grid,
+            by_value,
             score: 0,
             hash: 0,
         }
@@ -184,6 +194,18 @@ impl Board {
             gain += 2 * i64::from(self.values[row][col + 1]);
         }
         gain
+    }
+
+    /// Value of the most valuable empty cell (0 on a full board).
+    #[inline]
+    pub fn best_empty_value(&self) -> i32 {
+        for &cell in &self.by_value[..self.n * self.n] {
+            let (r, c) = (cell as usize >> 5, cell as usize & 31);
+            if self.empty_row(r) & (1 << c) != 0 {
+                return self.values[r][c];
+            }
+        }
+        0
     }
 
     /// Number of empty cells.

@@ -6,7 +6,9 @@ use std::process::ExitCode;
 
 use anyhow::Context;
 use clap::{Parser, Subcommand, ValueEnum};
-use stakeraid::{input_text, parse_problem, solve, EngineKind, Mode, Player, Problem, SolveOptions};
+use stakeraid::{
+    input_text, parse_problem, solve, EngineKind, Mode, Player, Problem, SolveOptions,
+};
 
 // The searches allocate little, but the match driver and the parallel
 // engines build many small vectors across threads, where mimalloc's
@@ -164,20 +166,36 @@ fn run_bench(verbose: bool) -> anyhow::Result<()> {
         }
     }
     let secs = time.as_secs_f64();
-    println!("{nodes} nodes {secs:.3}s {:.1} Mnodes/s", nodes as f64 / secs.max(1e-9) / 1e6);
+    println!(
+        "{nodes} nodes {secs:.3}s {:.1} Mnodes/s",
+        nodes as f64 / secs.max(1e-9) / 1e6
+    );
     Ok(())
 }
 
 fn run_position(args: &PositionArgs) -> anyhow::Result<()> {
-    anyhow::ensure!((0.0..=1.0).contains(&args.fill), "--fill must be between 0 and 1");
+    anyhow::ensure!(
+        (0.0..=1.0).contains(&args.fill),
+        "--fill must be between 0 and 1"
+    );
     let mut rng = stakeraid::rng::Rng::new(args.seed);
     let board = stakeraid::rng::random_board(&mut rng, args.size.into(), args.max_value, args.fill);
-    let draft = Problem { board, player: Player::X, mode: Mode::Minimax { depth: 1 } };
+    let draft = Problem {
+        board,
+        player: Player::X,
+        mode: Mode::Minimax { depth: 1 },
+    };
     // The values and cells of the draft under the asked header, read back
     // through the parser so that bad mode, player or depth words are refused.
     let draft_text = input_text(&draft);
     let body: String = draft_text.split_inclusive('\n').skip(4).collect();
-    let text = format!("{}\n{}\n{}\n{}\n{body}", draft.board.n(), args.mode, args.player, args.depth);
+    let text = format!(
+        "{}\n{}\n{}\n{}\n{body}",
+        draft.board.n(),
+        args.mode,
+        args.player,
+        args.depth
+    );
     let problem = parse_problem(text.as_bytes()).context("bad --mode, --player or --depth")?;
     write_output(&args.output, input_text(&problem).as_bytes())
 }

@@ -61,7 +61,11 @@ pub fn input_text(problem: &Problem) -> String {
         Mode::Minimax { depth } | Mode::AlphaBeta { depth } => depth.to_string(),
         Mode::Competition { seconds } => seconds.to_string(),
     };
-    let mut s = format!("{n}\n{}\n{}\n{limit}\n", problem.mode.name(), problem.player.symbol());
+    let mut s = format!(
+        "{n}\n{}\n{}\n{limit}\n",
+        problem.mode.name(),
+        problem.player.symbol()
+    );
     for r in 0..n {
         let row: Vec<String> = (0..n).map(|c| board.value(r, c).to_string()).collect();
         s.push_str(&row.join(" "));

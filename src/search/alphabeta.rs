@@ -8,9 +8,10 @@ use parking_lot::Mutex;
 use rayon::prelude::*;
 
 use super::frontier::best_gain;
+use super::ordering::Picker;
 use super::tt::{Bound, Entry, Table};
 use crate::board::{Board, Player};
-use crate::moves::{Move, MoveKind};
+use crate::moves::Move;
 
 /// Larger than any game score (at most 676 cells of `i32::MAX`), and safe to negate.
 pub const INF: i64 = i64::MAX;
@@ -113,8 +114,8 @@ impl Searcher {
         }
 
         // Step 3. Moves, best-looking first.
-        let moves = ordered_moves(board, p, tt_move);
-        if moves.is_empty() {
+        let mut picker = Picker::new(board, p, tt_move);
+        if picker.left() == 0 {
             return board.score(p);
         }
 
@@ -122,24 +123,28 @@ impl Searcher {
         // the subtree is big enough, else one by one.
         let alpha0 = alpha;
         let mut best = -INF;
-        let mut best_move = moves[0];
-        for (i, &mv) in moves.iter().enumerate() {
-            if i > 0 && self.parallel && remaining >= YBW_MIN_REMAINING && moves.len() - i > 1 {
+        let mut best_move = None;
+        let mut eldest = true;
+        loop {
+            if !eldest && self.parallel && remaining >= YBW_MIN_REMAINING && picker.left() > 1 {
+                let rest = picker.rest();
                 let (v, m) =
-                    self.younger_brothers(board, p, remaining, alpha, beta, &moves[i..], sp, nodes);
+                    self.younger_brothers(board, p, remaining, alpha, beta, &rest, sp, nodes);
                 if v > best {
-                    (best, best_move) = (v, m);
+                    (best, best_move) = (v, Some(m));
                 }
                 break;
             }
+            let Some(mv) = picker.next() else { break };
             let undo = board.make(mv, p);
-            let v = -self.search(board, p.other(), remaining - 1, -beta, -alpha, sp, nodes);
+            let v = self.child(board, p, remaining, alpha, beta, eldest, sp, nodes);
             board.unmake(undo);
+            eldest = false;
             if stopped(sp) {
                 return 0;
             }
             if v > best {
-                (best, best_move) = (v, mv);
+                (best, best_move) = (v, Some(mv));
                 if v >= beta {
                     break;
                 }
@@ -163,11 +168,39 @@ impl Searcher {
                 remaining,
                 bound,
                 value: best,
-                best: Some(best_move),
+                best: best_move,
             };
             self.tt.store(board.hash(), key, entry);
         }
         best
+    }
+
+    /// The value (for `p`) of the child position `board`, which `p` just
+    /// moved into. Principal variation search: the eldest child gets the
+    /// full window; the others are first tested with a null window above
+    /// alpha and searched again only when they turn out better.
+    #[allow(clippy::too_many_arguments)]
+    #[inline]
+    fn child(
+        &self,
+        board: &mut Board,
+        p: Player,
+        remaining: u32,
+        alpha: i64,
+        beta: i64,
+        eldest: bool,
+        sp: Option<&SplitPoint<'_>>,
+        nodes: &mut u64,
+    ) -> i64 {
+        let q = p.other();
+        if eldest || alpha == -INF || alpha + 1 >= beta {
+            return -self.search(board, q, remaining - 1, -beta, -alpha, sp, nodes);
+        }
+        let v = -self.search(board, q, remaining - 1, -alpha - 1, -alpha, sp, nodes);
+        if v > alpha && v < beta && !stopped(sp) {
+            return -self.search(board, q, remaining - 1, -beta, -alpha, sp, nodes);
+        }
+        v
     }
 
     /// Searches `moves` in parallel with a shared alpha; the first to reach
@@ -203,12 +236,13 @@ impl Searcher {
             let mut child = board.clone();
             let mut n = 0;
             child.make(mv, p);
-            let v = -self.search(
+            let v = self.child(
                 &mut child,
-                p.other(),
-                remaining - 1,
-                -beta,
-                -a,
+                p,
+                remaining,
+                a,
+                beta,
+                false,
                 Some(&split),
                 &mut n,
             );
@@ -230,41 +264,4 @@ impl Searcher {
         *nodes += counted.into_inner();
         best.into_inner()
     }
-}
-
-/// Stakes and flipping Raids, the table's move first, then by immediate gain.
-/// A Raid that flips nothing is left out: it leads to the same position as
-/// the Stake on its cell, so it cannot change the node's value.
-fn ordered_moves(board: &Board, p: Player, first: Option<Move>) -> Vec<Move> {
-    // Sort keys: gain in the high bits, the move in the low 16.
-    let mut keyed: Vec<u64> = Vec::with_capacity(64);
-    for r in 0..board.n() {
-        let mut empty = board.empty_row(r);
-        let flipping = board.raid_row(p, r) & board.enemy_near_row(p, r);
-        while empty != 0 {
-            let c = empty.trailing_zeros() as usize;
-            empty &= empty - 1;
-            let stake = Move::new(r, c, MoveKind::Stake);
-            keyed.push(sort_key(i64::from(board.value(r, c)), stake, first));
-            if flipping & (1 << c) != 0 {
-                let raid = Move::new(r, c, MoveKind::Raid);
-                keyed.push(sort_key(board.raid_gain(p, r, c), raid, first));
-            }
-        }
-    }
-    keyed.sort_unstable_by(|a, b| b.cmp(a));
-    keyed
-        .into_iter()
-        .map(|k| Move::from_bits(k as u16))
-        .collect()
-}
-
-#[inline]
-fn sort_key(gain: i64, mv: Move, first: Option<Move>) -> u64 {
-    let rank = if first == Some(mv) {
-        1 << 47
-    } else {
-        gain as u64
-    };
-    (rank << 16) | u64::from(mv.bits())
 }

@@ -10,7 +10,9 @@ use crate::board::{Board, Player};
 /// non-flipping Raids included, as the textbook tree counts them).
 #[inline]
 pub fn best_gain(board: &Board, p: Player) -> (i64, u64) {
-    let mut best = 0i64;
+    // A Raid gains at least what the Stake on its cell gains, so the best
+    // move is the best Stake or one of the Raids that flip something.
+    let mut best = i64::from(board.best_empty_value());
     let mut moves = 0u64;
     for r in 0..board.n() {
         let empty = board.empty_row(r);
@@ -19,19 +21,10 @@ pub fn best_gain(board: &Board, p: Player) -> (i64, u64) {
         }
         let raid = board.raid_row(p, r);
         moves += u64::from(empty.count_ones() + raid.count_ones());
-        let flipping = raid & board.enemy_near_row(p, r);
-        // A Raid gains at least what the Stake on its cell gains, so a cell
-        // that can be raided with a flip is only looked at as a Raid.
-        let mut stakes = empty & !flipping;
-        while stakes != 0 {
-            let c = stakes.trailing_zeros() as usize;
-            stakes &= stakes - 1;
-            best = best.max(i64::from(board.value(r, c)));
-        }
-        let mut raids = flipping;
-        while raids != 0 {
-            let c = raids.trailing_zeros() as usize;
-            raids &= raids - 1;
+        let mut flipping = raid & board.enemy_near_row(p, r);
+        while flipping != 0 {
+            let c = flipping.trailing_zeros() as usize;
+            flipping &= flipping - 1;
             best = best.max(board.raid_gain(p, r, c));
         }
     }

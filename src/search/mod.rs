@@ -4,6 +4,7 @@
 mod alphabeta;
 mod frontier;
 mod minimax;
+mod ordering;
 pub mod reference;
 pub mod root;
 mod tt;

@@ -88,16 +88,16 @@ pub fn minimax(board: &Board, p: Player, depth: u32, parallel: bool) -> RootResu
     }
 }
 
-/// Table size for a search of `depth` plies over `empties` cells: the table
-/// is only used from 3 plies left, and never needs more entries than the
-/// tree has nodes near its top.
+/// Table size for a search of `depth` plies over `empties` cells. Only
+/// nodes with 3 or more plies left are stored, and there are at most
+/// `empties^(depth - 3)` of them per root move, far fewer with pruning.
 fn table_bytes(n: usize, empties: u32, depth: u32) -> usize {
     const MAX: usize = 64 << 20;
     if depth < 4 {
         return 0;
     }
-    let slot = 64 + 8 * Board::key_len(n);
-    let entries = u64::from(empties).saturating_pow(depth.div_ceil(2));
+    let slot = 8 * (3 + Board::key_len(n));
+    let entries = 4 * u64::from(empties).saturating_pow(depth - 3);
     (entries.min((MAX / slot) as u64) as usize) * slot
 }
 
@@ -151,7 +151,14 @@ fn root_iteration(
 ) -> ((i64, usize), u64) {
     let child = |b: &mut Board, i: usize, alpha: i64, nodes: &mut u64| {
         let undo = b.make(cands[i], p);
-        let v = -searcher.search(b, p.other(), depth - 1, -INF, -alpha, None, nodes);
+        // A null window first: most moves only need to be shown no better.
+        let mut v = -INF;
+        if alpha > -INF {
+            v = -searcher.search(b, p.other(), depth - 1, -alpha - 1, -alpha, None, nodes);
+        }
+        if v > alpha || alpha == -INF {
+            v = -searcher.search(b, p.other(), depth - 1, -INF, -alpha, None, nodes);
+        }
         b.unmake(undo);
         v
     };
