@@ -3,6 +3,7 @@
 //! the window says so; the root tie-break lives in [`super::root`].
 
 use std::sync::atomic::{AtomicBool, AtomicI64, AtomicU64, Ordering::Relaxed};
+use std::sync::Arc;
 
 use parking_lot::Mutex;
 use rayon::prelude::*;
@@ -37,8 +38,17 @@ impl SplitPoint<'_> {
     }
 }
 
-fn stopped(sp: Option<&SplitPoint<'_>>) -> bool {
-    sp.is_some_and(|s| s.stopped())
+/// How positions at the depth cut-off are valued.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Eval {
+    /// The game score: what MINIMAX and ALPHABETA mode define.
+    #[default]
+    Score,
+    /// The score plus a tempo term: with one ply left, the mover's best gain
+    /// less half the opponent's best gain (the reply it will get), which
+    /// damps the odd/even swing of a bare-score search. Positions the search
+    /// sees to the end of the game keep their exact score.
+    Tempo,
 }
 
 /// The state one search shares across its threads.
@@ -46,6 +56,8 @@ pub struct Searcher {
     tt: Table,
     key_len: usize,
     parallel: bool,
+    eval: Eval,
+    abort: Arc<AtomicBool>,
 }
 
 impl Searcher {
@@ -56,7 +68,32 @@ impl Searcher {
             tt: Table::new(tt_bytes, key_len),
             key_len,
             parallel,
+            eval: Eval::Score,
+            abort: Arc::new(AtomicBool::new(false)),
         }
+    }
+
+    /// Values cut-off positions with `eval`.
+    pub fn with_eval(mut self, eval: Eval) -> Searcher {
+        self.eval = eval;
+        self
+    }
+
+    /// Stops the search (every call returns garbage) once `abort` is set.
+    pub fn with_abort(mut self, abort: Arc<AtomicBool>) -> Searcher {
+        self.abort = abort;
+        self
+    }
+
+    /// True once the abort flag is set: results since are garbage.
+    #[inline]
+    pub fn aborted(&self) -> bool {
+        self.abort.load(Relaxed)
+    }
+
+    #[inline]
+    fn stopped(&self, sp: Option<&SplitPoint<'_>>) -> bool {
+        self.aborted() || sp.is_some_and(|s| s.stopped())
     }
 
     /// Whether younger brothers may be searched in parallel.
@@ -84,9 +121,15 @@ impl Searcher {
             return board.score(p);
         }
         if remaining == 1 {
-            return board.score(p) + best_gain(board, p).0;
+            let (gain, moves) = best_gain(board, p);
+            let mut v = board.score(p) + gain;
+            // One empty cell: the game ends here and the score is exact.
+            if self.eval == Eval::Tempo && moves > 1 {
+                v -= best_gain(board, p.other()).0 / 2;
+            }
+            return v;
         }
-        if stopped(sp) {
+        if self.stopped(sp) {
             return 0;
         }
 
@@ -140,7 +183,7 @@ impl Searcher {
             let v = self.child(board, p, remaining, alpha, beta, eldest, sp, nodes);
             board.unmake(undo);
             eldest = false;
-            if stopped(sp) {
+            if self.stopped(sp) {
                 return 0;
             }
             if v > best {
@@ -153,7 +196,7 @@ impl Searcher {
         }
 
         // Step 5. Store what was proved (nothing if the search was stopped).
-        if stopped(sp) {
+        if self.stopped(sp) {
             return 0;
         }
         if use_tt {
@@ -197,7 +240,7 @@ impl Searcher {
             return -self.search(board, q, remaining - 1, -beta, -alpha, sp, nodes);
         }
         let v = -self.search(board, q, remaining - 1, -alpha - 1, -alpha, sp, nodes);
-        if v > alpha && v < beta && !stopped(sp) {
+        if v > alpha && v < beta && !self.stopped(sp) {
             return -self.search(board, q, remaining - 1, -beta, -alpha, sp, nodes);
         }
         v

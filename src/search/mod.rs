@@ -9,5 +9,6 @@ pub mod reference;
 pub mod root;
 mod tt;
 
+pub use alphabeta::Eval;
 pub use reference::Decision;
-pub use root::{RootResult, RootValue};
+pub use root::{Iterative, RootResult, RootValue};

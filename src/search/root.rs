@@ -7,7 +7,10 @@ use std::cmp::Reverse;
 use parking_lot::Mutex;
 use rayon::prelude::*;
 
-use super::alphabeta::{Searcher, INF};
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
+
+use super::alphabeta::{Eval, Searcher, INF};
 use super::minimax;
 use crate::board::{Board, Player};
 use crate::moves::{legal_moves, Move, MoveKind};
@@ -40,26 +43,33 @@ fn is_twin(board: &Board, p: Player, mv: Move) -> bool {
     mv.kind() == MoveKind::Raid && board.enemy_near_row(p, mv.row()) & (1 << mv.col()) == 0
 }
 
-/// The value a twin Raid shares with its Stake.
+/// Every canonical move with what is known of its value; a twin Raid
+/// shares its Stake's.
 fn with_twins(
     board: &Board,
     p: Player,
     canon: &[Move],
-    known: &[(Move, RootValue)],
+    cands: &[Move],
+    known: &[RootValue],
 ) -> Vec<(Move, RootValue)> {
+    let mut of_cell = vec![None; 32 * 32];
+    for (mv, &v) in cands.iter().zip(known) {
+        if mv.kind() == MoveKind::Stake {
+            of_cell[mv.row() * 32 + mv.col()] = Some(v);
+        }
+    }
+    let mut next = cands.iter().zip(known);
     canon
         .iter()
         .map(|&mv| {
-            let of = if is_twin(board, p, mv) {
-                Move::new(mv.row(), mv.col(), MoveKind::Stake)
+            let v = if is_twin(board, p, mv) {
+                of_cell[mv.row() * 32 + mv.col()].expect("a twin's Stake is a candidate")
             } else {
-                mv
+                *next
+                    .next()
+                    .expect("candidates are the non-twins in order")
+                    .1
             };
-            let v = known
-                .iter()
-                .find(|(m, _)| *m == of)
-                .expect("every non-twin searched")
-                .1;
             (mv, v)
         })
         .collect()
@@ -104,6 +114,39 @@ fn table_bytes(n: usize, empties: u32, depth: u32) -> usize {
 /// Alpha-beta (ALPHABETA mode) by iterative deepening, the root split across
 /// threads with the tie-break rule.
 pub fn alphabeta(board: &Board, p: Player, depth: u32, parallel: bool) -> RootResult {
+    let settings = Iterative {
+        depth,
+        parallel,
+        eval: Eval::Score,
+        abort: None,
+    };
+    iterate(board, p, &settings, |_, _| true).0
+}
+
+/// Settings of an iterative-deepening alpha-beta search.
+#[derive(Clone, Debug, Default)]
+pub struct Iterative {
+    /// Deepest iteration (capped at the number of empty cells, where the
+    /// game ends).
+    pub depth: u32,
+    /// Whether to split work across the current rayon pool.
+    pub parallel: bool,
+    /// How cut-off positions are valued.
+    pub eval: Eval,
+    /// Once set, the running iteration is abandoned and the last completed
+    /// one answers.
+    pub abort: Option<Arc<AtomicBool>>,
+}
+
+/// Searches depth 1, 2, ... up to `settings.depth`, calling `on_depth` with
+/// each completed iteration; it returns false to stop there. Returns the
+/// last completed iteration and its depth. Depth 1 always completes.
+pub fn iterate(
+    board: &Board,
+    p: Player,
+    settings: &Iterative,
+    mut on_depth: impl FnMut(u32, &RootResult) -> bool,
+) -> (RootResult, u32) {
     let canon = legal_moves(board, p);
     // Candidates keep canonical order, so a smaller index is an earlier move.
     let cands: Vec<Move> = canon
@@ -112,12 +155,19 @@ pub fn alphabeta(board: &Board, p: Player, depth: u32, parallel: bool) -> RootRe
         .filter(|&mv| !is_twin(board, p, mv))
         .collect();
     let empties = board.empty_count();
-    let depth = depth.min(empties);
-    let searcher = Searcher::new(board.n(), table_bytes(board.n(), empties, depth), parallel);
+    let depth = settings.depth.clamp(1, empties.max(1));
+    let bytes = table_bytes(board.n(), empties, depth);
+    let mut searcher = Searcher::new(board.n(), bytes, settings.parallel).with_eval(settings.eval);
     let mut known = vec![RootValue::Exact(0); cands.len()];
     let mut nodes = 1u64;
-    let mut best = (0i64, 0usize);
+    let mut done: Option<(RootResult, u32)> = None;
     for d in 1..=depth {
+        // Depth 1 is cheap and must give an answer, so only later ones stop.
+        if d == 2 {
+            if let Some(abort) = &settings.abort {
+                searcher = searcher.with_abort(abort.clone());
+            }
+        }
         // Best of the last iteration first; bounds rank like values.
         let mut order: Vec<usize> = (0..cands.len()).collect();
         order.sort_by_key(|&i| {
@@ -126,17 +176,25 @@ pub fn alphabeta(board: &Board, p: Player, depth: u32, parallel: bool) -> RootRe
             };
             (Reverse(v), i)
         });
-        let (b, n) = root_iteration(&searcher, board, p, d, &cands, &order, &mut known);
-        best = b;
+        let Some(((value, best), n)) =
+            root_iteration(&searcher, board, p, d, &cands, &order, &mut known)
+        else {
+            break;
+        };
         nodes += n;
+        let result = RootResult {
+            best: cands[best],
+            value,
+            nodes,
+            moves: with_twins(board, p, &canon, &cands, &known),
+        };
+        let go_on = on_depth(d, &result);
+        done = Some((result, d));
+        if !go_on {
+            break;
+        }
     }
-    let searched: Vec<(Move, RootValue)> = cands.iter().copied().zip(known).collect();
-    RootResult {
-        best: cands[best.1],
-        value: best.0,
-        nodes,
-        moves: with_twins(board, p, &canon, &searched),
-    }
+    done.expect("depth 1 always completes")
 }
 
 /// One depth of the root: returns (best value, best candidate index) and nodes.
@@ -148,7 +206,7 @@ fn root_iteration(
     cands: &[Move],
     order: &[usize],
     known: &mut [RootValue],
-) -> ((i64, usize), u64) {
+) -> Option<((i64, usize), u64)> {
     let child = |b: &mut Board, i: usize, alpha: i64, nodes: &mut u64| {
         let undo = b.make(cands[i], p);
         // A null window first: most moves only need to be shown no better.
@@ -198,9 +256,12 @@ fn root_iteration(
         let mut b = board.clone();
         order[1..].iter().for_each(|&i| run(i, &mut b));
     }
+    if searcher.aborted() {
+        return None;
+    }
     for (i, proved, n) in results.into_inner() {
         known[i] = proved;
         nodes += n;
     }
-    (best.into_inner(), nodes)
+    Some((best.into_inner(), nodes))
 }

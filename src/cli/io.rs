@@ -1,0 +1,58 @@
+//! Reading inputs and writing outputs, `-` meaning the standard streams.
+
+use std::io::{Read, Write};
+use std::path::Path;
+
+use anyhow::Context;
+
+/// The bytes of `path`, or of standard input for `-`.
+pub fn read_input(path: &Path) -> anyhow::Result<Vec<u8>> {
+    let mut bytes = Vec::new();
+    if path == Path::new("-") {
+        std::io::stdin()
+            .read_to_end(&mut bytes)
+            .context("reading standard input")?;
+    } else {
+        bytes = std::fs::read(path).with_context(|| format!("reading {}", path.display()))?;
+    }
+    Ok(bytes)
+}
+
+/// Writes `bytes` to `path` (standard output for `-`) through a temporary file in the same folder and renames it into
+/// place, so a reader never sees a half-written output and a failed run
+/// leaves any earlier output untouched.
+pub fn write_output(path: &Path, bytes: &[u8]) -> anyhow::Result<()> {
+    if path == Path::new("-") {
+        let mut out = std::io::stdout().lock();
+        return out
+            .write_all(bytes)
+            .and_then(|()| out.flush())
+            .context("writing standard output");
+    }
+    // Devices and pipes (`/dev/null`, a FIFO) are written in place: renaming
+    // over them would replace the device with a plain file.
+    if std::fs::metadata(path).is_ok_and(|m| !m.is_file() && !m.is_dir()) {
+        return std::fs::OpenOptions::new()
+            .write(true)
+            .open(path)
+            .and_then(|mut f| f.write_all(bytes))
+            .with_context(|| format!("writing {}", path.display()));
+    }
+    let dir = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => Path::new("."),
+    };
+    let name = path.file_name().context("output path has no file name")?;
+    let tmp = dir.join(format!(
+        ".{}.{}.tmp",
+        name.to_string_lossy(),
+        std::process::id()
+    ));
+    let result = std::fs::File::create(&tmp)
+        .and_then(|mut f| f.write_all(bytes).and_then(|()| f.sync_all()))
+        .and_then(|()| std::fs::rename(&tmp, path));
+    if result.is_err() {
+        let _ = std::fs::remove_file(&tmp);
+    }
+    result.with_context(|| format!("writing {}", path.display()))
+}
