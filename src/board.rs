@@ -208,6 +208,14 @@ impl Board {
         0
     }
 
+    /// The empty cells, most valuable first, as (row, col).
+    pub fn empties_by_value(&self) -> impl Iterator<Item = (usize, usize)> + '_ {
+        self.by_value[..self.n * self.n]
+            .iter()
+            .map(|&cell| (cell as usize >> 5, cell as usize & 31))
+            .filter(|&(r, c)| self.empty_row(r) & (1 << c) != 0)
+    }
+
     /// Number of empty cells.
     pub fn empty_count(&self) -> u32 {
         (0..self.n).map(|r| self.empty_row(r).count_ones()).sum()

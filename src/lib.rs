@@ -13,15 +13,46 @@
 //! assert_eq!(answer.best.to_string(), "B3 Stake");
 //! assert_eq!(answer.text, "B3 Stake\nX..\n...\n.O.\n");
 //! ```
+//!
+//! ## For other tools: [`api::analyse`]
+//!
+//! The whole result of a search, as a serde type: the chosen move and its
+//! value, every root move's value (exact, or an upper bound where
+//! alpha-beta proved the move is not chosen), the principal variation,
+//! nodes and time. Errors are typed ([`api::ApiError`]); nothing panics.
+//!
+//! ```
+//! use stakeraid::api::{analyse, Analysis, Grid, Limits, Position, SearchMode};
+//!
+//! let grid: Grid = serde_json::from_str(
+//!     r#"{"values": [[1, 8, 23], [5, 42, 12], [26, 30, 9]],
+//!         "cells": ["X..", "...", "..."], "player": "O"}"#,
+//! )?;
+//! let position = Position::from_grid(&grid)?;
+//! let analysis = analyse(&position, &Limits::to_depth(SearchMode::AlphaBeta, 2))?;
+//! assert_eq!(analysis.best.to_string(), "B3 Stake");
+//! assert!(analysis.exact);
+//! let json = serde_json::to_string(&analysis)?;
+//! assert_eq!(serde_json::from_str::<Analysis>(&json)?, analysis);
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
+//! [`serve`] answers JSON requests line by line (the `stakeraid serve`
+//! command), and [`legacy`] reads and writes the older Drop / Blitz variant.
 #![deny(missing_docs)]
 
+pub mod api;
+pub mod arena;
 pub mod bench;
 mod board;
+pub mod competition;
+pub mod legacy;
 mod moves;
 mod parse;
 mod problem;
 pub mod rng;
 pub mod search;
+pub mod serve;
 mod solve;
 mod zobrist;
 

@@ -37,8 +37,21 @@ enum Command {
         #[arg(long)]
         verbose: bool,
     },
+    /// Play two agents against each other over many boards.
+    Match(cli::matches::MatchArgs),
+    /// Play against an engine in the terminal.
+    Play(cli::play::PlayArgs),
     /// Write a random position as an input file (for tests and benchmarks).
     Position(PositionArgs),
+    /// Every root move's value, best first, and the principal variation;
+    /// `--dot` draws a small alpha-beta tree.
+    Analyse(cli::analyse::AnalyseArgs),
+    /// Answer JSON requests, one per line on standard input, one response
+    /// per line on standard output.
+    Serve,
+    /// The older Drop / Blitz variant: PlayerM (minimax) against PlayerA
+    /// (alpha-beta) on 5x5 boards, with a trace and a summary.
+    Driver(cli::driver::DriverArgs),
 }
 
 fn main() -> ExitCode {
@@ -47,7 +60,12 @@ fn main() -> ExitCode {
         None => cli::solve::run_solve(&SolveArgs::default()),
         Some(Command::Solve(args)) => cli::solve::run_solve(&args),
         Some(Command::Position(args)) => cli::position::run_position(&args),
+        Some(Command::Match(args)) => cli::matches::run_match_command(&args),
+        Some(Command::Play(args)) => cli::play::run_play(&args),
         Some(Command::Bench { verbose }) => cli::bench::run_bench(verbose),
+        Some(Command::Analyse(args)) => cli::analyse::run_analyse(&args),
+        Some(Command::Serve) => cli::serve::run_serve(),
+        Some(Command::Driver(args)) => cli::driver::run_driver_command(&args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -91,6 +91,40 @@ impl fmt::Display for Move {
     }
 }
 
+impl std::str::FromStr for Move {
+    type Err = String;
+
+    /// Reads `"C3 Stake"`, `"c3 raid"` or `"Z26 Raid"` (case and spacing free).
+    fn from_str(s: &str) -> Result<Move, String> {
+        let mut words = s.split_whitespace();
+        let (Some(cell), Some(kind), None) = (words.next(), words.next(), words.next()) else {
+            return Err(format!(
+                "expected a cell and a move type, like \"C3 Stake\", got {s:?}"
+            ));
+        };
+        let kind = match kind.to_ascii_lowercase().as_str() {
+            "stake" => MoveKind::Stake,
+            "raid" => MoveKind::Raid,
+            _ => return Err(format!("move type must be Stake or Raid, got {kind:?}")),
+        };
+        let bytes = cell.as_bytes();
+        let col = bytes
+            .first()
+            .map(|b| b.to_ascii_uppercase())
+            .filter(u8::is_ascii_uppercase);
+        let row = cell
+            .get(1..)
+            .and_then(|r| r.parse::<usize>().ok())
+            .filter(|r| (1..=26).contains(r));
+        match (col, row) {
+            (Some(c), Some(r)) => Ok(Move::new(r - 1, usize::from(c - b'A'), kind)),
+            _ => Err(format!(
+                "bad cell {cell:?}: expected a column letter and a row number, like C3"
+            )),
+        }
+    }
+}
+
 impl fmt::Debug for Move {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         fmt::Display::fmt(self, f)
@@ -176,4 +210,34 @@ pub fn legal_moves(board: &Board, p: Player) -> Vec<Move> {
     let mut list = MoveList::new();
     generate(board, p, &mut list);
     list.to_vec()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn moves_read_back_what_they_print() {
+        for (r, c) in [(0, 0), (2, 1), (25, 25)] {
+            for kind in [MoveKind::Stake, MoveKind::Raid] {
+                let mv = Move::new(r, c, kind);
+                assert_eq!(mv.to_string().parse::<Move>().unwrap(), mv);
+            }
+        }
+        assert_eq!(
+            " c3   raid ".parse::<Move>().unwrap(),
+            Move::new(2, 2, MoveKind::Raid)
+        );
+        for bad in [
+            "C3",
+            "C3 Blitz",
+            "3C Stake",
+            "C0 Stake",
+            "C27 Raid",
+            "C3 Stake now",
+            "",
+        ] {
+            assert!(bad.parse::<Move>().is_err(), "{bad}");
+        }
+    }
 }

@@ -2,6 +2,7 @@
 
 use std::time::{Duration, Instant};
 
+use crate::competition::{self, CompetitionOptions};
 use crate::moves::Move;
 use crate::problem::{answer_text, Mode, Problem};
 use crate::search::{reference, root};
@@ -57,9 +58,14 @@ pub fn solve(problem: &Problem, options: &SolveOptions) -> Answer {
         (EngineKind::Fast, Mode::AlphaBeta { depth }) => in_pool(options.threads, |par| {
             found(root::alphabeta(board, player, depth, par))
         }),
-        (_, Mode::Competition { .. }) => in_pool(options.threads, |par| {
-            found(root::alphabeta(board, player, 4, par))
-        }),
+        (_, Mode::Competition { seconds }) => {
+            let settings = CompetitionOptions {
+                threads: options.threads,
+                ..CompetitionOptions::default()
+            };
+            let played = competition::play(board, player, seconds, &settings);
+            (played.best, played.value, played.nodes)
+        }
     };
     Answer {
         best,
@@ -80,7 +86,7 @@ fn found(r: root::RootResult) -> (Move, i64, u64) {
 
 /// Runs `f` on a pool of `threads` workers (0: one per core), telling it
 /// whether it may split work; a single thread runs in place.
-pub(crate) fn in_pool<T: Send>(threads: usize, f: impl FnOnce(bool) -> T + Send) -> T {
+pub fn in_pool<T: Send>(threads: usize, f: impl FnOnce(bool) -> T + Send) -> T {
     let threads = if threads == 0 {
         std::thread::available_parallelism().map_or(1, |n| n.get())
     } else {

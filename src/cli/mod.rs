@@ -1,6 +1,12 @@
 //! The subcommands of the `stakeraid` binary, one module each.
 
+pub mod analyse;
 pub mod bench;
+pub mod driver;
 pub mod io;
+pub mod load;
+pub mod matches;
+pub mod play;
 pub mod position;
+pub mod serve;
 pub mod solve;

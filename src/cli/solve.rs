@@ -4,9 +4,11 @@ use std::path::PathBuf;
 
 use anyhow::Context;
 use clap::ValueEnum;
-use stakeraid::{parse_problem, solve, EngineKind, SolveOptions};
+use stakeraid::api::{analyse, Limits, Position};
+use stakeraid::{legacy, solve, EngineKind, Mode, Problem, SolveOptions};
 
-use super::io::{read_input, write_output};
+use super::io::write_output;
+use super::load::{load, Format, ModeArg};
 
 /// Arguments of `stakeraid solve`.
 #[derive(clap::Args)]
@@ -26,6 +28,21 @@ pub struct SolveArgs {
     /// Search engine for MINIMAX and ALPHABETA.
     #[arg(long, value_enum, default_value_t = Engine::Fast)]
     engine: Engine,
+    /// Also print the whole result (every root value, the principal
+    /// variation, nodes, time) as one JSON object on standard output; with
+    /// `-o -` only the JSON is printed. Uses the fast engine.
+    #[arg(long, conflicts_with = "engine")]
+    json: bool,
+    /// Input format. With drop-blitz the answer (`drop,C,2`) is printed on
+    /// standard output and no output file is written.
+    #[arg(long, value_enum, default_value_t = Format::InputTxt)]
+    format: Format,
+    /// drop-blitz only: the search (an input.txt names its own).
+    #[arg(long, value_enum, requires = "depth")]
+    mode: Option<ModeArg>,
+    /// drop-blitz only: the cut-off depth.
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..))]
+    depth: Option<u32>,
 }
 
 impl Default for SolveArgs {
@@ -36,6 +53,10 @@ impl Default for SolveArgs {
             stats: false,
             threads: 0,
             engine: Engine::Fast,
+            json: false,
+            format: Format::InputTxt,
+            mode: None,
+            depth: None,
         }
     }
 }
@@ -50,8 +71,10 @@ pub enum Engine {
 
 /// Answers one input file.
 pub fn run_solve(args: &SolveArgs) -> anyhow::Result<()> {
-    let bytes = read_input(&args.input)?;
-    let problem = parse_problem(&bytes).with_context(|| format!("{}", args.input.display()))?;
+    let problem = read_problem(args)?;
+    if args.json {
+        return print_json(&problem, args);
+    }
     let options = SolveOptions {
         engine: match args.engine {
             Engine::Reference => EngineKind::Reference,
@@ -59,8 +82,13 @@ pub fn run_solve(args: &SolveArgs) -> anyhow::Result<()> {
         },
         threads: args.threads,
     };
+    let spinner = searching(&problem);
     let answer = solve(&problem, &options);
-    write_output(&args.output, answer.text.as_bytes())?;
+    spinner.finish_and_clear();
+    match args.format {
+        Format::InputTxt => write_output(&args.output, answer.text.as_bytes())?,
+        Format::DropBlitz => println!("{}", legacy::move_text(answer.best)),
+    }
     if args.stats {
         let secs = answer.elapsed.as_secs_f64();
         eprintln!(
@@ -73,4 +101,70 @@ pub fn run_solve(args: &SolveArgs) -> anyhow::Result<()> {
         );
     }
     Ok(())
+}
+
+/// The problem: an input.txt as it is, or a drop-blitz board with the
+/// mode and depth of the command line.
+fn read_problem(args: &SolveArgs) -> anyhow::Result<Problem> {
+    let loaded = load(&args.input, args.format)?;
+    let mode = match (args.format, loaded.mode) {
+        (Format::InputTxt, Some(mode)) => {
+            anyhow::ensure!(
+                args.mode.is_none() && args.depth.is_none(),
+                "--mode and --depth go with --format drop-blitz (an input.txt names its own)"
+            );
+            mode
+        }
+        _ => {
+            let depth = args.depth.context("--format drop-blitz needs --depth")?;
+            match args.mode.unwrap_or(ModeArg::Alphabeta) {
+                ModeArg::Minimax => Mode::Minimax { depth },
+                ModeArg::Alphabeta => Mode::AlphaBeta { depth },
+            }
+        }
+    };
+    Ok(Problem {
+        board: loaded.board,
+        player: loaded.player,
+        mode,
+    })
+}
+
+/// `--json`: the analysis on standard output, and for an input.txt the
+/// output file too (unless that is standard output).
+fn print_json(problem: &Problem, args: &SolveArgs) -> anyhow::Result<()> {
+    let position = Position::from_problem(problem)?;
+    let limits = Limits {
+        threads: args.threads,
+        ..Limits::for_mode(problem.mode)?
+    };
+    let spinner = searching(problem);
+    let analysis = analyse(&position, &limits)?;
+    spinner.finish_and_clear();
+    if args.format == Format::InputTxt && args.output.as_os_str() != "-" {
+        write_output(&args.output, analysis.output_text().as_bytes())?;
+    }
+    println!("{}", serde_json::to_string(&analysis)?);
+    Ok(())
+}
+
+/// A spinner on standard error while a search runs, when that is a
+/// terminal (never in pipes or files); cleared when the search ends.
+fn searching(problem: &stakeraid::Problem) -> indicatif::ProgressBar {
+    use std::io::IsTerminal;
+    if !std::io::stderr().is_terminal() {
+        return indicatif::ProgressBar::hidden();
+    }
+    let bar = indicatif::ProgressBar::new_spinner();
+    let style = indicatif::ProgressStyle::with_template("{spinner} searching {msg} {elapsed}")
+        .unwrap_or_else(|_| indicatif::ProgressStyle::default_spinner());
+    bar.set_style(style);
+    bar.set_message(format!(
+        "{} {}x{}",
+        problem.mode.name(),
+        problem.board.n(),
+        problem.board.n()
+    ));
+    bar.enable_steady_tick(std::time::Duration::from_millis(200));
+    bar
 }

@@ -8,7 +8,7 @@ use std::sync::Arc;
 use parking_lot::Mutex;
 use rayon::prelude::*;
 
-use super::frontier::best_gain;
+use super::frontier::{best_gain, best_gain_with_playout, stake_playout};
 use super::ordering::Picker;
 use super::tt::{Bound, Entry, Table};
 use crate::board::{Board, Player};
@@ -44,11 +44,11 @@ pub enum Eval {
     /// The game score: what MINIMAX and ALPHABETA mode define.
     #[default]
     Score,
-    /// The score plus a tempo term: with one ply left, the mover's best gain
-    /// less half the opponent's best gain (the reply it will get), which
-    /// damps the odd/even swing of a bare-score search. Positions the search
-    /// sees to the end of the game keep their exact score.
-    Tempo,
+    /// The score plus the rest of the game played out by Stakes alone
+    /// (both sides taking the most valuable empty cell in turn). This
+    /// removes the odd/even swing of a bare-score horizon and is exact once
+    /// the search sees the end of the game.
+    Playout,
 }
 
 /// The state one search shares across its threads.
@@ -118,16 +118,17 @@ impl Searcher {
         // Step 1. Leaves and the last ply, which needs no move made.
         *nodes += 1;
         if remaining == 0 {
-            return board.score(p);
+            return match self.eval {
+                Eval::Score => board.score(p),
+                Eval::Playout => board.score(p) + stake_playout(board),
+            };
         }
         if remaining == 1 {
-            let (gain, moves) = best_gain(board, p);
-            let mut v = board.score(p) + gain;
-            // One empty cell: the game ends here and the score is exact.
-            if self.eval == Eval::Tempo && moves > 1 {
-                v -= best_gain(board, p.other()).0 / 2;
-            }
-            return v;
+            return board.score(p)
+                + match self.eval {
+                    Eval::Score => best_gain(board, p).0,
+                    Eval::Playout => best_gain_with_playout(board, p),
+                };
         }
         if self.stopped(sp) {
             return 0;

@@ -31,11 +31,104 @@ pub fn best_gain(board: &Board, p: Player) -> (i64, u64) {
     (best, moves)
 }
 
+/// What the player to move can expect from the empty cells if the rest of
+/// the game were played by Stakes alone: both sides take the most valuable
+/// empty cell in turn (optimal play when no Raid can flip anything), so the
+/// mover gains the 1st, 3rd, ... values and loses the 2nd, 4th, ...
+pub fn stake_playout(board: &Board) -> i64 {
+    let mut sum = 0;
+    let mut sign = 1;
+    for (r, c) in board.empties_by_value() {
+        sum += sign * i64::from(board.value(r, c));
+        sign = -sign;
+    }
+    sum
+}
+
+/// With one ply left and [`stake_playout`] valuing what follows: the best,
+/// over `p`'s moves, of the move's gain less the opponent's playout of the
+/// cells left, computed for every move in one pass.
+///
+/// Sorting the empty values `e_1 >= e_2 >= ...` with signs `s_j = +1, -1,
+/// +1, ...`, taking `e_i` leaves the opponent `F_i - G_i`, where `F_i` is
+/// the signed sum before `i` and `G_i` the signed sum after it (every later
+/// cell moves up one place and changes sign).
+pub fn best_gain_with_playout(board: &Board, p: Player) -> i64 {
+    let mut cells = [(0usize, 0usize, 0i64); crate::board::MAX_N * crate::board::MAX_N];
+    let mut k = 0;
+    let mut total = 0;
+    for (r, c) in board.empties_by_value() {
+        let v = i64::from(board.value(r, c));
+        cells[k] = (r, c, v);
+        total += if k % 2 == 0 { v } else { -v };
+        k += 1;
+    }
+    let mut index = [0u16; 32 * 32];
+    let mut prefix = 0;
+    let mut best = i64::MIN;
+    // rest[i] = F_i - G_i, the opponent's playout after e_i is taken.
+    let mut rest = [0i64; crate::board::MAX_N * crate::board::MAX_N];
+    for (i, &(r, c, v)) in cells[..k].iter().enumerate() {
+        let signed = if i % 2 == 0 { v } else { -v };
+        let after = total - prefix - signed;
+        rest[i] = prefix - after;
+        index[r * 32 + c] = i as u16;
+        best = best.max(v - rest[i]);
+        prefix += signed;
+    }
+    for r in 0..board.n() {
+        let mut flipping = board.raid_row(p, r) & board.enemy_near_row(p, r);
+        while flipping != 0 {
+            let c = flipping.trailing_zeros() as usize;
+            flipping &= flipping - 1;
+            best = best.max(board.raid_gain(p, r, c) - rest[usize::from(index[r * 32 + c])]);
+        }
+    }
+    if k == 0 {
+        0
+    } else {
+        best
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::board::Board;
     use crate::moves::legal_moves;
     use crate::rng::{random_board, Rng};
+
+    /// The one-pass formula equals making each move and playing out the rest.
+    #[test]
+    fn playout_gain_matches_making_every_move() {
+        let mut rng = Rng::new(12);
+        for round in 0..1000 {
+            let n = 1 + round % 12;
+            let fill = rng.range(0, 100) as f64 / 100.0;
+            let mut board = random_board(&mut rng, n, 50, fill);
+            for p in [Player::X, Player::O] {
+                let before = board.score(p);
+                let best = legal_moves(&board, p)
+                    .into_iter()
+                    .map(|mv| {
+                        let undo = board.make(mv, p);
+                        let v = board.score(p) - before - stake_playout(&board);
+                        board.unmake(undo);
+                        v
+                    })
+                    .max()
+                    .unwrap();
+                assert_eq!(best_gain_with_playout(&board, p), best, "{board:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn playout_alternates_sorted_values() {
+        let board = Board::new(2, &[5, 9, 1, 7]);
+        // 9 - 7 + 5 - 1
+        assert_eq!(stake_playout(&board), 6);
+    }
 
     #[test]
     fn matches_making_every_move() {

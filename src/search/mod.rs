@@ -7,6 +7,7 @@ mod minimax;
 mod ordering;
 pub mod reference;
 pub mod root;
+pub mod trace;
 mod tt;
 
 pub use alphabeta::Eval;

@@ -107,7 +107,9 @@ fn table_bytes(n: usize, empties: u32, depth: u32) -> usize {
         return 0;
     }
     let slot = 8 * (3 + Board::key_len(n));
-    let entries = 4 * u64::from(empties).saturating_pow(depth - 3);
+    let entries = u64::from(empties)
+        .saturating_pow(depth - 3)
+        .saturating_mul(4);
     (entries.min((MAX / slot) as u64) as usize) * slot
 }
 
@@ -117,8 +119,7 @@ pub fn alphabeta(board: &Board, p: Player, depth: u32, parallel: bool) -> RootRe
     let settings = Iterative {
         depth,
         parallel,
-        eval: Eval::Score,
-        abort: None,
+        ..Iterative::default()
     };
     iterate(board, p, &settings, |_, _| true).0
 }
@@ -136,6 +137,9 @@ pub struct Iterative {
     /// Once set, the running iteration is abandoned and the last completed
     /// one answers.
     pub abort: Option<Arc<AtomicBool>>,
+    /// Cap on the transposition table's size in bytes (it is otherwise
+    /// sized for a full search of `depth` plies, up to 64 MiB).
+    pub table_limit: Option<usize>,
 }
 
 /// Searches depth 1, 2, ... up to `settings.depth`, calling `on_depth` with
@@ -156,7 +160,8 @@ pub fn iterate(
         .collect();
     let empties = board.empty_count();
     let depth = settings.depth.clamp(1, empties.max(1));
-    let bytes = table_bytes(board.n(), empties, depth);
+    let bytes =
+        table_bytes(board.n(), empties, depth).min(settings.table_limit.unwrap_or(usize::MAX));
     let mut searcher = Searcher::new(board.n(), bytes, settings.parallel).with_eval(settings.eval);
     let mut known = vec![RootValue::Exact(0); cands.len()];
     let mut nodes = 1u64;

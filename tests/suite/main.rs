@@ -2,8 +2,13 @@
 //! board properties and engine agreement.
 
 mod agreement;
+mod analyse;
+mod api;
 mod cli;
 mod golden;
+mod legacy;
+mod play;
 mod properties;
+mod serve;
 mod signature;
 mod util;

@@ -1,0 +1,477 @@
+//! Games between engines: the agents, one game with its trace, and a match
+//! over many seeded boards, each played twice with colours swapped.
+
+use std::fmt;
+use std::str::FromStr;
+use std::time::Duration;
+
+use cpu_time::ProcessTime;
+
+use crate::board::{Board, Player};
+use crate::competition::{self, CompetitionOptions};
+use crate::moves::{legal_moves, Move};
+use crate::rng::{random_board, Rng};
+use crate::search::{reference, root, Eval};
+use crate::solve::in_pool;
+
+/// A way of choosing moves.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Agent {
+    /// A uniformly random legal move.
+    Random,
+    /// The move with the best immediate score (first in canonical order on ties).
+    Greedy,
+    /// The textbook alpha-beta search itself, to a fixed depth.
+    Textbook(u32),
+    /// Alpha-beta to a fixed depth with the fast engine (the textbook's
+    /// moves, in far less time).
+    AlphaBeta(u32),
+    /// The competition engine with this many CPU seconds for the whole game.
+    Competition {
+        /// CPU seconds for all of this side's moves in a game.
+        seconds: f64,
+        /// Cut-off evaluation.
+        eval: Eval,
+    },
+}
+
+impl FromStr for Agent {
+    type Err = String;
+
+    /// `random`, `greedy`, `textbook:DEPTH`, `ab:DEPTH`, `comp:SECONDS` or `comp-bare:SECONDS`
+    /// (the competition engine valuing cut-offs by the bare score).
+    fn from_str(s: &str) -> Result<Agent, String> {
+        let (name, arg) = s.split_once(':').unwrap_or((s, ""));
+        let bad = || {
+            format!("bad agent {s:?}: expected random, greedy, textbook:DEPTH, ab:DEPTH, comp:SECONDS or comp-bare:SECONDS")
+        };
+        let depth = || arg.parse::<u32>().ok().filter(|&d| d >= 1).ok_or_else(bad);
+        let seconds = || {
+            arg.parse::<f64>()
+                .ok()
+                .filter(|x| x.is_finite() && *x >= 0.0)
+                .ok_or_else(bad)
+        };
+        match name {
+            "random" if arg.is_empty() => Ok(Agent::Random),
+            "greedy" if arg.is_empty() => Ok(Agent::Greedy),
+            "ab" => depth().map(Agent::AlphaBeta),
+            "textbook" => depth().map(Agent::Textbook),
+            "comp" => Ok(Agent::Competition {
+                seconds: seconds()?,
+                eval: Eval::Playout,
+            }),
+            "comp-bare" => Ok(Agent::Competition {
+                seconds: seconds()?,
+                eval: Eval::Score,
+            }),
+            _ => Err(bad()),
+        }
+    }
+}
+
+impl fmt::Display for Agent {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Agent::Random => write!(f, "random"),
+            Agent::Greedy => write!(f, "greedy"),
+            Agent::Textbook(d) => write!(f, "textbook:{d}"),
+            Agent::AlphaBeta(d) => write!(f, "ab:{d}"),
+            Agent::Competition {
+                seconds,
+                eval: Eval::Playout,
+            } => write!(f, "comp:{seconds}"),
+            Agent::Competition {
+                seconds,
+                eval: Eval::Score,
+            } => write!(f, "comp-bare:{seconds}"),
+        }
+    }
+}
+
+/// One side of a game in progress: the agent and what it has used.
+pub struct Seat<'a> {
+    agent: &'a Agent,
+    rng: Rng,
+    /// CPU seconds charged so far.
+    cpu: f64,
+    moves: u32,
+    max_move: f64,
+}
+
+impl<'a> Seat<'a> {
+    /// A seat for `agent`; `seed` drives the random agent.
+    pub fn new(agent: &'a Agent, seed: u64) -> Seat<'a> {
+        Seat {
+            agent,
+            rng: Rng::new(seed),
+            cpu: 0.0,
+            moves: 0,
+            max_move: 0.0,
+        }
+    }
+
+    /// CPU seconds this seat has used.
+    pub fn cpu(&self) -> f64 {
+        self.cpu
+    }
+
+    /// Chooses a move and charges its CPU time (all threads) to this side.
+    pub fn choose(&mut self, board: &Board, p: Player, threads: usize) -> Move {
+        let start = ProcessTime::now();
+        let mv = match self.agent {
+            Agent::Random => {
+                let moves = legal_moves(board, p);
+                moves[self.rng.range(0, moves.len() as u64 - 1) as usize]
+            }
+            Agent::Greedy => greedy(board, p),
+            Agent::Textbook(d) => reference::alphabeta(board, p, *d).best,
+            Agent::AlphaBeta(d) => in_pool(threads, |par| root::alphabeta(board, p, *d, par).best),
+            Agent::Competition { seconds, eval } => {
+                let options = CompetitionOptions {
+                    threads,
+                    eval: *eval,
+                };
+                competition::play(board, p, (seconds - self.cpu).max(0.0), &options).best
+            }
+        };
+        let used = start.elapsed().as_secs_f64();
+        self.cpu += used;
+        self.moves += 1;
+        self.max_move = self.max_move.max(used);
+        mv
+    }
+}
+
+/// The first move in canonical order with the best immediate score.
+pub fn greedy(board: &Board, p: Player) -> Move {
+    let mut b = board.clone();
+    let mut best: Option<(i64, Move)> = None;
+    for mv in legal_moves(board, p) {
+        let undo = b.make(mv, p);
+        let s = b.score(p);
+        b.unmake(undo);
+        if best.is_none_or(|(v, _)| s > v) {
+            best = Some((s, mv));
+        }
+    }
+    best.expect("a board that is not full has a move").1
+}
+
+/// How a game went.
+#[derive(Clone, Debug, PartialEq)]
+pub struct GameRecord {
+    /// X's score minus O's at the end.
+    pub margin_x: i64,
+    /// CPU seconds each side used: `[X, O]`.
+    pub cpu: [f64; 2],
+    /// Longest single move of each side, CPU seconds.
+    pub max_move: [f64; 2],
+    /// Moves each side made.
+    pub moves: [u32; 2],
+}
+
+/// Plays `start` to the end, X moving first; `trace` receives each move
+/// and board as text.
+pub fn play_game(
+    start: &Board,
+    x: &Agent,
+    o: &Agent,
+    threads: usize,
+    seed: u64,
+    trace: &mut dyn FnMut(&str),
+) -> GameRecord {
+    let mut sides = [x, o].map(|agent| Seat::new(agent, seed));
+    let mut board = start.clone();
+    let mut p = Player::X;
+    trace(&format!("start  X: {x}  O: {o}\n{}", board.cells_text()));
+    while !board.is_full() {
+        let mv = sides[p as usize].choose(&board, p, threads);
+        board.make(mv, p);
+        trace(&format!(
+            "{}: {mv}  score X {} O {}\n{}",
+            p.symbol(),
+            own_sum(&board, Player::X),
+            own_sum(&board, Player::O),
+            board.cells_text()
+        ));
+        p = p.other();
+    }
+    let margin_x = board.score(Player::X);
+    let winner = match margin_x.signum() {
+        1 => "X wins",
+        -1 => "O wins",
+        _ => "draw",
+    };
+    trace(&format!(
+        "final  X {} ({x})  O {} ({o})  {winner}\n",
+        own_sum(&board, Player::X),
+        own_sum(&board, Player::O)
+    ));
+    GameRecord {
+        margin_x,
+        cpu: [sides[0].cpu, sides[1].cpu],
+        max_move: [sides[0].max_move, sides[1].max_move],
+        moves: [sides[0].moves, sides[1].moves],
+    }
+}
+
+/// Sum of `p`'s cell values.
+pub fn own_sum(board: &Board, p: Player) -> i64 {
+    let mut s = 0;
+    for r in 0..board.n() {
+        let mut row = board.row(p, r);
+        while row != 0 {
+            let c = row.trailing_zeros() as usize;
+            row &= row - 1;
+            s += i64::from(board.value(r, c));
+        }
+    }
+    s
+}
+
+/// The boards of a match.
+#[derive(Clone, Debug)]
+pub struct MatchSettings {
+    /// Boards to play (each twice, colours swapped).
+    pub boards: u32,
+    /// Seed of the first board; board `k` uses `seed + k`.
+    pub seed: u64,
+    /// Smallest and largest board side.
+    pub sizes: (usize, usize),
+    /// Largest cell value.
+    pub max_value: i32,
+    /// Chance a cell starts occupied.
+    pub fill: f64,
+    /// Threads per engine move.
+    pub threads: usize,
+}
+
+/// Results from agent A's side.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct MatchReport {
+    /// Games won, drawn and lost by A.
+    pub wins: u32,
+    /// Games drawn.
+    pub draws: u32,
+    /// Games lost by A.
+    pub losses: u32,
+    /// Sum of A's final margins.
+    pub margin_sum: i64,
+    /// CPU seconds and moves of A and B: `[A, B]`.
+    pub cpu: [f64; 2],
+    /// Moves made by A and B.
+    pub moves: [u64; 2],
+    /// Longest move of A and B, CPU seconds.
+    pub max_move: [f64; 2],
+    /// Most CPU seconds A and B used in one game.
+    pub max_game: [f64; 2],
+}
+
+impl MatchReport {
+    /// Games played.
+    pub fn games(&self) -> u32 {
+        self.wins + self.draws + self.losses
+    }
+
+    /// A's score rate: wins plus half the draws, over games.
+    pub fn score_rate(&self) -> f64 {
+        (f64::from(self.wins) + 0.5 * f64::from(self.draws)) / f64::from(self.games().max(1))
+    }
+
+    /// Elo difference A - B implied by the score rate, with a 95% interval
+    /// (clamped to +-1000 where the rate is 0 or 1).
+    pub fn elo(&self) -> (f64, f64, f64) {
+        let n = f64::from(self.games().max(1));
+        let s = self.score_rate();
+        let mean_sq = (f64::from(self.wins) + 0.25 * f64::from(self.draws)) / n;
+        let se = ((mean_sq - s * s).max(0.0) / n).sqrt();
+        let elo = |x: f64| {
+            let x = x.clamp(1e-9, 1.0 - 1e-9);
+            (-400.0 * (1.0 / x - 1.0).log10()).clamp(-1000.0, 1000.0)
+        };
+        (elo(s), elo(s - 1.96 * se), elo(s + 1.96 * se))
+    }
+
+    fn add(&mut self, g: &GameRecord, a: Player) {
+        let margin = if a == Player::X {
+            g.margin_x
+        } else {
+            -g.margin_x
+        };
+        match margin.signum() {
+            1 => self.wins += 1,
+            -1 => self.losses += 1,
+            _ => self.draws += 1,
+        }
+        self.margin_sum += margin;
+        for (k, side) in [a, a.other()].into_iter().enumerate() {
+            let i = side as usize;
+            self.cpu[k] += g.cpu[i];
+            self.moves[k] += u64::from(g.moves[i]);
+            self.max_move[k] = self.max_move[k].max(g.max_move[i]);
+            self.max_game[k] = self.max_game[k].max(g.cpu[i]);
+        }
+    }
+}
+
+impl fmt::Display for MatchReport {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let (elo, lo, hi) = self.elo();
+        let per_move =
+            |k: usize| Duration::from_secs_f64(self.cpu[k] / self.moves[k].max(1) as f64);
+        writeln!(
+            f,
+            "games {}  A wins {}  draws {}  losses {}  score {:.1}%",
+            self.games(),
+            self.wins,
+            self.draws,
+            self.losses,
+            100.0 * self.score_rate()
+        )?;
+        writeln!(
+            f,
+            "mean margin for A {:.1}",
+            self.margin_sum as f64 / f64::from(self.games().max(1))
+        )?;
+        writeln!(f, "Elo A-B {elo:+.0} (95% {lo:+.0} .. {hi:+.0})")?;
+        for (k, name) in ["A", "B"].iter().enumerate() {
+            writeln!(
+                f,
+                "{name}: cpu per move {:.1?}  max per move {:.3}s  max per game {:.3}s",
+                per_move(k),
+                self.max_move[k],
+                self.max_game[k]
+            )?;
+        }
+        Ok(())
+    }
+}
+
+/// Plays A against B over `settings.boards` boards, each twice with the
+/// colours swapped; `on_game` is called after every game (for progress and
+/// traces) with the game's index, A's colour and the record.
+pub fn run_match(
+    a: &Agent,
+    b: &Agent,
+    settings: &MatchSettings,
+    trace: &mut dyn FnMut(&str),
+    on_game: &mut dyn FnMut(u32, &MatchReport),
+) -> MatchReport {
+    let mut report = MatchReport::default();
+    for k in 0..settings.boards {
+        let seed = settings.seed.wrapping_add(u64::from(k));
+        let mut rng = Rng::new(seed);
+        let (lo, hi) = settings.sizes;
+        let n = rng.range(lo as u64, hi as u64) as usize;
+        let board = random_board(&mut rng, n, settings.max_value, settings.fill);
+        for a_plays in [Player::X, Player::O] {
+            let (x, o) = if a_plays == Player::X { (a, b) } else { (b, a) };
+            let game = play_game(&board, x, o, settings.threads, seed, trace);
+            report.add(&game, a_plays);
+            on_game(report.games(), &report);
+        }
+    }
+    report
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn agents_parse_and_print() {
+        for s in [
+            "random",
+            "greedy",
+            "textbook:3",
+            "ab:4",
+            "comp:2.5",
+            "comp-bare:10",
+        ] {
+            assert_eq!(s.parse::<Agent>().unwrap().to_string(), s);
+        }
+        for s in ["ab:0", "ab", "comp:-1", "comp:x", "greedy:3", "minimax"] {
+            assert!(s.parse::<Agent>().is_err(), "{s}");
+        }
+    }
+
+    #[test]
+    fn bookkeeping_counts_from_a_side() {
+        let mut r = MatchReport::default();
+        let g = GameRecord {
+            margin_x: 10,
+            cpu: [1.0, 2.0],
+            max_move: [0.5, 0.25],
+            moves: [3, 2],
+        };
+        r.add(&g, Player::X);
+        r.add(&g, Player::O);
+        r.add(
+            &GameRecord {
+                margin_x: 0,
+                ..g.clone()
+            },
+            Player::X,
+        );
+        assert_eq!((r.wins, r.draws, r.losses, r.margin_sum), (1, 1, 1, 0));
+        assert_eq!(r.cpu, [4.0, 5.0]);
+        assert_eq!(r.moves, [8, 7]);
+        assert_eq!(r.max_move, [0.5, 0.5]);
+        assert_eq!(r.max_game, [2.0, 2.0]);
+        assert!((r.score_rate() - 0.5).abs() < 1e-12);
+        assert!(r.elo().0.abs() < 1e-9);
+        let sweep = MatchReport {
+            wins: 10,
+            ..MatchReport::default()
+        };
+        assert_eq!(sweep.elo().0, 1000.0);
+    }
+
+    #[test]
+    fn games_fill_the_board_and_trace_every_move() {
+        let board = random_board(&mut Rng::new(4), 3, 9, 0.2);
+        let empties = board.empty_count();
+        let mut lines = Vec::new();
+        let g = play_game(&board, &Agent::Greedy, &Agent::Random, 1, 7, &mut |s| {
+            lines.push(s.to_owned())
+        });
+        assert_eq!(g.moves[0] + g.moves[1], empties);
+        assert_eq!(lines.len() as u32, empties + 2);
+        assert!(lines[1].starts_with("X: "));
+        assert!(lines.last().unwrap().starts_with("final"));
+        // Replaying the trace's moves gives the recorded margin.
+        let mut replay = board.clone();
+        let mut p = Player::X;
+        for line in &lines[1..lines.len() - 1] {
+            let mv = legal_moves(&replay, p)
+                .into_iter()
+                .find(|m| line[3..].starts_with(&m.to_string()))
+                .unwrap();
+            replay.make(mv, p);
+            p = p.other();
+        }
+        assert_eq!(replay.score(Player::X), g.margin_x);
+    }
+
+    #[test]
+    fn greedy_beats_random() {
+        let settings = MatchSettings {
+            boards: 10,
+            seed: 1,
+            sizes: (3, 6),
+            max_value: 99,
+            fill: 0.1,
+            threads: 1,
+        };
+        let r = run_match(
+            &Agent::Greedy,
+            &Agent::Random,
+            &settings,
+            &mut |_| {},
+            &mut |_, _| {},
+        );
+        assert_eq!(r.games(), 20);
+        assert!(r.wins > 15, "{r}");
+    }
+}

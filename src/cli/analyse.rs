@@ -1,0 +1,139 @@
+//! `stakeraid analyse`: every root move's value, best first, and the
+//! principal variation; optionally the searched tree as Graphviz DOT.
+
+use std::fmt::Write as _;
+use std::path::PathBuf;
+use std::time::Duration;
+
+use anyhow::Context;
+use stakeraid::api::{analyse, Analysis, Bound, Limits, Position};
+use stakeraid::search::trace::trace_alphabeta;
+use stakeraid::Mode;
+
+use super::io::write_output;
+use super::load::{load, Format, ModeArg};
+
+/// The deepest search `--dot` draws: the tree is kept whole, and beyond
+/// this it is too big to read.
+const DOT_MAX_DEPTH: u32 = 3;
+
+/// Arguments of `stakeraid analyse`.
+#[derive(clap::Args)]
+pub struct AnalyseArgs {
+    /// Input file, `-` for standard input.
+    #[arg(default_value = "input.txt")]
+    input: PathBuf,
+    /// Input format.
+    #[arg(long, value_enum, default_value_t = Format::InputTxt)]
+    format: Format,
+    /// minimax proves every root value; alphabeta leaves upper bounds on
+    /// moves it proves are not chosen. The input's own mode is not used.
+    #[arg(long, value_enum, default_value_t = ModeArg::Minimax)]
+    mode: ModeArg,
+    /// Cut-off depth (default: the input.txt's).
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..))]
+    depth: Option<u32>,
+    /// Time limit in seconds; the deepest completed depth answers.
+    #[arg(long)]
+    time: Option<f64>,
+    /// Worker threads (default: one per core).
+    #[arg(long, default_value_t = 0)]
+    threads: usize,
+    /// Write the tree the textbook alpha-beta searches (depth 3 or less)
+    /// as Graphviz DOT to FILE, pruned branches marked; `-` prints it
+    /// instead of the table.
+    #[arg(long, value_name = "FILE")]
+    dot: Option<PathBuf>,
+    /// Print the analysis as one JSON object instead of the table.
+    #[arg(long)]
+    json: bool,
+}
+
+/// Analyses one position.
+pub fn run_analyse(args: &AnalyseArgs) -> anyhow::Result<()> {
+    let loaded = load(&args.input, args.format)?;
+    let file_depth = match loaded.mode {
+        Some(Mode::Minimax { depth } | Mode::AlphaBeta { depth }) => Some(depth),
+        _ => None,
+    };
+    let time = match args.time.map(Duration::try_from_secs_f64) {
+        Some(Ok(t)) if !t.is_zero() => Some(t),
+        Some(_) => anyhow::bail!("--time must be a positive number of seconds"),
+        None => None,
+    };
+    let depth = args
+        .depth
+        .or(if time.is_some() { None } else { file_depth });
+    let position = Position::new(loaded.board, loaded.player)?;
+
+    if let Some(path) = &args.dot {
+        let depth = depth.context("--dot needs a depth")?;
+        anyhow::ensure!(
+            depth <= DOT_MAX_DEPTH,
+            "--dot draws searches of depth {DOT_MAX_DEPTH} or less (this one is {depth}): give --depth"
+        );
+        let trace = trace_alphabeta(position.board(), position.player(), depth)
+            .context("nothing to search")?;
+        write_output(path, trace.to_dot().as_bytes())?;
+        if path.as_os_str() == "-" {
+            return Ok(());
+        }
+    }
+
+    let limits = Limits {
+        mode: args.mode.into(),
+        depth,
+        time,
+        threads: args.threads,
+        stop: None,
+    };
+    let analysis = analyse(&position, &limits)?;
+    if args.json {
+        println!("{}", serde_json::to_string(&analysis)?);
+    } else {
+        print!("{}", table(&analysis, args.format));
+    }
+    Ok(())
+}
+
+/// The report: a header, one row per root move best first, the PV, the cost.
+pub fn table(a: &Analysis, format: Format) -> String {
+    let mut s = String::new();
+    let state = match (a.exact, a.stopped) {
+        (true, false) => "exact".to_string(),
+        (true, true) => {
+            "exact move and value; stopped before every value or the whole PV".to_string()
+        }
+        (false, _) => format!(
+            "stopped: depth {} of {} completed",
+            a.depth, a.requested_depth
+        ),
+    };
+    let _ = writeln!(
+        s,
+        "{} to move, {} to depth {} ({state}), {} root moves",
+        a.player.symbol(),
+        a.mode.name(),
+        a.depth,
+        a.moves.len()
+    );
+    let _ = writeln!(s, "{:>5}  {:<12} {:>12}", "rank", "move", "value");
+    for (i, m) in a.ranked().iter().enumerate() {
+        let value = match m.bound {
+            Bound::Exact => m.value.to_string(),
+            Bound::Upper => format!("<= {}", m.value),
+        };
+        let mark = if m.mv == a.best { "  best" } else { "" };
+        let _ = writeln!(
+            s,
+            "{:>5}  {:<12} {:>12}{mark}",
+            i + 1,
+            format.move_text(m.mv),
+            value
+        );
+    }
+    let pv: Vec<String> = a.pv.iter().map(|&mv| format.move_text(mv)).collect();
+    let _ = writeln!(s, "pv: {}", pv.join("  "));
+    let _ = writeln!(s, "{} nodes, {:.3} s", a.nodes, a.time_us as f64 / 1e6);
+    s
+}

@@ -1,0 +1,91 @@
+//! `stakeraid match`: two agents over many boards.
+
+use std::io::IsTerminal;
+
+use indicatif::{ProgressBar, ProgressStyle};
+use stakeraid::arena::{run_match, Agent, MatchSettings};
+
+/// Arguments of `stakeraid match`.
+#[derive(clap::Args)]
+pub struct MatchArgs {
+    /// Agent A: random, greedy, textbook:DEPTH, ab:DEPTH, comp:SECONDS (per game) or comp-bare:SECONDS.
+    a: Agent,
+    /// Agent B, in the same notation.
+    b: Agent,
+    /// Boards to play; each is played twice, colours swapped.
+    #[arg(long, default_value_t = 10)]
+    boards: u32,
+    /// Seed of the first board.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Board side, or a range such as 4..8.
+    #[arg(long, default_value = "6", value_parser = parse_sizes)]
+    size: (usize, usize),
+    /// Largest cell value.
+    #[arg(long, default_value_t = 99, value_parser = clap::value_parser!(i32).range(1..))]
+    max_value: i32,
+    /// Chance that a cell starts occupied.
+    #[arg(long, default_value_t = 0.0)]
+    fill: f64,
+    /// Threads per engine move (default: one per core).
+    #[arg(long, default_value_t = 0)]
+    threads: usize,
+    /// Print every move and board, and each game's result.
+    #[arg(long)]
+    trace: bool,
+}
+
+fn parse_sizes(s: &str) -> Result<(usize, usize), String> {
+    let (lo, hi) = s.split_once("..").unwrap_or((s, s));
+    let side = |x: &str| {
+        x.trim_start_matches('=')
+            .parse::<usize>()
+            .ok()
+            .filter(|n| (1..=26).contains(n))
+    };
+    match (side(lo), side(hi)) {
+        (Some(lo), Some(hi)) if lo <= hi => Ok((lo, hi)),
+        _ => Err(format!(
+            "expected a side from 1 to 26 or a range like 4..8, got {s:?}"
+        )),
+    }
+}
+
+/// Plays the match and prints the report.
+pub fn run_match_command(args: &MatchArgs) -> anyhow::Result<()> {
+    anyhow::ensure!(
+        (0.0..=1.0).contains(&args.fill),
+        "--fill must be between 0 and 1"
+    );
+    let settings = MatchSettings {
+        boards: args.boards,
+        seed: args.seed,
+        sizes: args.size,
+        max_value: args.max_value,
+        fill: args.fill,
+        threads: args.threads,
+    };
+    let bar = if std::io::stderr().is_terminal() && !args.trace {
+        let bar = ProgressBar::new(u64::from(2 * args.boards));
+        bar.set_style(ProgressStyle::with_template(
+            "{bar:40} {pos}/{len} games  {msg}  [{elapsed}<{eta}]",
+        )?);
+        bar
+    } else {
+        ProgressBar::hidden()
+    };
+    let mut trace = |s: &str| {
+        if args.trace {
+            // A closed pipe (`| head`) ends the trace, not the match.
+            let _ = std::io::Write::write_all(&mut std::io::stdout(), s.as_bytes());
+        }
+    };
+    let report = run_match(&args.a, &args.b, &settings, &mut trace, &mut |games, r| {
+        bar.set_position(u64::from(games));
+        bar.set_message(format!("A {}-{}-{}", r.wins, r.draws, r.losses));
+    });
+    bar.finish_and_clear();
+    println!("A = {}  B = {}", args.a, args.b);
+    print!("{report}");
+    Ok(())
+}

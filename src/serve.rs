@@ -1,0 +1,377 @@
+//! The JSON-lines protocol of `stakeraid serve`: one [`Request`] per input
+//! line, one [`Response`] per request, in request order.
+//!
+//! Two threads: one reads requests (so that a `stop` is seen while a search
+//! runs), the other searches and writes the answers one at a time, which
+//! keeps them in order. A `stop` sets the stop flag of every search not yet
+//! answered; each of those still answers, with the deepest completed
+//! iteration (depth 1 at least), and then the stop itself is acknowledged.
+//!
+//! ```
+//! use stakeraid::serve::{serve, Response};
+//!
+//! let requests = concat!(
+//!     r#"{"id": 1, "input": "3\nMINIMAX\nO\n2\n1 8 23\n5 42 12\n26 30 9\nX..\n...\n...\n"}"#, "\n",
+//!     "not json\n",
+//! );
+//! let mut out = Vec::new();
+//! serve(std::io::Cursor::new(requests), &mut out)?;
+//! let replies: Vec<Response> = String::from_utf8(out)?
+//!     .lines()
+//!     .map(serde_json::from_str)
+//!     .collect::<Result<_, _>>()?;
+//! assert_eq!(replies[0].analysis.as_ref().unwrap().best.to_string(), "B3 Stake");
+//! assert!(!replies[1].ok && replies[1].id.is_null());
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+
+use std::io::{self, BufRead, Write};
+use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
+use std::sync::mpsc::{self, Sender};
+use std::sync::Arc;
+use std::time::Duration;
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use crate::api::{analyse, Analysis, ApiError, Grid, Limits, Position, SearchMode};
+use crate::parse::parse_problem;
+use crate::problem::Mode;
+
+/// One request line.
+///
+/// ```json
+/// {"id": 7, "input": "<the text of an input.txt>", "time_ms": 500}
+/// {"id": 8, "position": {"values": [[..]], "cells": [".."], "player": "X"},
+///  "mode": "MINIMAX", "depth": 3, "threads": 2}
+/// {"id": 9, "cmd": "stop"}
+/// ```
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Request {
+    /// Any JSON value; the response echoes it.
+    #[serde(default)]
+    pub id: Value,
+    /// `"search"` (the default) or `"stop"`.
+    #[serde(default)]
+    pub cmd: Cmd,
+    /// The position as the text of an `input.txt`; its mode and depth
+    /// apply unless `mode` / `depth` are given.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub input: Option<String>,
+    /// The position as a grid (instead of `input`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub position: Option<Grid>,
+    /// `"MINIMAX"` or `"ALPHABETA"` (default: the input's, else ALPHABETA).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mode: Option<SearchMode>,
+    /// Cut-off depth, at least 1.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub depth: Option<u32>,
+    /// Wall-time budget in milliseconds.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub time_ms: Option<u64>,
+    /// Worker threads (default 0: one per core).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub threads: Option<usize>,
+}
+
+/// What a request asks.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Cmd {
+    /// Analyse a position.
+    #[default]
+    Search,
+    /// Stop every search not yet answered.
+    Stop,
+}
+
+/// One response line.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Response {
+    /// The request's `id` (`null` when the line was not JSON).
+    pub id: Value,
+    /// False for a refused request.
+    pub ok: bool,
+    /// A search's result.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub analysis: Option<Analysis>,
+    /// Why the request was refused.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub error: Option<String>,
+    /// For a stop: how many searches were still unanswered when it was read.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub interrupted: Option<usize>,
+}
+
+impl Response {
+    fn error(id: Value, error: impl std::fmt::Display) -> Response {
+        Response {
+            id,
+            ok: false,
+            analysis: None,
+            error: Some(error.to_string()),
+            interrupted: None,
+        }
+    }
+}
+
+/// Why a request was refused.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum RequestError {
+    /// The line is not UTF-8 JSON of a request.
+    #[error("bad request: {0}")]
+    Json(String),
+    /// Both `input` and `position`.
+    #[error("give the position as \"input\" or as \"position\", not both")]
+    TwoPositions,
+    /// Neither `input` nor `position`.
+    #[error("no position: give \"input\" (the text of an input.txt) or \"position\"")]
+    NoPosition,
+    /// The position or the limits are refused.
+    #[error(transparent)]
+    Api(#[from] ApiError),
+}
+
+impl Request {
+    /// The position and limits this search request asks for (with no stop flag).
+    pub fn search(&self) -> Result<(Position, Limits), RequestError> {
+        let (position, mode, depth) = match (&self.input, &self.position) {
+            (Some(_), Some(_)) => return Err(RequestError::TwoPositions),
+            (None, None) => return Err(RequestError::NoPosition),
+            (None, Some(grid)) => (
+                Position::from_grid(grid).map_err(ApiError::from)?,
+                None,
+                None,
+            ),
+            (Some(text), None) => {
+                let problem = parse_problem(text.as_bytes()).map_err(ApiError::from)?;
+                let position = Position::from_problem(&problem).map_err(ApiError::from)?;
+                match problem.mode {
+                    Mode::Minimax { depth } => (position, Some(SearchMode::Minimax), Some(depth)),
+                    Mode::AlphaBeta { depth } => {
+                        (position, Some(SearchMode::AlphaBeta), Some(depth))
+                    }
+                    // A competition input says nothing exact: the request must.
+                    Mode::Competition { .. } if self.mode.is_none() => {
+                        return Err(ApiError::NotExact(problem.mode.name()).into())
+                    }
+                    Mode::Competition { .. } => (position, None, None),
+                }
+            }
+        };
+        let limits = Limits {
+            mode: self.mode.or(mode).unwrap_or_default(),
+            depth: self.depth.or(depth),
+            time: self.time_ms.map(Duration::from_millis),
+            threads: self.threads.unwrap_or(0),
+            stop: None,
+        };
+        if limits.depth == Some(0) {
+            return Err(ApiError::ZeroDepth.into());
+        }
+        if limits.depth.is_none() && limits.time.is_none() {
+            return Err(ApiError::NoLimit.into());
+        }
+        Ok((position, limits))
+    }
+}
+
+/// A request on its way to the searching thread.
+enum Job {
+    /// Already answered by the reader: an error or a stop's acknowledgement.
+    Reply(Response),
+    /// A search to run; `limits.stop` is its stop flag.
+    Search {
+        id: Value,
+        // Boxed: a board is large beside a reply.
+        position: Box<Position>,
+        limits: Limits,
+    },
+}
+
+/// Serves requests from `input` until it ends, writing one response line
+/// per request to `output` and flushing each. Blank lines are skipped.
+/// Returns when every request is answered, or on the first write error.
+pub fn serve<R, W>(input: R, mut output: W) -> io::Result<()>
+where
+    R: BufRead + Send + 'static,
+    W: Write,
+{
+    let (jobs, queue) = mpsc::channel();
+    // Not a scoped thread: after a write error the reader may still be
+    // blocked on its input, and must not keep the caller waiting.
+    let reader = std::thread::spawn(move || read_requests(input, &jobs));
+    for job in queue {
+        let response = match &job {
+            Job::Reply(response) => response.clone(),
+            Job::Search {
+                id,
+                position,
+                limits,
+            } => match analyse(position, limits) {
+                Ok(analysis) => Response {
+                    id: id.clone(),
+                    ok: true,
+                    analysis: Some(analysis),
+                    error: None,
+                    interrupted: None,
+                },
+                Err(e) => Response::error(id.clone(), e),
+            },
+        };
+        serde_json::to_writer(&mut output, &response)?;
+        output.write_all(b"\n")?;
+        output.flush()?;
+        // The job, and with it the stop flag's last other owner, goes only
+        // now: a stop read until here counts this search as unanswered.
+        drop(job);
+    }
+    reader
+        .join()
+        .unwrap_or_else(|_| Err(io::Error::other("the request reader panicked")))
+}
+
+/// Reads lines into jobs until the input ends or the searcher is gone.
+fn read_requests<R: BufRead>(mut input: R, jobs: &Sender<Job>) -> io::Result<()> {
+    // The stop flags of searches sent but maybe not yet answered.
+    let mut unanswered: Vec<Arc<AtomicBool>> = Vec::new();
+    let mut line = Vec::new();
+    loop {
+        line.clear();
+        if input.read_until(b'\n', &mut line)? == 0 {
+            return Ok(());
+        }
+        let job = match std::str::from_utf8(&line) {
+            Ok(text) if text.trim().is_empty() => continue,
+            Ok(text) => job_of(text, &mut unanswered),
+            Err(_) => Job::Reply(Response::error(
+                Value::Null,
+                RequestError::Json("not UTF-8 text".into()),
+            )),
+        };
+        if jobs.send(job).is_err() {
+            return Ok(());
+        }
+    }
+}
+
+fn job_of(text: &str, unanswered: &mut Vec<Arc<AtomicBool>>) -> Job {
+    // The id first, so that a request with bad fields is answered by id.
+    let value: Value = match serde_json::from_str(text) {
+        Ok(v) => v,
+        Err(e) => {
+            return Job::Reply(Response::error(
+                Value::Null,
+                RequestError::Json(e.to_string()),
+            ))
+        }
+    };
+    let id = value.get("id").cloned().unwrap_or(Value::Null);
+    let request: Request = match serde_json::from_value(value) {
+        Ok(r) => r,
+        Err(e) => return Job::Reply(Response::error(id, RequestError::Json(e.to_string()))),
+    };
+    match request.cmd {
+        Cmd::Stop => {
+            // A flag no one else holds belongs to an answered search.
+            unanswered.retain(|flag| Arc::strong_count(flag) > 1);
+            for flag in unanswered.iter() {
+                flag.store(true, Relaxed);
+            }
+            let interrupted = Some(unanswered.len());
+            unanswered.clear();
+            Job::Reply(Response {
+                id,
+                ok: true,
+                analysis: None,
+                error: None,
+                interrupted,
+            })
+        }
+        Cmd::Search => match request.search() {
+            Ok((position, mut limits)) => {
+                let flag = Arc::new(AtomicBool::new(false));
+                unanswered.push(flag.clone());
+                limits.stop = Some(flag);
+                Job::Search {
+                    id,
+                    position: Box::new(position),
+                    limits,
+                }
+            }
+            Err(e) => Job::Reply(Response::error(id, e)),
+        },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const INPUT: &str = "3\nMINIMAX\nO\n2\n1 8 23\n5 42 12\n26 30 9\nX..\n...\n...\n";
+
+    fn request(json: &str) -> Result<(Position, Limits), RequestError> {
+        serde_json::from_str::<Request>(json).unwrap().search()
+    }
+
+    #[test]
+    fn requests_take_the_input_limits_unless_overridden() {
+        let text = serde_json::to_string(INPUT).unwrap();
+        let (_, limits) = request(&format!(r#"{{"input": {text}}}"#)).unwrap();
+        assert_eq!(
+            (limits.mode, limits.depth, limits.time),
+            (SearchMode::Minimax, Some(2), None)
+        );
+        let (_, limits) = request(&format!(
+            r#"{{"input": {text}, "mode": "alphabeta", "depth": 5, "time_ms": 9}}"#
+        ))
+        .unwrap();
+        assert_eq!(
+            (limits.mode, limits.depth, limits.time),
+            (
+                SearchMode::AlphaBeta,
+                Some(5),
+                Some(Duration::from_millis(9))
+            )
+        );
+        let competition =
+            serde_json::to_string(&INPUT.replace("MINIMAX\nO\n2", "COMPETITION\nO\n2.5")).unwrap();
+        assert_eq!(
+            request(&format!(r#"{{"input": {competition}}}"#)).unwrap_err(),
+            RequestError::Api(ApiError::NotExact("COMPETITION"))
+        );
+        let (_, limits) = request(&format!(
+            r#"{{"input": {competition}, "mode": "MINIMAX", "time_ms": 5}}"#
+        ))
+        .unwrap();
+        assert_eq!(
+            (limits.depth, limits.time),
+            (None, Some(Duration::from_millis(5)))
+        );
+    }
+
+    #[test]
+    fn bad_requests_are_refused_by_kind() {
+        let grid = r#"{"values": [[1]], "cells": ["."], "player": "X"}"#;
+        assert_eq!(request("{}").unwrap_err(), RequestError::NoPosition);
+        assert_eq!(
+            request(&format!(r#"{{"position": {grid}, "input": "1"}}"#)).unwrap_err(),
+            RequestError::TwoPositions
+        );
+        assert_eq!(
+            request(&format!(r#"{{"position": {grid}}}"#)).unwrap_err(),
+            ApiError::NoLimit.into()
+        );
+        assert_eq!(
+            request(&format!(r#"{{"position": {grid}, "depth": 0}}"#)).unwrap_err(),
+            ApiError::ZeroDepth.into()
+        );
+        assert!(request(&format!(r#"{{"position": {grid}, "depth": 1}}"#)).is_ok());
+        assert!(
+            serde_json::from_str::<Request>(r#"{"depht": 3}"#).is_err(),
+            "unknown fields are refused"
+        );
+    }
+}

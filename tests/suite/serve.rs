@@ -1,0 +1,266 @@
+//! `stakeraid serve` through the binary: a scripted session of good, bad
+//! and interrupted requests, answered in order while stdin stays open.
+
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, Command, Stdio};
+use std::sync::mpsc::{self, Receiver};
+use std::time::Duration;
+
+use serde_json::{json, Value};
+use stakeraid::api::Analysis;
+use stakeraid::search::reference;
+use stakeraid::{legal_moves, parse_problem};
+
+use crate::util::SPEC_EXAMPLES;
+
+/// A running server with its response lines arriving on a channel, so a
+/// hung server fails the test instead of hanging it.
+struct Server {
+    child: Child,
+    lines: Receiver<String>,
+}
+
+impl Server {
+    fn start() -> Server {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_stakeraid"))
+            .arg("serve")
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::inherit())
+            .spawn()
+            .unwrap();
+        let stdout = child.stdout.take().unwrap();
+        let (tx, lines) = mpsc::channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines() {
+                if tx.send(line.unwrap()).is_err() {
+                    break;
+                }
+            }
+        });
+        Server { child, lines }
+    }
+
+    fn send(&mut self, line: &str) {
+        let stdin = self.child.stdin.as_mut().unwrap();
+        stdin.write_all(line.as_bytes()).unwrap();
+        stdin.write_all(b"\n").unwrap();
+        stdin.flush().unwrap();
+    }
+
+    fn response(&mut self) -> Value {
+        let line = self
+            .lines
+            .recv_timeout(Duration::from_secs(120))
+            .unwrap_or_else(|e| {
+                let _ = self.child.kill();
+                panic!("no response from the server: {e}")
+            });
+        serde_json::from_str(&line).unwrap_or_else(|e| panic!("{e}: {line}"))
+    }
+
+    fn nothing_pending(&mut self, wait: Duration) {
+        if let Ok(line) = self.lines.recv_timeout(wait) {
+            panic!("unexpected response {line}");
+        }
+    }
+}
+
+fn analysis(response: &Value) -> Analysis {
+    assert_eq!(response["ok"], true, "{response}");
+    serde_json::from_value(response["analysis"].clone()).unwrap()
+}
+
+/// An empty 8x8 board searched to the end of the game: it never finishes
+/// on its own within a test.
+fn deep_request(id: &str) -> String {
+    let values: Vec<Vec<u32>> = (0..8)
+        .map(|r| (0..8).map(|c| 1 + (r * 8 + c) * 37 % 97).collect())
+        .collect();
+    let cells = vec!["........"; 8];
+    json!({"id": id, "position": {"values": values, "cells": cells, "player": "X"}, "depth": 64, "threads": 2})
+        .to_string()
+}
+
+#[test]
+fn scripted_session() {
+    let mut server = Server::start();
+    let spec = |i: usize| SPEC_EXAMPLES[i].0;
+
+    // Good, malformed, bad board, bad limits: answered in order, by id.
+    server.send(&json!({"id": 1, "input": spec(0)}).to_string());
+    server.send("this is not json");
+    server.send(&json!({"id": "bad-board", "position": {"values": [[1, 2], [3, 4]], "cells": ["X.", ".?"], "player": "O"}, "depth": 2}).to_string());
+    server.send(&json!({"id": [4], "input": spec(1), "depth": 0}).to_string());
+    server.send(&json!({"id": 5, "input": spec(1), "dpeth": 3}).to_string());
+    server.send("");
+    server.send(&json!({"id": 6, "input": spec(2).replace("ALPHABETA", "BETA")}).to_string());
+
+    let r = server.response();
+    assert_eq!(r["id"], 1);
+    let a = analysis(&r);
+    assert_eq!(a.output_text(), SPEC_EXAMPLES[0].1);
+    assert!(a.exact && !a.stopped);
+    let r = server.response();
+    assert_eq!(
+        (r["id"].clone(), r["ok"].clone()),
+        (Value::Null, json!(false)),
+        "{r}"
+    );
+    assert!(
+        r["error"].as_str().unwrap().starts_with("bad request"),
+        "{r}"
+    );
+    let r = server.response();
+    assert_eq!(
+        (r["id"].clone(), r["ok"].clone()),
+        (json!("bad-board"), json!(false))
+    );
+    assert!(
+        r["error"].as_str().unwrap().contains("row 2, column 2"),
+        "{r}"
+    );
+    let r = server.response();
+    assert_eq!(
+        (r["id"].clone(), r["ok"].clone()),
+        (json!([4]), json!(false))
+    );
+    assert!(r["error"].as_str().unwrap().contains("depth"), "{r}");
+    let r = server.response();
+    assert_eq!((r["id"].clone(), r["ok"].clone()), (json!(5), json!(false)));
+    assert!(r["error"].as_str().unwrap().contains("dpeth"), "{r}");
+    let r = server.response();
+    assert_eq!(
+        (r["id"].clone(), r["ok"].clone()),
+        (json!(6), json!(false)),
+        "blank lines get no answer"
+    );
+    assert!(r["error"].as_str().unwrap().starts_with("line 2:"), "{r}");
+
+    // A deep search runs until a stop, which is read while it runs.
+    server.send(&deep_request("deep"));
+    server.nothing_pending(Duration::from_millis(400));
+    server.send(&json!({"id": "halt", "cmd": "stop"}).to_string());
+    let r = server.response();
+    assert_eq!(r["id"], "deep");
+    let a = analysis(&r);
+    assert!(!a.exact && a.stopped && a.depth >= 1 && a.depth < 64, "{r}");
+    assert_eq!(a.requested_depth, 64);
+    let problem_board = {
+        let mut text = String::from("8\nALPHABETA\nX\n1\n");
+        for r in 0..8 {
+            let row: Vec<String> = (0..8)
+                .map(|c| (1 + (r * 8 + c) * 37 % 97).to_string())
+                .collect();
+            text.push_str(&row.join(" "));
+            text.push('\n');
+        }
+        text.push_str(&"........\n".repeat(8));
+        parse_problem(text.as_bytes()).unwrap().board
+    };
+    assert!(legal_moves(&problem_board, stakeraid::Player::X).contains(&a.best));
+    if a.depth <= 2 {
+        assert_eq!(
+            a.best,
+            reference::alphabeta(&problem_board, stakeraid::Player::X, a.depth).best
+        );
+    }
+    let r = server.response();
+    assert_eq!(
+        (r["id"].clone(), r["ok"].clone(), r["interrupted"].clone()),
+        (json!("halt"), json!(true), json!(1))
+    );
+
+    // The server keeps serving: a time limit ends a search by itself.
+    let mut timed: Value = serde_json::from_str(&deep_request("timed")).unwrap();
+    timed["time_ms"] = json!(200);
+    server.send(&timed.to_string());
+    let r = server.response();
+    assert_eq!(r["id"], "timed");
+    let a = analysis(&r);
+    assert!(!a.exact && a.stopped, "{r}");
+    assert!(a.time_us < 20_000_000, "{r}");
+    server.nothing_pending(Duration::from_millis(100));
+
+    // A stop also ends the searches queued before it; each still answers.
+    server.send(&deep_request("running"));
+    server.send(&json!({"id": 7, "input": spec(2), "threads": 1}).to_string());
+    server.send(&deep_request("queued"));
+    server.send(&json!({"id": 8, "cmd": "stop"}).to_string());
+    let r = server.response();
+    assert_eq!(r["id"], "running");
+    assert!(analysis(&r).stopped);
+    let r = server.response();
+    assert_eq!(r["id"], 7);
+    let a = analysis(&r);
+    if a.exact {
+        assert_eq!(a.output_text(), SPEC_EXAMPLES[2].1);
+    }
+    let r = server.response();
+    assert_eq!(r["id"], "queued");
+    assert!(analysis(&r).stopped);
+    let r = server.response();
+    assert_eq!(
+        (r["id"].clone(), r["interrupted"].clone()),
+        (json!(8), json!(3))
+    );
+
+    // End of input: everything answered, a clean exit.
+    server.send(&json!({"id": 9, "input": spec(2), "mode": "MINIMAX"}).to_string());
+    drop(server.child.stdin.take());
+    let r = server.response();
+    assert_eq!(r["id"], 9);
+    let a = analysis(&r);
+    assert_eq!(a.output_text(), SPEC_EXAMPLES[2].1);
+    assert!(
+        a.exact
+            && a.moves
+                .iter()
+                .all(|m| m.bound == stakeraid::api::Bound::Exact)
+    );
+    assert!(
+        server.lines.recv_timeout(Duration::from_secs(30)).is_err(),
+        "nothing after the last answer"
+    );
+    assert!(server.child.wait().unwrap().success());
+}
+
+/// Requests piped in all at once (the stdin closes at once): every one is
+/// answered, in order, and a stop in the middle interrupts what came before it.
+#[test]
+fn piped_requests_are_answered_in_order() {
+    let mut script = String::new();
+    for i in 0..6 {
+        script
+            .push_str(&json!({"id": i, "input": SPEC_EXAMPLES[i % 3].0, "threads": 1}).to_string());
+        script.push('\n');
+    }
+    script.push_str(&deep_request("deep"));
+    script.push('\n');
+    script.push_str("{\"id\": \"stop\", \"cmd\": \"stop\"}\n");
+    script.push_str(&json!({"id": "after", "input": SPEC_EXAMPLES[1].0}).to_string());
+    script.push('\n');
+    let dir = tempfile::tempdir().unwrap();
+    let out = crate::util::run(dir.path(), &["serve"], script.as_bytes());
+    assert!(out.status.success());
+    let responses: Vec<Value> = String::from_utf8(out.stdout)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let ids: Vec<Value> = responses.iter().map(|r| r["id"].clone()).collect();
+    let mut expected: Vec<Value> = (0..6).map(|i| json!(i)).collect();
+    expected.extend([json!("deep"), json!("stop"), json!("after")]);
+    assert_eq!(ids, expected);
+    for r in &responses[..7] {
+        let a = analysis(r);
+        // Stopped or not, the answers are legal and at least depth 1.
+        assert!(a.depth >= 1 && (a.exact || a.stopped));
+    }
+    assert!(
+        analysis(&responses[6]).stopped,
+        "the deep search was stopped"
+    );
+    let after = analysis(&responses[8]);
+    assert!(after.exact && after.output_text() == SPEC_EXAMPLES[1].1);
+}
