@@ -38,12 +38,12 @@ pub enum Agent {
 impl FromStr for Agent {
     type Err = String;
 
-    /// `random`, `greedy`, `textbook:DEPTH`, `ab:DEPTH`, `comp:SECONDS` or `comp-bare:SECONDS`
+    /// `random`, `greedy`, `textbook:DEPTH`, `ab:DEPTH`, `comp:SECONDS`, `comp-playout:SECONDS` or `comp-bare:SECONDS`
     /// (the competition engine valuing cut-offs by the bare score).
     fn from_str(s: &str) -> Result<Agent, String> {
         let (name, arg) = s.split_once(':').unwrap_or((s, ""));
         let bad = || {
-            format!("bad agent {s:?}: expected random, greedy, textbook:DEPTH, ab:DEPTH, comp:SECONDS or comp-bare:SECONDS")
+            format!("bad agent {s:?}: expected random, greedy, textbook:DEPTH, ab:DEPTH, comp:SECONDS, comp-playout:SECONDS or comp-bare:SECONDS")
         };
         let depth = || arg.parse::<u32>().ok().filter(|&d| d >= 1).ok_or_else(bad);
         let seconds = || {
@@ -59,11 +59,15 @@ impl FromStr for Agent {
             "textbook" => depth().map(Agent::Textbook),
             "comp" => Ok(Agent::Competition {
                 seconds: seconds()?,
-                eval: Eval::Playout,
+                eval: Eval::Quiet,
             }),
             "comp-bare" => Ok(Agent::Competition {
                 seconds: seconds()?,
                 eval: Eval::Score,
+            }),
+            "comp-playout" => Ok(Agent::Competition {
+                seconds: seconds()?,
+                eval: Eval::Playout,
             }),
             _ => Err(bad()),
         }
@@ -79,12 +83,16 @@ impl fmt::Display for Agent {
             Agent::AlphaBeta(d) => write!(f, "ab:{d}"),
             Agent::Competition {
                 seconds,
-                eval: Eval::Playout,
+                eval: Eval::Quiet,
             } => write!(f, "comp:{seconds}"),
             Agent::Competition {
                 seconds,
                 eval: Eval::Score,
             } => write!(f, "comp-bare:{seconds}"),
+            Agent::Competition {
+                seconds,
+                eval: Eval::Playout,
+            } => write!(f, "comp-playout:{seconds}"),
         }
     }
 }
@@ -387,6 +395,7 @@ mod tests {
             "textbook:3",
             "ab:4",
             "comp:2.5",
+            "comp-playout:0.5",
             "comp-bare:10",
         ] {
             assert_eq!(s.parse::<Agent>().unwrap().to_string(), s);

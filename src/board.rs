@@ -208,11 +208,17 @@ impl Board {
         0
     }
 
-    /// The empty cells, most valuable first, as (row, col).
-    pub fn empties_by_value(&self) -> impl Iterator<Item = (usize, usize)> + '_ {
+    /// Every cell, most valuable first, as (row, col).
+    #[inline]
+    pub fn cells_by_value(&self) -> impl Iterator<Item = (usize, usize)> + '_ {
         self.by_value[..self.n * self.n]
             .iter()
             .map(|&cell| (cell as usize >> 5, cell as usize & 31))
+    }
+
+    /// The empty cells, most valuable first, as (row, col).
+    pub fn empties_by_value(&self) -> impl Iterator<Item = (usize, usize)> + '_ {
+        self.cells_by_value()
             .filter(|&(r, c)| self.empty_row(r) & (1 << c) != 0)
     }
 

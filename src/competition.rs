@@ -1,13 +1,17 @@
 //! COMPETITION mode: the best move this side can afford, given the CPU
 //! seconds left for all of its remaining moves.
 //!
-//! Time: the budget is shared evenly over this side's remaining moves
-//! (half the empty cells, rounded up), less a margin for process start-up
-//! and file I/O; CPU time runs on every worker thread, so the wall-clock
-//! limit is that share divided by the threads used. Iterative deepening
-//! starts a new depth only while it is likely to finish, and a timer aborts
-//! the running one at the hard limit; the last completed depth answers.
-//! Once the depth reaches the end of the game the answer is exact.
+//! Time: each move gets a share of the budget that depends on this side's
+//! remaining moves (half the empty cells, rounded up), at most a few times
+//! the even share, less a reserve for process start-up and file I/O; CPU
+//! time runs on every worker thread, so the wall-clock limit is that share
+//! divided by the threads used. Iterative deepening starts a new depth only
+//! while it is likely to finish, and a timer aborts the running one at the
+//! hard limit; the last completed depth answers, or a better move the
+//! aborted one had already proved. Positions at the cut-off are valued by
+//! a quiescence search of Raids and a playout of the cells left
+//! ([`Eval::Quiet`]). Once the depth reaches the end of the game the answer
+//! is exact.
 
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 use std::sync::{mpsc, Arc};
@@ -41,7 +45,7 @@ const NODE_RATE: f64 = 5e6;
 pub struct CompetitionOptions {
     /// Worker threads; 0 means one per core.
     pub threads: usize,
-    /// Cut-off evaluation.
+    /// Cut-off evaluation (default [`Eval::Quiet`]).
     pub eval: Eval,
 }
 
@@ -49,7 +53,7 @@ impl Default for CompetitionOptions {
     fn default() -> Self {
         CompetitionOptions {
             threads: 0,
-            eval: Eval::Playout,
+            eval: Eval::Quiet,
         }
     }
 }
@@ -106,6 +110,7 @@ pub fn play(board: &Board, p: Player, seconds_left: f64, options: &CompetitionOp
         eval: options.eval,
         abort: Some(abort.clone()),
         table_limit: Some(table.max(1 << 16)),
+        play: true,
     };
     let (tx, rx) = mpsc::channel::<()>();
     let (result, depth) = std::thread::scope(|s| {
@@ -184,14 +189,17 @@ mod tests {
         for _ in 0..20 {
             let board = random_board(&mut rng, 4, 20, 0.6);
             let empties = board.empty_count();
-            let options = CompetitionOptions {
-                threads: 1,
-                eval: Eval::Playout,
-            };
-            let played = play(&board, Player::X, 5.0, &options);
-            assert!(played.solved);
             let exact = reference::alphabeta(&board, Player::X, empties);
-            assert_eq!((played.best, played.value), (exact.best, exact.value));
+            for eval in [Eval::Score, Eval::Playout, Eval::Quiet] {
+                let options = CompetitionOptions { threads: 1, eval };
+                let played = play(&board, Player::X, 5.0, &options);
+                assert!(played.solved);
+                assert_eq!(
+                    (played.best, played.value),
+                    (exact.best, exact.value),
+                    "{eval:?}"
+                );
+            }
         }
     }
 }

@@ -12,7 +12,7 @@ use super::frontier::{best_gain, best_gain_with_playout, stake_playout};
 use super::ordering::Picker;
 use super::tt::{Bound, Entry, Table};
 use crate::board::{Board, Player};
-use crate::moves::Move;
+use crate::moves::{Move, MoveKind};
 
 /// Larger than any game score (at most 676 cells of `i32::MAX`), and safe to negate.
 pub const INF: i64 = i64::MAX;
@@ -49,7 +49,22 @@ pub enum Eval {
     /// removes the odd/even swing of a bare-score horizon and is exact once
     /// the search sees the end of the game.
     Playout,
+    /// [`Eval::Playout`] after a quiescence search: at the cut-off the side
+    /// to move may stop with its best Stake (valued by the playout) or make
+    /// a Raid that flips something, which the other side answers the same
+    /// way, up to a few plies. Raids swing the score by twice the flipped
+    /// values, so a horizon that falls in the middle of an exchange of
+    /// Raids misjudges the position badly; Stakes only take a cell.
+    Quiet,
 }
+
+/// Reductions (in play only): moves tried in full before the rest are
+/// reduced, and the fewest plies left where they are.
+const REDUCE_AFTER: usize = 5;
+const REDUCE_MIN_REMAINING: u32 = 3;
+
+/// Plies of flipping Raids searched past the depth under [`Eval::Quiet`].
+const QUIET_PLIES: u32 = 8;
 
 /// The state one search shares across its threads.
 pub struct Searcher {
@@ -57,6 +72,7 @@ pub struct Searcher {
     key_len: usize,
     parallel: bool,
     eval: Eval,
+    reductions: bool,
     abort: Arc<AtomicBool>,
 }
 
@@ -69,6 +85,7 @@ impl Searcher {
             key_len,
             parallel,
             eval: Eval::Score,
+            reductions: false,
             abort: Arc::new(AtomicBool::new(false)),
         }
     }
@@ -76,6 +93,16 @@ impl Searcher {
     /// Values cut-off positions with `eval`.
     pub fn with_eval(mut self, eval: Eval) -> Searcher {
         self.eval = eval;
+        self
+    }
+
+    /// With `on`, late Stakes in a serial node are first searched one ply
+    /// shallower, and fully only if they turn out better than alpha: more
+    /// depth for the same time in play, but values are no longer exact, so
+    /// never in MINIMAX or ALPHABETA mode. Lines that reach the end of the
+    /// game are never reduced, so an endgame solve stays exact.
+    pub fn with_reductions(mut self, on: bool) -> Searcher {
+        self.reductions = on;
         self
     }
 
@@ -120,14 +147,17 @@ impl Searcher {
         if remaining == 0 {
             return match self.eval {
                 Eval::Score => board.score(p),
-                Eval::Playout => board.score(p) + stake_playout(board),
+                Eval::Playout | Eval::Quiet => board.score(p) + stake_playout(board),
             };
+        }
+        if remaining == 1 && self.eval == Eval::Quiet {
+            return self.quiesce(board, p, alpha, beta, QUIET_PLIES, nodes);
         }
         if remaining == 1 {
             return board.score(p)
                 + match self.eval {
                     Eval::Score => best_gain(board, p).0,
-                    Eval::Playout => best_gain_with_playout(board, p),
+                    Eval::Playout | Eval::Quiet => best_gain_with_playout(board, p),
                 };
         }
         if self.stopped(sp) {
@@ -169,6 +199,9 @@ impl Searcher {
         let mut best = -INF;
         let mut best_move = None;
         let mut eldest = true;
+        let mut tried = 0;
+        let reduce =
+            self.reductions && remaining >= REDUCE_MIN_REMAINING && remaining < board.empty_count();
         loop {
             if !eldest && self.parallel && remaining >= YBW_MIN_REMAINING && picker.left() > 1 {
                 let rest = picker.rest();
@@ -180,8 +213,23 @@ impl Searcher {
                 break;
             }
             let Some(mv) = picker.next() else { break };
+            tried += 1;
             let undo = board.make(mv, p);
-            let v = self.child(board, p, remaining, alpha, beta, eldest, sp, nodes);
+            let mut v = alpha + 1;
+            if reduce && tried > REDUCE_AFTER && mv.kind() == MoveKind::Stake && alpha > -INF {
+                v = -self.search(
+                    board,
+                    p.other(),
+                    remaining - 2,
+                    -alpha - 1,
+                    -alpha,
+                    sp,
+                    nodes,
+                );
+            }
+            if v > alpha {
+                v = self.child(board, p, remaining, alpha, beta, eldest, sp, nodes);
+            }
             board.unmake(undo);
             eldest = false;
             if self.stopped(sp) {
@@ -215,6 +263,50 @@ impl Searcher {
                 best: best_move,
             };
             self.tt.store(board.hash(), key, entry);
+        }
+        best
+    }
+
+    /// `p`'s best over its Stakes (valued by the playout) and its flipping
+    /// Raids, each Raid answered by the other side's quiescence, `plies`
+    /// deep; at the last ply every move is valued by the playout.
+    fn quiesce(
+        &self,
+        board: &mut Board,
+        p: Player,
+        mut alpha: i64,
+        beta: i64,
+        plies: u32,
+        nodes: &mut u64,
+    ) -> i64 {
+        *nodes += 1;
+        if plies == 0 {
+            return board.score(p) + best_gain_with_playout(board, p);
+        }
+        let mut best = board.score(p) + stake_playout(board);
+        if board.is_full() {
+            return board.score(p);
+        }
+        if best >= beta {
+            return best;
+        }
+        alpha = alpha.max(best);
+        for r in 0..board.n() {
+            let mut flipping = board.raid_row(p, r) & board.enemy_near_row(p, r);
+            while flipping != 0 {
+                let c = flipping.trailing_zeros() as usize;
+                flipping &= flipping - 1;
+                let undo = board.make(Move::new(r, c, MoveKind::Raid), p);
+                let v = -self.quiesce(board, p.other(), -beta, -alpha, plies - 1, nodes);
+                board.unmake(undo);
+                if v > best {
+                    best = v;
+                    if v >= beta {
+                        return v;
+                    }
+                    alpha = alpha.max(v);
+                }
+            }
         }
         best
     }

@@ -36,11 +36,15 @@ pub fn best_gain(board: &Board, p: Player) -> (i64, u64) {
 /// empty cell in turn (optimal play when no Raid can flip anything), so the
 /// mover gains the 1st, 3rd, ... values and loses the 2nd, 4th, ...
 pub fn stake_playout(board: &Board) -> i64 {
+    // Branch-free: this runs at every leaf, and whether a cell is empty is
+    // unpredictable. `empty` and `negate` are masks (0 or -1).
     let mut sum = 0;
-    let mut sign = 1;
-    for (r, c) in board.empties_by_value() {
-        sum += sign * i64::from(board.value(r, c));
-        sign = -sign;
+    let mut negate = 0i64;
+    for (r, c) in board.cells_by_value() {
+        let empty = -i64::from((board.empty_row(r) >> c) & 1);
+        let v = i64::from(board.value(r, c));
+        sum += ((v ^ negate) - negate) & empty;
+        negate ^= empty;
     }
     sum
 }
@@ -49,46 +53,31 @@ pub fn stake_playout(board: &Board) -> i64 {
 /// over `p`'s moves, of the move's gain less the opponent's playout of the
 /// cells left, computed for every move in one pass.
 ///
-/// Sorting the empty values `e_1 >= e_2 >= ...` with signs `s_j = +1, -1,
-/// +1, ...`, taking `e_i` leaves the opponent `F_i - G_i`, where `F_i` is
-/// the signed sum before `i` and `G_i` the signed sum after it (every later
-/// cell moves up one place and changes sign).
+/// Sort the empty values `e_0 >= e_1 >= ...`, with signs `s_j = +1, -1,
+/// +1, ...`, signed sum `S` and prefix `F_i` (the signed sum before `i`).
+/// Taking `e_i` leaves the opponent `F_i - G_i` (`G_i` the signed sum after
+/// `i`: every later cell moves up one place and changes sign), so the move
+/// is worth `S - 2 F_i` for even `i` and `S - 2 F_i + 2 e_i` for odd `i`:
+/// never more than `S`, which taking the top cell gives. A Raid on cell `i`
+/// adds its flips (`raid_gain - e_i`) to that.
 pub fn best_gain_with_playout(board: &Board, p: Player) -> i64 {
-    let mut cells = [(0usize, 0usize, 0i64); crate::board::MAX_N * crate::board::MAX_N];
-    let mut k = 0;
-    let mut total = 0;
+    let mut targets = [0u32; crate::board::MAX_N];
+    for (r, t) in targets.iter_mut().enumerate().take(board.n()) {
+        *t = board.raid_row(p, r) & board.enemy_near_row(p, r);
+    }
+    let mut prefix = 0;
+    let mut sign = 1;
+    let mut extra = 0;
     for (r, c) in board.empties_by_value() {
         let v = i64::from(board.value(r, c));
-        cells[k] = (r, c, v);
-        total += if k % 2 == 0 { v } else { -v };
-        k += 1;
-    }
-    let mut index = [0u16; 32 * 32];
-    let mut prefix = 0;
-    let mut best = i64::MIN;
-    // rest[i] = F_i - G_i, the opponent's playout after e_i is taken.
-    let mut rest = [0i64; crate::board::MAX_N * crate::board::MAX_N];
-    for (i, &(r, c, v)) in cells[..k].iter().enumerate() {
-        let signed = if i % 2 == 0 { v } else { -v };
-        let after = total - prefix - signed;
-        rest[i] = prefix - after;
-        index[r * 32 + c] = i as u16;
-        best = best.max(v - rest[i]);
-        prefix += signed;
-    }
-    for r in 0..board.n() {
-        let mut flipping = board.raid_row(p, r) & board.enemy_near_row(p, r);
-        while flipping != 0 {
-            let c = flipping.trailing_zeros() as usize;
-            flipping &= flipping - 1;
-            best = best.max(board.raid_gain(p, r, c) - rest[usize::from(index[r * 32 + c])]);
+        if targets[r] & (1 << c) != 0 {
+            let odd = if sign < 0 { 2 * v } else { 0 };
+            extra = extra.max(board.raid_gain(p, r, c) - v - 2 * prefix + odd);
         }
+        prefix += sign * v;
+        sign = -sign;
     }
-    if k == 0 {
-        0
-    } else {
-        best
-    }
+    prefix + extra
 }
 
 #[cfg(test)]

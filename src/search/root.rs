@@ -140,6 +140,14 @@ pub struct Iterative {
     /// Cap on the transposition table's size in bytes (it is otherwise
     /// sized for a full search of `depth` plies, up to 64 MiB).
     pub table_limit: Option<usize>,
+    /// Play rather than answer: search late quiet moves less deeply (see
+    /// [`Searcher::with_reductions`]), and when the abort cuts an iteration
+    /// short after its first move (the last iteration's best) was searched,
+    /// let the best move it proved so far answer, at that depth's value,
+    /// instead of the last completed iteration. The result is then not the
+    /// textbook answer at any depth, except once the depth reaches the end
+    /// of the game.
+    pub play: bool,
 }
 
 /// Searches depth 1, 2, ... up to `settings.depth`, calling `on_depth` with
@@ -162,7 +170,9 @@ pub fn iterate(
     let depth = settings.depth.clamp(1, empties.max(1));
     let bytes =
         table_bytes(board.n(), empties, depth).min(settings.table_limit.unwrap_or(usize::MAX));
-    let mut searcher = Searcher::new(board.n(), bytes, settings.parallel).with_eval(settings.eval);
+    let mut searcher = Searcher::new(board.n(), bytes, settings.parallel)
+        .with_eval(settings.eval)
+        .with_reductions(settings.play);
     let mut known = vec![RootValue::Exact(0); cands.len()];
     let mut nodes = 1u64;
     let mut done: Option<(RootResult, u32)> = None;
@@ -181,11 +191,17 @@ pub fn iterate(
             };
             (Reverse(v), i)
         });
-        let Some(((value, best), n)) =
-            root_iteration(&searcher, board, p, d, &cands, &order, &mut known)
-        else {
-            break;
-        };
+        let ((value, best), n) =
+            match root_iteration(&searcher, board, p, d, &cands, &order, &mut known) {
+                Iteration::Complete(best, n) => (best, n),
+                Iteration::Partial(Some((value, best))) if settings.play => {
+                    if let Some((result, _)) = &mut done {
+                        (result.best, result.value) = (cands[best], value);
+                    }
+                    break;
+                }
+                Iteration::Partial(_) => break,
+            };
         nodes += n;
         let result = RootResult {
             best: cands[best],
@@ -202,7 +218,16 @@ pub fn iterate(
     done.expect("depth 1 always completes")
 }
 
-/// One depth of the root: returns (best value, best candidate index) and nodes.
+/// How one depth of the root ended.
+enum Iteration {
+    /// Searched to the end: (best value, best candidate index) and nodes.
+    Complete((i64, usize), u64),
+    /// Aborted: the best of the moves searched to the end, if the first
+    /// (the last iteration's best) was one of them.
+    Partial(Option<(i64, usize)>),
+}
+
+/// One depth of the root.
 fn root_iteration(
     searcher: &Searcher,
     board: &Board,
@@ -211,7 +236,7 @@ fn root_iteration(
     cands: &[Move],
     order: &[usize],
     known: &mut [RootValue],
-) -> Option<((i64, usize), u64)> {
+) -> Iteration {
     let child = |b: &mut Board, i: usize, alpha: i64, nodes: &mut u64| {
         let undo = b.make(cands[i], p);
         // A null window first: most moves only need to be shown no better.
@@ -229,6 +254,9 @@ fn root_iteration(
     let mut nodes = 0;
     let first = order[0];
     let v = child(&mut board.clone(), first, -INF, &mut nodes);
+    // A search stopped by the abort returns garbage; one that returned
+    // before the flag was set is sound (the flag is only ever set).
+    let first_valid = !searcher.aborted();
     known[first] = RootValue::Exact(v);
     let best = Mutex::new((v, first));
     let results = Mutex::new(Vec::with_capacity(order.len()));
@@ -240,6 +268,7 @@ fn root_iteration(
         let alpha = if i < bi { bv - 1 } else { bv };
         let mut n = 0;
         let v = child(b, i, alpha, &mut n);
+        let valid = !searcher.aborted();
         let proved = if v > alpha {
             RootValue::Exact(v)
         } else {
@@ -251,7 +280,7 @@ fn root_iteration(
                 *cur = (v, i);
             }
         }
-        results.lock().push((i, proved, n));
+        results.lock().push((i, proved, n, valid));
     };
     if searcher.parallel() {
         order[1..]
@@ -261,12 +290,24 @@ fn root_iteration(
         let mut b = board.clone();
         order[1..].iter().for_each(|&i| run(i, &mut b));
     }
+    let results = results.into_inner();
     if searcher.aborted() {
-        return None;
+        if !first_valid {
+            return Iteration::Partial(None);
+        }
+        let mut partial = (v, first);
+        for &(i, proved, _, valid) in &results {
+            if let (true, RootValue::Exact(v)) = (valid, proved) {
+                if v > partial.0 || (v == partial.0 && i < partial.1) {
+                    partial = (v, i);
+                }
+            }
+        }
+        return Iteration::Partial(Some(partial));
     }
-    for (i, proved, n) in results.into_inner() {
+    for (i, proved, n, _) in results {
         known[i] = proved;
         nodes += n;
     }
-    Some((best.into_inner(), nodes))
+    Iteration::Complete(best.into_inner(), nodes)
 }
