@@ -174,6 +174,12 @@ impl Board {
         near & self.empty_row(row)
     }
 
+    /// Raid targets of `p` in `row` that flip something.
+    #[inline]
+    pub fn flipping_row(&self, p: Player, row: usize) -> u32 {
+        self.raid_row(p, row) & self.enemy_near_row(p, row)
+    }
+
     /// What `p` gains (in its own score) by raiding `row`, `col`: the cell's
     /// value plus twice the value of each enemy neighbour turned over.
     #[inline]

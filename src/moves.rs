@@ -205,6 +205,13 @@ pub fn generate(board: &Board, p: Player, list: &mut MoveList) {
     }
 }
 
+/// True for a Raid that flips nothing: it leads to the very position the
+/// Stake on its cell leads to, and that Stake comes first in canonical order.
+#[inline]
+pub fn is_twin(board: &Board, p: Player, mv: Move) -> bool {
+    mv.kind() == MoveKind::Raid && board.enemy_near_row(p, mv.row()) & (1 << mv.col()) == 0
+}
+
 /// [`generate`] into a fresh `Vec`.
 pub fn legal_moves(board: &Board, p: Player) -> Vec<Move> {
     let mut list = MoveList::new();

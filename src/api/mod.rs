@@ -35,7 +35,7 @@ pub use limits::{Limits, SearchMode};
 pub use position::{Grid, Position, PositionError};
 
 use crate::board::{Board, Player};
-use crate::moves::{Move, MoveKind};
+use crate::moves::{is_twin, Move, MoveKind};
 use crate::parse::ParseError;
 use crate::search::root::{self, Iterative, RootResult, RootValue};
 use crate::solve::in_pool;
@@ -200,8 +200,7 @@ fn search(
         for entry in moves.iter_mut() {
             let (mv, known) = *entry;
             let cell = mv.row() * board.n() + mv.col();
-            let twin = mv.kind() == MoveKind::Raid
-                && board.enemy_near_row(p, mv.row()) & (1 << mv.col()) == 0;
+            let twin = is_twin(board, p, mv);
             let value = match (known, twin.then(|| of_cell[cell]).flatten()) {
                 (RootValue::Exact(v), _) | (_, Some(v)) => Some(v),
                 (RootValue::AtMost(_), None) => {

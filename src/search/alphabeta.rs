@@ -292,7 +292,7 @@ impl Searcher {
         }
         alpha = alpha.max(best);
         for r in 0..board.n() {
-            let mut flipping = board.raid_row(p, r) & board.enemy_near_row(p, r);
+            let mut flipping = board.flipping_row(p, r);
             while flipping != 0 {
                 let c = flipping.trailing_zeros() as usize;
                 flipping &= flipping - 1;

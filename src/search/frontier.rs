@@ -63,7 +63,7 @@ pub fn stake_playout(board: &Board) -> i64 {
 pub fn best_gain_with_playout(board: &Board, p: Player) -> i64 {
     let mut targets = [0u32; crate::board::MAX_N];
     for (r, t) in targets.iter_mut().enumerate().take(board.n()) {
-        *t = board.raid_row(p, r) & board.enemy_near_row(p, r);
+        *t = board.flipping_row(p, r);
     }
     let mut prefix = 0;
     let mut sign = 1;

@@ -12,7 +12,7 @@ use rayon::prelude::*;
 
 use super::frontier::best_gain;
 use crate::board::{Board, Player};
-use crate::moves::{Move, MoveKind};
+use crate::moves::{is_twin, Move, MoveKind};
 
 /// Value and node count of a subtree.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -147,11 +147,8 @@ pub fn root_values(
     parallel: bool,
 ) -> (Vec<i64>, u64) {
     // A non-flipping Raid repeats the Stake on its cell: search it once.
-    let twin = |mv: Move| {
-        let (r, c) = (mv.row(), mv.col());
-        (mv.kind() == MoveKind::Raid && board.enemy_near_row(p, r) & (1 << c) == 0)
-            .then(|| Move::new(r, c, MoveKind::Stake))
-    };
+    let twin =
+        |mv: Move| is_twin(board, p, mv).then(|| Move::new(mv.row(), mv.col(), MoveKind::Stake));
     let unique: Vec<Move> = moves
         .iter()
         .copied()

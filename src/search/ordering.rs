@@ -25,7 +25,7 @@ impl Picker {
         let mut keys = Vec::with_capacity(64);
         for r in 0..board.n() {
             let mut empty = board.empty_row(r);
-            let flipping = board.raid_row(p, r) & board.enemy_near_row(p, r);
+            let flipping = board.flipping_row(p, r);
             while empty != 0 {
                 let c = empty.trailing_zeros() as usize;
                 empty &= empty - 1;

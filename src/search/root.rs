@@ -13,7 +13,7 @@ use std::sync::Arc;
 use super::alphabeta::{Eval, Searcher, INF};
 use super::minimax;
 use crate::board::{Board, Player};
-use crate::moves::{legal_moves, Move, MoveKind};
+use crate::moves::{is_twin, legal_moves, Move, MoveKind};
 
 /// What the search proved about one root move's value.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -35,12 +35,6 @@ pub struct RootResult {
     pub nodes: u64,
     /// Every root move in canonical order with what is known of its value.
     pub moves: Vec<(Move, RootValue)>,
-}
-
-/// True for a Raid that flips nothing: it repeats the Stake on its cell,
-/// which comes first in canonical order and so wins every tie against it.
-fn is_twin(board: &Board, p: Player, mv: Move) -> bool {
-    mv.kind() == MoveKind::Raid && board.enemy_near_row(p, mv.row()) & (1 << mv.col()) == 0
 }
 
 /// Every canonical move with what is known of its value; a twin Raid

@@ -6,7 +6,7 @@ use std::fs;
 use stakeraid::search::reference;
 use stakeraid::{legal_moves, parse_problem, Player};
 
-use crate::util::{run, SPEC_EXAMPLES};
+use crate::util::{assert_ok, run, SPEC_EXAMPLES};
 
 #[test]
 fn table_lists_every_root_value_best_first() {
@@ -16,11 +16,7 @@ fn table_lists_every_root_value_best_first() {
     let problem = parse_problem(input.as_bytes()).unwrap();
     let (board, p, depth) = (&problem.board, problem.player, 4);
     let out = run(dir.path(), &["analyse"], b"");
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    assert_ok(&out);
     let text = String::from_utf8(out.stdout).unwrap();
     assert!(
         text.starts_with("X to move, MINIMAX to depth 4 (exact)"),
@@ -75,11 +71,7 @@ fn dot_draws_the_alphabeta_tree_with_its_cuts() {
             &["analyse", "--depth", &d, "--dot", "tree.dot"],
             b"",
         );
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
+        assert_ok(&out);
         assert!(
             String::from_utf8(out.stdout).unwrap().contains("pv: "),
             "the table still prints"

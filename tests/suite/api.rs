@@ -13,7 +13,7 @@ use stakeraid::rng::{random_board, Rng};
 use stakeraid::search::reference;
 use stakeraid::{legal_moves, parse_problem, Board, Mode, ParseErrorKind, Player};
 
-use crate::util::{case_folders, normalized, run, SPEC_EXAMPLES};
+use crate::util::{assert_ok, case_folders, normalized, run, SPEC_EXAMPLES};
 
 /// The textbook value for `p` of playing `mv` with `depth` plies in all.
 fn reference_child_value(board: &Board, p: Player, mv: stakeraid::Move, depth: u32) -> i64 {
@@ -296,11 +296,7 @@ fn solve_json_matches_the_text_output() {
         let text = run(dir.path(), &["solve", "-o", "-"], b"");
         assert_eq!(String::from_utf8(text.stdout).unwrap(), *expected);
         let out = run(dir.path(), &["solve", "--json", "-o", "-"], b"");
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
+        assert_ok(&out);
         let json = String::from_utf8(out.stdout).unwrap();
         assert_eq!(
             json.lines().count(),

@@ -2,7 +2,7 @@
 
 use std::fs;
 
-use crate::util::{run, SPEC_EXAMPLES};
+use crate::util::{assert_ok, run, SPEC_EXAMPLES};
 
 #[test]
 fn no_arguments_reads_input_txt_and_writes_output_txt() {
@@ -10,11 +10,7 @@ fn no_arguments_reads_input_txt_and_writes_output_txt() {
     let (input, expected) = SPEC_EXAMPLES[2];
     fs::write(dir.path().join("input.txt"), input).unwrap();
     let out = run(dir.path(), &[], b"");
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    assert_ok(&out);
     assert_eq!(
         fs::read_to_string(dir.path().join("output.txt")).unwrap(),
         expected
@@ -52,11 +48,7 @@ fn solve_named_files_with_each_engine() {
             &["solve", "in.txt", "-o", "ans.txt", "--engine", engine],
             b"",
         );
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
+        assert_ok(&out);
         assert_eq!(
             fs::read_to_string(dir.path().join("ans.txt")).unwrap(),
             expected

@@ -8,7 +8,7 @@ use stakeraid::rng::{random_board, Rng};
 use stakeraid::search::reference;
 use stakeraid::{Board, MoveKind, Player, Square};
 
-use crate::util::run;
+use crate::util::{assert_ok, run};
 
 /// A board file written here, independently of the code under test:
 /// owner 1 is `me`, `paren` picks the `(v,o)` notation.
@@ -77,11 +77,7 @@ fn spec_examples_in_the_older_format() {
                 depth,
             ];
             let out = run(dir.path(), &args, b"");
-            assert!(
-                out.status.success(),
-                "{}",
-                String::from_utf8_lossy(&out.stderr)
-            );
+            assert_ok(&out);
             assert_eq!(
                 String::from_utf8(out.stdout).unwrap(),
                 expected,
@@ -132,11 +128,7 @@ fn random_boards_match_the_reference() {
             ],
             b"",
         );
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
+        assert_ok(&out);
         assert_eq!(
             String::from_utf8(out.stdout).unwrap(),
             expected,
@@ -216,11 +208,7 @@ fn driver_traces_and_sums_up() {
         "1",
     ];
     let out = run(dir.path(), &args, b"");
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    assert_ok(&out);
     let text = String::from_utf8(out.stdout).unwrap();
     // Two boards, each played with each agent first; 25 moves a game.
     assert_eq!(
@@ -279,11 +267,7 @@ fn driver_traces_and_sums_up() {
         ],
         b"",
     );
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    assert_ok(&out);
     let text = String::from_utf8(out.stdout).unwrap();
     assert!(text.starts_with("b.txt"), "{text}");
     assert!(

@@ -1,7 +1,7 @@
 //! The game commands through the binary: `match` reports and traces, and a
 //! scripted `play` session.
 
-use crate::util::run;
+use crate::util::{assert_ok, run};
 
 #[test]
 fn match_report_adds_up_and_trace_shows_every_game() {
@@ -13,11 +13,7 @@ fn match_report_adds_up_and_trace_shows_every_game() {
         ],
         b"",
     );
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    assert_ok(&out);
     let text = String::from_utf8(out.stdout).unwrap();
     assert_eq!(text.matches("start  X: ").count(), 6, "{text}");
     assert_eq!(text.matches("\nfinal  X ").count(), 6);
@@ -54,11 +50,7 @@ fn scripted_play_session() {
         ],
         script,
     );
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    assert_ok(&out);
     let text = String::from_utf8(out.stdout).unwrap();
     assert!(text.contains("hint: "), "{text}");
     assert!(text.contains("A1 Raid is not legal here"));

@@ -55,6 +55,15 @@ pub fn run(dir: &Path, args: &[&str], stdin: &[u8]) -> Output {
     child.wait_with_output().unwrap()
 }
 
+/// Fails the test, showing the program's standard error, unless it succeeded.
+pub fn assert_ok(out: &Output) {
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
 /// The three worked examples of the assignment: input and expected output.
 pub const SPEC_EXAMPLES: [(&str, &str); 3] = [
     (
