@@ -60,7 +60,7 @@ pub enum Eval {
 
 /// Reductions (in play only): moves tried in full before the rest are
 /// reduced, and the fewest plies left where they are.
-const REDUCE_AFTER: usize = 5;
+const REDUCE_AFTER: usize = 3;
 const REDUCE_MIN_REMAINING: u32 = 3;
 
 /// Plies of flipping Raids searched past the depth under [`Eval::Quiet`].
@@ -283,10 +283,21 @@ impl Searcher {
         if plies == 0 {
             return board.score(p) + best_gain_with_playout(board, p);
         }
-        let mut best = board.score(p) + stake_playout(board);
         if board.is_full() {
             return board.score(p);
         }
+        // Cheap bounds first: the playout is worth at least nothing to the
+        // side to move, and no line is worth more than its best single gain
+        // (the other side's answer is worth at least nothing to it).
+        let score = board.score(p);
+        if score >= beta {
+            return score;
+        }
+        let most = score + best_gain(board, p).0;
+        if most <= alpha {
+            return most;
+        }
+        let mut best = score + stake_playout(board);
         if best >= beta {
             return best;
         }
