@@ -64,7 +64,7 @@ const REDUCE_AFTER: usize = 3;
 const REDUCE_MIN_REMAINING: u32 = 3;
 
 /// Plies of flipping Raids searched past the depth under [`Eval::Quiet`].
-const QUIET_PLIES: u32 = 8;
+const QUIET_PLIES: u32 = 4;
 
 /// The state one search shares across its threads.
 pub struct Searcher {
