@@ -35,6 +35,13 @@ pub enum Agent {
     },
 }
 
+/// The competition engine's agent names and the evaluation each plays with.
+const COMPETITION: [(&str, Eval); 3] = [
+    ("comp", Eval::Quiet),
+    ("comp-playout", Eval::Playout),
+    ("comp-bare", Eval::Score),
+];
+
 impl FromStr for Agent {
     type Err = String;
 
@@ -57,19 +64,13 @@ impl FromStr for Agent {
             "greedy" if arg.is_empty() => Ok(Agent::Greedy),
             "ab" => depth().map(Agent::AlphaBeta),
             "textbook" => depth().map(Agent::Textbook),
-            "comp" => Ok(Agent::Competition {
-                seconds: seconds()?,
-                eval: Eval::Quiet,
-            }),
-            "comp-bare" => Ok(Agent::Competition {
-                seconds: seconds()?,
-                eval: Eval::Score,
-            }),
-            "comp-playout" => Ok(Agent::Competition {
-                seconds: seconds()?,
-                eval: Eval::Playout,
-            }),
-            _ => Err(bad()),
+            _ => match COMPETITION.iter().find(|(n, _)| *n == name) {
+                Some(&(_, eval)) => Ok(Agent::Competition {
+                    seconds: seconds()?,
+                    eval,
+                }),
+                None => Err(bad()),
+            },
         }
     }
 }
@@ -81,18 +82,13 @@ impl fmt::Display for Agent {
             Agent::Greedy => write!(f, "greedy"),
             Agent::Textbook(d) => write!(f, "textbook:{d}"),
             Agent::AlphaBeta(d) => write!(f, "ab:{d}"),
-            Agent::Competition {
-                seconds,
-                eval: Eval::Quiet,
-            } => write!(f, "comp:{seconds}"),
-            Agent::Competition {
-                seconds,
-                eval: Eval::Score,
-            } => write!(f, "comp-bare:{seconds}"),
-            Agent::Competition {
-                seconds,
-                eval: Eval::Playout,
-            } => write!(f, "comp-playout:{seconds}"),
+            Agent::Competition { seconds, eval } => {
+                let (name, _) = COMPETITION
+                    .iter()
+                    .find(|(_, e)| e == eval)
+                    .expect("every evaluation has a name");
+                write!(f, "{name}:{seconds}")
+            }
         }
     }
 }

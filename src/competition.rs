@@ -77,8 +77,9 @@ pub struct Played {
     pub limit: Duration,
 }
 
-/// Wall-clock time for this move: the even share of `seconds_left` CPU
-/// seconds over this side's remaining moves, divided among `threads`.
+/// Wall-clock time for this move: its share of `seconds_left` CPU seconds
+/// (up to [`FRONT_LOAD`] times the even share over this side's remaining
+/// moves, less the reserve), divided among `threads`.
 pub fn move_time(empties: u32, seconds_left: f64, threads: usize) -> Duration {
     let moves_left = f64::from(empties.div_ceil(2).max(1));
     let reserve = (RESERVE_PER_MOVE * moves_left).min(0.5 * seconds_left);
@@ -90,22 +91,23 @@ pub fn move_time(empties: u32, seconds_left: f64, threads: usize) -> Duration {
 /// Chooses `p`'s move with `seconds_left` CPU seconds for the rest of the game.
 pub fn play(board: &Board, p: Player, seconds_left: f64, options: &CompetitionOptions) -> Played {
     let start = Instant::now();
+    let empties = board.empty_count();
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
     let mut threads = if options.threads == 0 {
         cores
     } else {
         options.threads
     };
-    let mut limit = move_time(board.empty_count(), seconds_left, threads);
+    let mut limit = move_time(empties, seconds_left, threads);
     if limit < MIN_PARALLEL && threads > 1 {
         threads = 1;
-        limit = move_time(board.empty_count(), seconds_left, 1);
+        limit = move_time(empties, seconds_left, 1);
     }
     let abort = Arc::new(AtomicBool::new(false));
     let slot = 8 * (3 + Board::key_len(board.n()));
     let table = (limit.as_secs_f64() * NODE_RATE * threads as f64 / 4.0) as usize * slot;
     let settings = Iterative {
-        depth: board.empty_count(),
+        depth: empties,
         parallel: threads > 1,
         eval: options.eval,
         abort: Some(abort.clone()),
@@ -137,7 +139,7 @@ pub fn play(board: &Board, p: Player, seconds_left: f64, options: &CompetitionOp
         best: result.best,
         value: result.value,
         depth,
-        solved: depth >= board.empty_count(),
+        solved: depth >= empties,
         nodes: result.nodes,
         elapsed: start.elapsed(),
         limit,
