@@ -135,6 +135,7 @@ impl<'a> Seat<'a> {
                 let options = CompetitionOptions {
                     threads,
                     eval: *eval,
+                    overhead: competition::IN_PROCESS_OVERHEAD,
                 };
                 competition::play(board, p, (seconds - self.cpu).max(0.0), &options).best
             }
@@ -149,17 +150,7 @@ impl<'a> Seat<'a> {
 
 /// The first move in canonical order with the best immediate score.
 pub fn greedy(board: &Board, p: Player) -> Move {
-    let mut b = board.clone();
-    let mut best: Option<(i64, Move)> = None;
-    for mv in legal_moves(board, p) {
-        let undo = b.make(mv, p);
-        let s = b.score(p);
-        b.unmake(undo);
-        if best.is_none_or(|(v, _)| s > v) {
-            best = Some((s, mv));
-        }
-    }
-    best.expect("a board that is not full has a move").1
+    competition::greedy(board, p).0
 }
 
 /// How a game went.

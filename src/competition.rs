@@ -1,43 +1,61 @@
 //! COMPETITION mode: the best move this side can afford, given the CPU
 //! seconds left for all of its remaining moves.
 //!
-//! Time: each move gets a share of the budget that depends on this side's
-//! remaining moves (half the empty cells, rounded up), at most a few times
-//! the even share, less a reserve for process start-up and file I/O; CPU
-//! time runs on every worker thread, so the wall-clock limit is that share
-//! divided by the threads used. Iterative deepening starts a new depth only
-//! while it is likely to finish, and a timer aborts the running one at the
-//! hard limit; the last completed depth answers, or a better move the
-//! aborted one had already proved. Positions at the cut-off are valued by
-//! a quiescence search of Raids and a playout of the cells left
+//! Time: a tournament charges each move the CPU time of the whole process,
+//! start-up and output included, on every thread. So first the fixed cost
+//! of one move ([`CompetitionOptions::overhead`], measured, not a
+//! percentage) is set aside for every move this side still has to make
+//! (half the empty cells, rounded up); of what remains, this move's search
+//! may use up to [`FRONT_LOAD`] times the even share. The search polls the
+//! process's CPU clock itself (see [`crate::search::Deadline`]), so two
+//! threads spend the share twice as fast as one and no timer thread is
+//! needed. Iterative deepening starts a new depth only while it is likely
+//! to finish; the last completed depth answers, or a better move the
+//! aborted one had already proved. When too little is left for a search,
+//! the best immediate move is played at once. Positions at the cut-off are
+//! valued by a quiescence search of Raids and a playout of the cells left
 //! ([`Eval::Quiet`]). Once the depth reaches the end of the game the answer
 //! is exact.
 
-use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
-use std::sync::{mpsc, Arc};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use crate::board::{Board, Player};
-use crate::moves::Move;
-use crate::search::root::{iterate, Iterative};
-use crate::search::Eval;
+use crate::moves::{legal_moves, Move};
+use crate::search::deadline::process_cpu;
+use crate::search::root::{immediate, iterate, Iterative};
+use crate::search::{Deadline, Eval};
 use crate::solve::in_pool;
 
-/// Kept back from the budget: a share of it, and per remaining move (process
-/// start-up, parsing, writing the answer), at most half of what is left.
-const RESERVE_SHARE: f64 = 0.10;
-const RESERVE_PER_MOVE: f64 = 0.002;
-/// Each move may use this many times the even share of what is left:
-/// early moves decide more (more cells are open), and late ones are cheap
-/// (the end of the game is solved exactly). Since every move takes a
+/// CPU time one move of the `stakeraid` process costs besides its search:
+/// loading the program, reading `input.txt`, planning, writing
+/// `output.txt`, ending the threads, and the overshoot of the search's
+/// last poll of the clock. Measured by `scripts/move-cost.py` on the 2-core
+/// VM with the other core busy (`profiles/2026-11-23-vm/move-cost.txt`): a
+/// move with nothing to search costs 2.4 to 2.8 ms (median), 6 to 11 ms
+/// (99th percentile) and 11 ms at the worst on boards from 3x3 to 26x26.
+pub const PROCESS_OVERHEAD: Duration = Duration::from_millis(12);
+/// The same for an engine that runs inside a longer-lived process (the
+/// match arena): only the overshoot of the last poll and the thread joins.
+pub const IN_PROCESS_OVERHEAD: Duration = Duration::from_micros(500);
+/// Each move's search may use this many times the even share of what is
+/// left: early moves decide more (more cells are open), and late ones are
+/// cheap (the end of the game is solved exactly). Since every move takes a
 /// fraction of what is left, the budget is never spent.
 const FRONT_LOAD: f64 = 3.0;
 /// A new depth is started only before this share of the move's time is
 /// used: each depth costs several times the one before.
 const NEW_DEPTH_BEFORE: f64 = 0.5;
-/// Below this wall time per move, a thread pool costs more than it gives.
-const MIN_PARALLEL: Duration = Duration::from_millis(40);
-/// Nodes per second per thread, for sizing the transposition table.
+/// Below this much CPU time for a search, a thread pool costs more than it
+/// gives.
+const MIN_PARALLEL: Duration = Duration::from_millis(50);
+/// Below this, no search is started: the best immediate move is played.
+const MIN_SEARCH: Duration = Duration::from_millis(1);
+/// More time left than this is planned as this much: an hour for one
+/// side's game is far beyond any tournament's clock, and a move still ends
+/// in minutes rather than never.
+const MAX_SECONDS_LEFT: f64 = 3600.0;
+/// Nodes per CPU second, for sizing the transposition table.
 const NODE_RATE: f64 = 5e6;
 
 /// How the competition engine plays.
@@ -47,6 +65,9 @@ pub struct CompetitionOptions {
     pub threads: usize,
     /// Cut-off evaluation (default [`Eval::Quiet`]).
     pub eval: Eval,
+    /// CPU time set aside for each move besides its search (default
+    /// [`PROCESS_OVERHEAD`], for one process per move).
+    pub overhead: Duration,
 }
 
 impl Default for CompetitionOptions {
@@ -54,6 +75,7 @@ impl Default for CompetitionOptions {
         CompetitionOptions {
             threads: 0,
             eval: Eval::Quiet,
+            overhead: PROCESS_OVERHEAD,
         }
     }
 }
@@ -65,7 +87,7 @@ pub struct Played {
     pub best: Move,
     /// Its value at the depth reached (exact if `solved`).
     pub value: i64,
-    /// Deepest completed iteration.
+    /// Deepest completed iteration (0: the best immediate move, unsearched).
     pub depth: u32,
     /// True when that depth reached the end of the game.
     pub solved: bool,
@@ -73,67 +95,72 @@ pub struct Played {
     pub nodes: u64,
     /// Wall time used.
     pub elapsed: Duration,
-    /// The wall-clock limit this move was given.
+    /// The CPU time the search was given.
     pub limit: Duration,
 }
 
-/// Wall-clock time for this move: its share of `seconds_left` CPU seconds
-/// (up to [`FRONT_LOAD`] times the even share over this side's remaining
-/// moves, less the reserve), divided among `threads`.
-pub fn move_time(empties: u32, seconds_left: f64, threads: usize) -> Duration {
+/// The CPU time this move's search may use, with `seconds_left` for the
+/// rest of the game and `overhead` set aside for every move still to make.
+pub fn search_time(empties: u32, seconds_left: f64, overhead: Duration) -> Duration {
     let moves_left = f64::from(empties.div_ceil(2).max(1));
-    let reserve = (RESERVE_PER_MOVE * moves_left).min(0.5 * seconds_left);
-    let usable = seconds_left * (1.0 - RESERVE_SHARE) - reserve;
-    let share = (usable * (FRONT_LOAD / moves_left).min(1.0)).max(0.0);
-    Duration::from_secs_f64(share / threads.max(1) as f64)
+    // NaN compares false: no time to plan with.
+    let left = if seconds_left > 0.0 {
+        seconds_left.min(MAX_SECONDS_LEFT)
+    } else {
+        0.0
+    };
+    let spendable = left - overhead.as_secs_f64() * moves_left;
+    if spendable <= 0.0 {
+        return Duration::ZERO;
+    }
+    Duration::from_secs_f64(spendable * (FRONT_LOAD / moves_left).min(1.0))
 }
 
 /// Chooses `p`'s move with `seconds_left` CPU seconds for the rest of the game.
 pub fn play(board: &Board, p: Player, seconds_left: f64, options: &CompetitionOptions) -> Played {
     let start = Instant::now();
     let empties = board.empty_count();
-    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
-    let mut threads = if options.threads == 0 {
-        cores
+    let limit = search_time(empties, seconds_left, options.overhead);
+    if limit < MIN_SEARCH {
+        let (best, value) = greedy(board, p);
+        return Played {
+            best,
+            value,
+            depth: 0,
+            solved: empties == 1,
+            nodes: 1,
+            elapsed: start.elapsed(),
+            limit,
+        };
+    }
+    let threads = if limit < MIN_PARALLEL {
+        1
     } else {
         options.threads
     };
-    let mut limit = move_time(empties, seconds_left, threads);
-    if limit < MIN_PARALLEL && threads > 1 {
-        threads = 1;
-        limit = move_time(empties, seconds_left, 1);
-    }
-    let abort = Arc::new(AtomicBool::new(false));
+    // Every thread draws on the same CPU budget, and the pool's start-up
+    // is charged to it too: the clock starts before the pool.
+    let started = process_cpu();
+    let deadline = Arc::new(Deadline::none().with_cpu_budget(limit));
     let slot = 8 * (3 + Board::key_len(board.n()));
-    let table = (limit.as_secs_f64() * NODE_RATE * threads as f64 / 4.0) as usize * slot;
+    let table = (limit.as_secs_f64() * NODE_RATE / 4.0) as usize;
     let settings = Iterative {
         depth: empties,
-        parallel: threads > 1,
+        parallel: false,
         eval: options.eval,
-        abort: Some(abort.clone()),
-        table_limit: Some(table.max(1 << 16)),
+        deadline: Some(deadline.clone()),
+        table_limit: Some(table.saturating_mul(slot).max(1 << 16)),
         play: true,
     };
-    let (tx, rx) = mpsc::channel::<()>();
-    let (result, depth) = std::thread::scope(|s| {
-        let timer_abort = abort.clone();
-        s.spawn(move || {
-            // Woken early (disconnected) when the search ends by itself.
-            if let Err(mpsc::RecvTimeoutError::Timeout) = rx.recv_timeout(limit) {
-                timer_abort.store(true, Relaxed);
-            }
-        });
-        let out = in_pool(threads, |par| {
-            let settings = Iterative {
-                parallel: par,
-                ..settings
-            };
-            iterate(board, p, &settings, |_, _| {
-                start.elapsed().as_secs_f64() < limit.as_secs_f64() * NEW_DEPTH_BEFORE
-            })
-        });
-        drop(tx);
-        out
+    let new_depth_before = limit.mul_f64(NEW_DEPTH_BEFORE);
+    let (result, depth) = in_pool(threads, |parallel| {
+        let settings = Iterative {
+            parallel,
+            ..settings
+        };
+        iterate(board, p, &settings, |_, _| {
+            process_cpu().saturating_sub(started) < new_depth_before && !deadline.poll()
+        })
     });
     Played {
         best: result.best,
@@ -146,6 +173,13 @@ pub fn play(board: &Board, p: Player, seconds_left: f64, options: &CompetitionOp
     }
 }
 
+/// `p`'s move with the best immediate score, the first in canonical order
+/// on ties, and that score.
+pub fn greedy(board: &Board, p: Player) -> (Move, i64) {
+    let r = immediate(board, p, &legal_moves(board, p));
+    (r.best, r.value)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -154,24 +188,32 @@ mod tests {
     use crate::search::reference;
 
     #[test]
-    fn time_share_shrinks_with_moves_left_and_threads() {
-        let a = move_time(20, 10.0, 1);
-        assert!(move_time(40, 10.0, 1) < a);
-        assert!(move_time(20, 10.0, 2) < a);
-        assert_eq!(move_time(20, 0.0, 1), Duration::ZERO);
-        // Spending every share of a game, move by move, always keeps the
-        // reserve back, so the budget is never spent.
-        let mut left = 10.0;
-        for empties in (1..=40).rev().step_by(2) {
-            let before = left;
-            left -= move_time(empties, left, 1).as_secs_f64();
-            assert!(
-                left >= RESERVE_SHARE * before,
-                "{left} left of {before} with {empties} empty cells"
-            );
+    fn time_share_keeps_every_later_moves_overhead() {
+        let o = PROCESS_OVERHEAD;
+        let a = search_time(20, 10.0, o);
+        assert!(search_time(40, 10.0, o) < a);
+        assert_eq!(search_time(20, 0.0, o), Duration::ZERO);
+        assert_eq!(search_time(20, -1.0, o), Duration::ZERO);
+        assert_eq!(search_time(20, f64::NAN, o), Duration::ZERO);
+        assert_eq!(
+            search_time(20, 1e300, o),
+            search_time(20, MAX_SECONDS_LEFT, o)
+        );
+        // Less than the overheads of the moves left: nothing to search with.
+        assert_eq!(search_time(20, 10.0 * o.as_secs_f64(), o), Duration::ZERO);
+        // Play a whole game spending each move's share and its overhead:
+        // every later move still finds its overhead set aside, whenever
+        // the budget covered all the overheads at the start.
+        for budget in [2.03, 3.0, 10.0, 300.0] {
+            let mut left = budget;
+            for empties in (2..=338u32).rev().step_by(2) {
+                let moves_left = f64::from(empties.div_ceil(2));
+                left -= (search_time(empties, left, o) + o).as_secs_f64();
+                assert!(left >= o.as_secs_f64() * (moves_left - 1.0) - 1e-9);
+            }
         }
         // The first moves get more than an even share: they decide more.
-        assert!(move_time(40, 10.0, 1).as_secs_f64() > 10.0 / 20.0);
+        assert!(search_time(40, 10.0, o).as_secs_f64() > 10.0 / 20.0);
     }
 
     #[test]
@@ -180,8 +222,9 @@ mod tests {
         for n in [1, 5, 26] {
             let board = random_board(&mut rng, n, 99, 0.3);
             let played = play(&board, Player::O, 0.0, &CompetitionOptions::default());
+            assert_eq!(played.depth, 0);
+            assert_eq!(played.best, greedy(&board, Player::O).0);
             assert!(legal_moves(&board, Player::O).contains(&played.best));
-            assert!(played.depth >= 1);
         }
     }
 
@@ -193,7 +236,11 @@ mod tests {
             let empties = board.empty_count();
             let exact = reference::alphabeta(&board, Player::X, empties);
             for eval in [Eval::Score, Eval::Playout, Eval::Quiet] {
-                let options = CompetitionOptions { threads: 1, eval };
+                let options = CompetitionOptions {
+                    threads: 1,
+                    eval,
+                    ..CompetitionOptions::default()
+                };
                 let played = play(&board, Player::X, 5.0, &options);
                 assert!(played.solved);
                 assert_eq!(

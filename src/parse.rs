@@ -32,7 +32,7 @@ pub enum ParseErrorKind {
     UnknownPlayer(String),
     /// The depth is not an integer >= 1.
     BadDepth(String),
-    /// The COMPETITION time is not a non-negative decimal number.
+    /// The COMPETITION time is not a finite decimal number.
     BadTime(String),
     /// A value row has the wrong number of values.
     ValueCount {
@@ -76,10 +76,7 @@ impl fmt::Display for ParseErrorKind {
             }
             UnknownPlayer(s) => write!(f, "unknown player {s:?} (expected X or O)"),
             BadDepth(s) => write!(f, "depth must be an integer >= 1, got {s:?}"),
-            BadTime(s) => write!(
-                f,
-                "time left must be a non-negative number of seconds, got {s:?}"
-            ),
+            BadTime(s) => write!(f, "time left must be a finite number of seconds, got {s:?}"),
             ValueCount { expected, found } => {
                 write!(f, "expected {expected} cell values, found {found}")
             }
@@ -160,7 +157,11 @@ pub fn parse_problem(bytes: &[u8]) -> Result<Problem, ParseError> {
     let (l, text) = lines.next("the depth or time")?;
     let mode = if mode_upper == "COMPETITION" {
         match text.parse::<f64>() {
-            Ok(s) if s.is_finite() && s >= 0.0 => Mode::Competition { seconds: s },
+            // Whatever a referee writes once the time has run out, the
+            // quickest legal move is the best answer to it.
+            Ok(s) if s.is_finite() => Mode::Competition {
+                seconds: s.max(0.0),
+            },
             _ => return err(l, BadTime(text.into())),
         }
     } else {

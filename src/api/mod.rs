@@ -21,10 +21,8 @@
 //! chosen move and its value, some root values as bounds); in MINIMAX mode,
 //! an exact value for every bounded root move; the principal variation.
 
-use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
-use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 mod analysis;
 mod limits;
@@ -38,6 +36,7 @@ use crate::board::{Board, Player};
 use crate::moves::{is_twin, Move, MoveKind};
 use crate::parse::ParseError;
 use crate::search::root::{self, Iterative, RootResult, RootValue};
+use crate::search::Deadline;
 use crate::solve::in_pool;
 
 /// More threads than this are not started, whatever [`Limits::threads`]
@@ -86,18 +85,12 @@ pub fn analyse(position: &Position, limits: &Limits) -> Result<Analysis, ApiErro
     // A budget too long to add to the clock is no budget.
     let deadline = limits.time.and_then(|t| start.checked_add(t));
 
-    let abort = Arc::new(AtomicBool::new(false));
-    let (finished, done) = mpsc::channel::<()>();
-    let run = std::thread::scope(|scope| {
-        if deadline.is_some() || limits.stop.is_some() {
-            let (abort, stop) = (&abort, limits.stop.as_deref());
-            scope.spawn(move || watch(done, deadline, stop, abort));
-        }
-        let run = in_pool(limits.threads.min(MAX_THREADS), |parallel| {
-            search(board, player, target, limits.mode, parallel, &abort)
-        });
-        drop(finished);
-        run
+    let stop = Deadline::none()
+        .with_wall(deadline)
+        .with_stop(limits.stop.clone());
+    let stop = Arc::new(stop);
+    let run = in_pool(limits.threads.min(MAX_THREADS), |parallel| {
+        search(board, player, target, limits.mode, parallel, &stop)
     });
 
     let mut after = board.clone();
@@ -134,30 +127,6 @@ pub fn analyse(position: &Position, limits: &Limits) -> Result<Analysis, ApiErro
     })
 }
 
-/// Sets `abort` once the deadline passes or `stop` is set, until the
-/// search hangs up on `done`.
-fn watch(
-    done: Receiver<()>,
-    deadline: Option<Instant>,
-    stop: Option<&AtomicBool>,
-    abort: &AtomicBool,
-) {
-    // The stop flag belongs to the caller, who may share it between
-    // analyses, so it is polled rather than handed to the search.
-    const POLL: Duration = Duration::from_millis(2);
-    loop {
-        let now = Instant::now();
-        if deadline.is_some_and(|d| now >= d) || stop.is_some_and(|s| s.load(Relaxed)) {
-            abort.store(true, Relaxed);
-            return;
-        }
-        let wait = deadline.map_or(POLL, |d| (d - now).min(POLL));
-        if !matches!(done.recv_timeout(wait), Err(RecvTimeoutError::Timeout)) {
-            return;
-        }
-    }
-}
-
 /// What the three steps found.
 struct Run {
     best: Move,
@@ -176,12 +145,12 @@ fn search(
     target: u32,
     mode: SearchMode,
     parallel: bool,
-    abort: &Arc<AtomicBool>,
+    stop: &Arc<Deadline>,
 ) -> Run {
     let deepening = |depth: u32| Iterative {
         depth,
         parallel,
-        abort: Some(abort.clone()),
+        deadline: Some(stop.clone()),
         ..Iterative::default()
     };
 
@@ -292,7 +261,7 @@ fn exact(
     let settings = deepening(depth);
     // Depth 1 completes even when aborted, so only deeper searches are
     // skipped once the flag is up: no table is built for nothing.
-    if depth > 1 && settings.abort.as_ref().is_some_and(|a| a.load(Relaxed)) {
+    if depth > 1 && settings.deadline.as_ref().is_some_and(|d| d.poll()) {
         return None;
     }
     let (r, got) = root::iterate(board, p, &settings, |_, _| true);

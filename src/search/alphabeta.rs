@@ -8,6 +8,7 @@ use std::sync::Arc;
 use parking_lot::Mutex;
 use rayon::prelude::*;
 
+use super::deadline::Deadline;
 use super::frontier::{best_gain, best_gain_with_playout, stake_playout};
 use super::ordering::Picker;
 use super::tt::{Bound, Entry, Table};
@@ -73,7 +74,7 @@ pub struct Searcher {
     parallel: bool,
     eval: Eval,
     reductions: bool,
-    abort: Arc<AtomicBool>,
+    deadline: Arc<Deadline>,
 }
 
 impl Searcher {
@@ -86,7 +87,7 @@ impl Searcher {
             parallel,
             eval: Eval::Score,
             reductions: false,
-            abort: Arc::new(AtomicBool::new(false)),
+            deadline: Arc::new(Deadline::none()),
         }
     }
 
@@ -106,16 +107,16 @@ impl Searcher {
         self
     }
 
-    /// Stops the search (every call returns garbage) once `abort` is set.
-    pub fn with_abort(mut self, abort: Arc<AtomicBool>) -> Searcher {
-        self.abort = abort;
+    /// Stops the search (every call returns garbage) once `deadline` fires.
+    pub fn with_deadline(mut self, deadline: Arc<Deadline>) -> Searcher {
+        self.deadline = deadline;
         self
     }
 
-    /// True once the abort flag is set: results since are garbage.
+    /// True once the deadline has fired: results since are garbage.
     #[inline]
     pub fn aborted(&self) -> bool {
-        self.abort.load(Relaxed)
+        self.deadline.fired()
     }
 
     #[inline]
@@ -144,6 +145,7 @@ impl Searcher {
     ) -> i64 {
         // Step 1. Leaves and the last ply, which needs no move made.
         *nodes += 1;
+        self.deadline.tick();
         if remaining == 0 {
             return match self.eval {
                 Eval::Score => board.score(p),
@@ -280,6 +282,7 @@ impl Searcher {
         nodes: &mut u64,
     ) -> i64 {
         *nodes += 1;
+        self.deadline.tick();
         if plies == 0 {
             return board.score(p) + best_gain_with_playout(board, p);
         }
@@ -310,6 +313,11 @@ impl Searcher {
                 let undo = board.make(Move::new(r, c, MoveKind::Raid), p);
                 let v = -self.quiesce(board, p.other(), -beta, -alpha, plies - 1, nodes);
                 board.unmake(undo);
+                // On a large board one quiescence search can take seconds:
+                // give up at once (the callers discard what it returns).
+                if self.aborted() {
+                    return best;
+                }
                 if v > best {
                     best = v;
                     if v >= beta {

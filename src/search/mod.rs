@@ -2,6 +2,7 @@
 //! exact engines behind the tie-break layer (see `README.md` here).
 
 mod alphabeta;
+pub mod deadline;
 mod frontier;
 mod minimax;
 mod ordering;
@@ -11,5 +12,6 @@ pub mod trace;
 mod tt;
 
 pub use alphabeta::Eval;
+pub use deadline::Deadline;
 pub use reference::Decision;
 pub use root::{Iterative, RootResult, RootValue};

@@ -7,10 +7,10 @@ use std::cmp::Reverse;
 use parking_lot::Mutex;
 use rayon::prelude::*;
 
-use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 
 use super::alphabeta::{Eval, Searcher, INF};
+use super::deadline::Deadline;
 use super::minimax;
 use crate::board::{Board, Player};
 use crate::moves::{is_twin, legal_moves, Move, MoveKind};
@@ -128,9 +128,9 @@ pub struct Iterative {
     pub parallel: bool,
     /// How cut-off positions are valued.
     pub eval: Eval,
-    /// Once set, the running iteration is abandoned and the last completed
-    /// one answers.
-    pub abort: Option<Arc<AtomicBool>>,
+    /// Once it fires, the running iteration is abandoned and the last
+    /// completed one answers.
+    pub deadline: Option<Arc<Deadline>>,
     /// Cap on the transposition table's size in bytes (it is otherwise
     /// sized for a full search of `depth` plies, up to 64 MiB).
     pub table_limit: Option<usize>,
@@ -146,7 +146,8 @@ pub struct Iterative {
 
 /// Searches depth 1, 2, ... up to `settings.depth`, calling `on_depth` with
 /// each completed iteration; it returns false to stop there. Returns the
-/// last completed iteration and its depth. Depth 1 always completes.
+/// last completed iteration and its depth. Depth 1 always completes, except
+/// in play, where the best immediate move answers at depth 0 if it did not.
 pub fn iterate(
     board: &Board,
     p: Player,
@@ -171,10 +172,17 @@ pub fn iterate(
     let mut nodes = 1u64;
     let mut done: Option<(RootResult, u32)> = None;
     for d in 1..=depth {
-        // Depth 1 is cheap and must give an answer, so only later ones stop.
-        if d == 2 {
-            if let Some(abort) = &settings.abort {
-                searcher = searcher.with_abort(abort.clone());
+        // Depth 1 must give an answer, so only later ones stop; in play,
+        // where on a large board even depth 1 can overrun a small budget,
+        // the best immediate move stands in for it.
+        if let Some(deadline) = &settings.deadline {
+            if d == 1 + u32::from(!settings.play) {
+                searcher = searcher.with_deadline(deadline.clone());
+            }
+            // The search polls the clocks only every so many nodes, and a
+            // small iteration may never reach a poll.
+            if d > 1 && deadline.poll() {
+                break;
             }
         }
         // Best of the last iteration first; bounds rank like values.
@@ -209,7 +217,32 @@ pub fn iterate(
             break;
         }
     }
-    done.expect("depth 1 always completes")
+    done.unwrap_or_else(|| (immediate(board, p, &canon), 0))
+}
+
+/// The first move in canonical order with the best score one ply on,
+/// nothing proved about the others.
+pub fn immediate(board: &Board, p: Player, canon: &[Move]) -> RootResult {
+    let mut b = board.clone();
+    let mut best: Option<(i64, Move)> = None;
+    for &mv in canon {
+        let undo = b.make(mv, p);
+        let s = b.score(p);
+        b.unmake(undo);
+        if best.is_none_or(|(v, _)| s > v) {
+            best = Some((s, mv));
+        }
+    }
+    let (value, best) = best.expect("a board that is not full has a move");
+    RootResult {
+        best,
+        value,
+        nodes: 1 + canon.len() as u64,
+        moves: canon
+            .iter()
+            .map(|&m| (m, RootValue::AtMost(value)))
+            .collect(),
+    }
 }
 
 /// How one depth of the root ended.

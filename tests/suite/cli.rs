@@ -99,3 +99,40 @@ fn help_lists_the_commands() {
         "{text}"
     );
 }
+
+#[test]
+fn every_competition_time_gives_a_move_or_one_line_error() {
+    let dir = tempfile::tempdir().unwrap();
+    let position = "3\n1 8 23\n5 42 12\n26 30 9\nX..\n...\n.O.\n";
+    let input = |time: &str| {
+        let (n, rest) = position.split_once('\n').unwrap();
+        format!("{n}\nCOMPETITION\nX\n{time}\n{rest}")
+    };
+    for time in ["0", "-5", "-0", "1e-300", "0.001", "2.5", "1e20", "1e308"] {
+        let out = run(
+            dir.path(),
+            &["solve", "-", "-o", "-"],
+            input(time).as_bytes(),
+        );
+        assert_ok(&out);
+        let text = String::from_utf8(out.stdout).unwrap();
+        let first = text.lines().next().unwrap_or_default();
+        assert!(
+            first.ends_with(" Stake") || first.ends_with(" Raid"),
+            "time {time}: {text}"
+        );
+        assert_eq!(text.lines().count(), 4, "time {time}: {text}");
+    }
+    for time in ["nan", "NaN", "inf", "-inf", "infinity", "1e400", "soon", ""] {
+        let out = run(
+            dir.path(),
+            &["solve", "-", "-o", "-"],
+            input(time).as_bytes(),
+        );
+        assert_eq!(out.status.code(), Some(2), "time {time:?}");
+        assert!(out.stdout.is_empty(), "time {time:?}");
+        let err = String::from_utf8(out.stderr).unwrap();
+        assert_eq!(err.lines().count(), 1, "time {time:?}: {err}");
+        assert!(err.contains("line 4"), "time {time:?}: {err}");
+    }
+}
