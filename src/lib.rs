@@ -42,25 +42,22 @@
 #![deny(missing_docs)]
 
 pub mod api;
-pub mod arena;
-pub mod bench;
-mod board;
-pub mod competition;
+mod engine;
+mod game;
 pub mod legacy;
-mod moves;
-mod parse;
-mod problem;
-pub mod rng;
+mod play;
 pub mod search;
-pub mod serve;
-mod solve;
-mod zobrist;
+mod text;
 
-pub use board::{Board, Player, Square, Undo, MAX_N};
-pub use moves::{generate, legal_moves, Move, MoveKind, MoveList, MAX_MOVES};
-pub use parse::{parse_problem, ParseError, ParseErrorKind};
-pub use problem::{answer_text, input_text, Mode, Problem};
-pub use solve::{solve, Answer, EngineKind, SolveOptions};
+pub use api::serve;
+pub use engine::solve::{solve, Answer, EngineKind, SolveOptions};
+pub use engine::{bench, competition};
+pub use game::random as rng;
+pub use game::{
+    generate, legal_moves, Board, Move, MoveKind, MoveList, Player, Square, Undo, MAX_MOVES, MAX_N,
+};
+pub use play::arena;
+pub use text::{answer_text, input_text, parse_problem, Mode, ParseError, ParseErrorKind, Problem};
 
 /// A rayon pool of `threads` workers, as the solver builds one: for tests
 /// and benchmarks that drive the engines directly.

@@ -7,8 +7,8 @@ use std::cmp::Reverse;
 use serde::{Deserialize, Serialize};
 
 use super::limits::SearchMode;
-use crate::board::Player;
-use crate::moves::Move;
+use crate::game::Move;
+use crate::game::Player;
 
 /// The result of [`crate::api::analyse`].
 ///
@@ -104,7 +104,7 @@ mod move_text {
     use serde::de::Error;
     use serde::{Deserialize, Deserializer, Serializer};
 
-    use crate::moves::Move;
+    use crate::game::Move;
 
     pub fn serialize<S: Serializer>(mv: &Move, s: S) -> Result<S::Ok, S::Error> {
         s.collect_str(mv)
@@ -120,7 +120,7 @@ mod move_texts {
     use serde::de::Error;
     use serde::{Deserialize, Deserializer, Serializer};
 
-    use crate::moves::Move;
+    use crate::game::Move;
 
     pub fn serialize<S: Serializer>(moves: &[Move], s: S) -> Result<S::Ok, S::Error> {
         s.collect_seq(moves.iter().map(Move::to_string))
@@ -139,7 +139,7 @@ mod player_text {
     use serde::de::Error;
     use serde::{Deserialize, Deserializer, Serializer};
 
-    use crate::board::Player;
+    use crate::game::Player;
 
     pub fn serialize<S: Serializer>(p: &Player, s: S) -> Result<S::Ok, S::Error> {
         s.serialize_char(p.symbol())

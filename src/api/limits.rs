@@ -8,7 +8,7 @@ use std::time::Duration;
 use serde::{Deserialize, Serialize};
 
 use super::ApiError;
-use crate::problem::Mode;
+use crate::text::Mode;
 
 /// Which root values an analysis proves. Both modes choose the same move
 /// with the same value (the textbook answer).

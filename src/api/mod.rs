@@ -27,17 +27,18 @@ use std::time::Instant;
 mod analysis;
 mod limits;
 mod position;
+pub mod serve;
 
 pub use analysis::{Analysis, Bound, RootMove};
 pub use limits::{Limits, SearchMode};
 pub use position::{Grid, Position, PositionError};
 
-use crate::board::{Board, Player};
-use crate::moves::{is_twin, Move, MoveKind};
-use crate::parse::ParseError;
+use crate::engine::pool::in_pool;
+use crate::game::{is_twin, Move, MoveKind};
+use crate::game::{Board, Player};
 use crate::search::root::{self, Iterative, RootResult, RootValue};
 use crate::search::Deadline;
-use crate::solve::in_pool;
+use crate::text::ParseError;
 
 /// More threads than this are not started, whatever [`Limits::threads`]
 /// asks: each worker reserves a deep stack.

@@ -3,8 +3,8 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::board::{Board, Player, Square, MAX_N};
-use crate::problem::Problem;
+use crate::game::{Board, Player, Square, MAX_N};
+use crate::text::Problem;
 
 /// A board with at least one empty cell and the player to move: everything
 /// [`crate::api::analyse`] needs to know about the game.

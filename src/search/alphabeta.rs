@@ -12,8 +12,8 @@ use super::deadline::Deadline;
 use super::frontier::{best_gain, best_gain_with_playout, stake_playout};
 use super::ordering::Picker;
 use super::tt::{Bound, Entry, Table};
-use crate::board::{Board, Player};
-use crate::moves::{Move, MoveKind};
+use crate::game::{Board, Player};
+use crate::game::{Move, MoveKind};
 
 /// Larger than any game score (at most 676 cells of `i32::MAX`), and safe to negate.
 pub const INF: i64 = i64::MAX;
@@ -24,7 +24,7 @@ const TT_MIN_REMAINING: u32 = 3;
 /// Younger brothers are searched in parallel only with this many plies left.
 const YBW_MIN_REMAINING: u32 = 4;
 /// Room for the packed board of the largest side (2 * 26 * 26 bits).
-const KEY_WORDS: usize = Board::key_len(crate::board::MAX_N);
+const KEY_WORDS: usize = Board::key_len(crate::game::MAX_N);
 
 /// A place where younger brothers run in parallel: a cut-off there stops
 /// them, and a stop of any enclosing split point stops them too.

@@ -3,7 +3,7 @@
 //! its textbook child count follow from one pass over the empty cells,
 //! without making a single move.
 
-use crate::board::{Board, Player};
+use crate::game::{Board, Player};
 
 /// For `p` to move with one ply left: the largest gain over all moves (0 on
 /// a full board) and the number of legal moves (Stakes plus Raids, the
@@ -61,7 +61,7 @@ pub fn stake_playout(board: &Board) -> i64 {
 /// never more than `S`, which taking the top cell gives. A Raid on cell `i`
 /// adds its flips (`raid_gain - e_i`) to that.
 pub fn best_gain_with_playout(board: &Board, p: Player) -> i64 {
-    let mut targets = [0u32; crate::board::MAX_N];
+    let mut targets = [0u32; crate::game::MAX_N];
     for (r, t) in targets.iter_mut().enumerate().take(board.n()) {
         *t = board.flipping_row(p, r);
     }
@@ -83,9 +83,9 @@ pub fn best_gain_with_playout(board: &Board, p: Player) -> i64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::board::Board;
-    use crate::moves::legal_moves;
-    use crate::rng::{random_board, Rng};
+    use crate::game::legal_moves;
+    use crate::game::random::{random_board, Rng};
+    use crate::game::Board;
 
     /// The one-pass formula equals making each move and playing out the rest.
     #[test]

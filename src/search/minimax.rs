@@ -11,8 +11,8 @@
 use rayon::prelude::*;
 
 use super::frontier::best_gain;
-use crate::board::{Board, Player};
-use crate::moves::{is_twin, Move, MoveKind};
+use crate::game::{is_twin, Move, MoveKind};
+use crate::game::{Board, Player};
 
 /// Value and node count of a subtree.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -3,8 +3,8 @@
 //! the first few are picked by selection and the rest sorted only when a
 //! node goes on past them.
 
-use crate::board::{Board, Player};
-use crate::moves::{Move, MoveKind};
+use crate::game::{Board, Player};
+use crate::game::{Move, MoveKind};
 
 /// Moves picked by selection before the remainder is sorted.
 const LAZY_PICKS: usize = 3;
@@ -106,7 +106,7 @@ fn sort_key(gain: i64, mv: Move, first: Option<Move>) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rng::{random_board, Rng};
+    use crate::game::random::{random_board, Rng};
 
     /// Whatever mix of picks and `rest`, the moves come out sorted, each once.
     #[test]

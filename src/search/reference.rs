@@ -3,8 +3,8 @@
 //! maximal root move chosen. Slow and plain on purpose: every faster engine
 //! is tested against these.
 
-use crate::board::{Board, Player};
-use crate::moves::{legal_moves, Move};
+use crate::game::{legal_moves, Move};
+use crate::game::{Board, Player};
 
 /// The answer of a textbook search.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -12,8 +12,8 @@ use std::sync::Arc;
 use super::alphabeta::{Eval, Searcher, INF};
 use super::deadline::Deadline;
 use super::minimax;
-use crate::board::{Board, Player};
-use crate::moves::{is_twin, legal_moves, Move, MoveKind};
+use crate::game::{is_twin, legal_moves, Move, MoveKind};
+use crate::game::{Board, Player};
 
 /// What the search proved about one root move's value.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -6,8 +6,8 @@
 
 use std::fmt::Write;
 
-use crate::board::{Board, Player};
-use crate::moves::{legal_moves, Move};
+use crate::game::{legal_moves, Move};
+use crate::game::{Board, Player};
 
 /// What a node of the tree is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -268,7 +268,7 @@ fn write_node(out: &mut String, node: &TraceNode, next: &mut usize, on_pv: bool)
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rng::{random_board, Rng};
+    use crate::game::random::{random_board, Rng};
     use crate::search::reference;
 
     fn count(node: &TraceNode) -> u64 {

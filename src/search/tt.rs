@@ -10,7 +10,7 @@ use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
 use parking_lot::Mutex;
 
-use crate::moves::Move;
+use crate::game::Move;
 
 /// What a stored value says about the true one.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -139,7 +139,7 @@ fn unpack(meta: u64, value: i64) -> Entry {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::moves::MoveKind;
+    use crate::game::MoveKind;
 
     #[test]
     fn stores_and_checks_the_whole_key() {

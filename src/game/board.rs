@@ -3,61 +3,13 @@
 
 use std::fmt;
 
-use crate::moves::{Move, MoveKind};
-use crate::zobrist;
-
-/// Largest supported board side (columns are the letters `A..=Z`).
-pub const MAX_N: usize = 26;
+use super::moves::{Move, MoveKind};
+use super::player::{Player, Square, MAX_N};
+use super::zobrist;
 
 /// Rows are stored with one empty guard row above and below, so that the
 /// neighbours of any row can be read without bounds checks.
 const ROWS: usize = MAX_N + 2;
-
-/// One of the two players.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Player {
-    /// Player `X`.
-    X = 0,
-    /// Player `O`.
-    O = 1,
-}
-
-impl Player {
-    /// The opponent.
-    #[inline]
-    pub const fn other(self) -> Player {
-        match self {
-            Player::X => Player::O,
-            Player::O => Player::X,
-        }
-    }
-
-    /// The board character of this player's pieces.
-    pub const fn symbol(self) -> char {
-        match self {
-            Player::X => 'X',
-            Player::O => 'O',
-        }
-    }
-
-    /// `+1` for X, `-1` for O: the board keeps its score from X's side.
-    #[inline]
-    const fn sign(self) -> i64 {
-        match self {
-            Player::X => 1,
-            Player::O => -1,
-        }
-    }
-}
-
-/// What occupies a cell.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Square {
-    /// No piece.
-    Empty,
-    /// A piece of this player.
-    Piece(Player),
-}
 
 /// What [`Board::make`] changed, so that [`Board::unmake`] can put it back.
 #[derive(Clone, Copy, Debug)]
@@ -101,7 +53,7 @@ impl Board {
     ///
     /// # Panics
     /// If `n` is not in `1..=26` or `values` does not hold `n * n` positive values:
-    /// callers that take values from outside check them first (see [`crate::parse`]).
+    /// callers that take values from outside check them first (see [`crate::parse_problem`]).
     pub fn new(n: usize, values: &[i32]) -> Board {
         assert!((1..=MAX_N).contains(&n), "board side {n} out of 1..=26");
         assert_eq!(values.len(), n * n, "need n*n values");

@@ -7,12 +7,12 @@ use std::time::Duration;
 
 use cpu_time::ProcessTime;
 
-use crate::board::{Board, Player};
-use crate::competition::{self, CompetitionOptions};
-use crate::moves::{legal_moves, Move};
-use crate::rng::{random_board, Rng};
+use crate::engine::competition::{self, CompetitionOptions};
+use crate::engine::pool::in_pool;
+use crate::game::random::{random_board, Rng};
+use crate::game::{legal_moves, Move};
+use crate::game::{Board, Player};
 use crate::search::{reference, root, Eval};
-use crate::solve::in_pool;
 
 /// A way of choosing moves.
 #[derive(Clone, Debug, PartialEq)]

@@ -1,6 +1,6 @@
 //! Zobrist keys, one per player and cell, built at compile time.
 
-use crate::board::{Player, MAX_N};
+use crate::game::{Player, MAX_N};
 
 const CELLS: usize = MAX_N * 32;
 

@@ -11,10 +11,10 @@
 
 use std::time::{Duration, Instant};
 
-use crate::board::{Board, Player};
-use crate::rng::{random_board, Rng};
+use crate::engine::pool::in_pool;
+use crate::game::random::{random_board, Rng};
+use crate::game::{Board, Player};
 use crate::search::root;
-use crate::solve::in_pool;
 
 /// Which search a workload runs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -20,12 +20,12 @@
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use crate::board::{Board, Player};
-use crate::moves::{legal_moves, Move};
+use crate::engine::pool::in_pool;
+use crate::game::{legal_moves, Move};
+use crate::game::{Board, Player};
 use crate::search::deadline::process_cpu;
 use crate::search::root::{immediate, iterate, Iterative};
 use crate::search::{Deadline, Eval};
-use crate::solve::in_pool;
 
 /// CPU time one move of the `stakeraid` process costs besides its search:
 /// loading the program, reading `input.txt`, planning, writing
@@ -183,8 +183,8 @@ pub fn greedy(board: &Board, p: Player) -> (Move, i64) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::moves::legal_moves;
-    use crate::rng::{random_board, Rng};
+    use crate::game::legal_moves;
+    use crate::game::random::{random_board, Rng};
     use crate::search::reference;
 
     #[test]

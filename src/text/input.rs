@@ -4,8 +4,8 @@
 
 use std::fmt;
 
-use crate::board::{Board, Player, Square, MAX_N};
-use crate::problem::{Mode, Problem};
+use crate::game::{Board, Player, Square, MAX_N};
+use crate::text::{Mode, Problem};
 
 /// Why an input was refused, and on which line (1-based).
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]

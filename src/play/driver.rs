@@ -4,11 +4,11 @@
 
 use std::fmt;
 
-use super::format::{board_text, move_text};
-use crate::board::{Board, Player, Square};
-use crate::moves::Move;
+use crate::engine::pool::in_pool;
+use crate::game::Move;
+use crate::game::{Board, Player, Square};
 use crate::search::{reference, root};
-use crate::solve::in_pool;
+use crate::text::dropblitz::{board_text, move_text};
 
 /// The two agents of the assignment.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -271,7 +271,7 @@ impl fmt::Display for DriverReport {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rng::{random_board, Rng};
+    use crate::game::random::{random_board, Rng};
 
     #[test]
     fn a_game_fills_the_board_and_scores_add_up() {

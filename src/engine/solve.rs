@@ -2,10 +2,11 @@
 
 use std::time::{Duration, Instant};
 
-use crate::competition::{self, CompetitionOptions};
-use crate::moves::Move;
-use crate::problem::{answer_text, Mode, Problem};
+use super::competition::{self, CompetitionOptions};
+use super::pool::in_pool;
+use crate::game::Move;
 use crate::search::{reference, root};
+use crate::text::{answer_text, Mode, Problem};
 
 /// Which search answers MINIMAX and ALPHABETA problems.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -82,26 +83,4 @@ fn decided(d: reference::Decision) -> (Move, i64, u64) {
 
 fn found(r: root::RootResult) -> (Move, i64, u64) {
     (r.best, r.value, r.nodes)
-}
-
-/// Runs `f` on a pool of `threads` workers (0: one per core), telling it
-/// whether it may split work; a single thread runs in place.
-pub fn in_pool<T: Send>(threads: usize, f: impl FnOnce(bool) -> T + Send) -> T {
-    let threads = if threads == 0 {
-        std::thread::available_parallelism().map_or(1, |n| n.get())
-    } else {
-        threads
-    };
-    if threads == 1 {
-        return f(false);
-    }
-    // Deep endgame searches recurse once per empty cell: give workers room.
-    match rayon::ThreadPoolBuilder::new()
-        .num_threads(threads)
-        .stack_size(64 << 20)
-        .build()
-    {
-        Ok(pool) => pool.install(|| f(true)),
-        Err(_) => f(false),
-    }
 }

@@ -1,7 +1,6 @@
 //! A parsed `input.txt`: the position, the player to move and what is asked.
 
-use crate::board::{Board, Player};
-use crate::moves::Move;
+use crate::game::{Board, Player};
 
 /// What the input asks for, with its limit.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -43,34 +42,4 @@ pub struct Problem {
     pub player: Player,
     /// What is asked.
     pub mode: Mode,
-}
-
-/// The text of `output.txt` for `mv` played on `before`: the move line and
-/// the board after it, every line ending in `\n`.
-pub fn answer_text(before: &Board, player: Player, mv: Move) -> String {
-    let mut after = before.clone();
-    after.make(mv, player);
-    format!("{mv}\n{}", after.cells_text())
-}
-
-/// The text of an `input.txt` for `problem`.
-pub fn input_text(problem: &Problem) -> String {
-    let board = &problem.board;
-    let n = board.n();
-    let limit = match problem.mode {
-        Mode::Minimax { depth } | Mode::AlphaBeta { depth } => depth.to_string(),
-        Mode::Competition { seconds } => seconds.to_string(),
-    };
-    let mut s = format!(
-        "{n}\n{}\n{}\n{limit}\n",
-        problem.mode.name(),
-        problem.player.symbol()
-    );
-    for r in 0..n {
-        let row: Vec<String> = (0..n).map(|c| board.value(r, c).to_string()).collect();
-        s.push_str(&row.join(" "));
-        s.push('\n');
-    }
-    s.push_str(&board.cells_text());
-    s
 }

@@ -35,8 +35,8 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use crate::api::{analyse, Analysis, ApiError, Grid, Limits, Position, SearchMode};
-use crate::parse::parse_problem;
-use crate::problem::Mode;
+use crate::text::parse_problem;
+use crate::text::Mode;
 
 /// One request line.
 ///

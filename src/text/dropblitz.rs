@@ -3,8 +3,8 @@
 
 use std::fmt;
 
-use crate::board::{Board, Player, Square};
-use crate::moves::{Move, MoveKind};
+use crate::game::{Board, Player, Square};
+use crate::game::{Move, MoveKind};
 
 /// The side of the older variant's board.
 pub const SIDE: usize = 5;

@@ -18,10 +18,9 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
-mod driver;
-mod format;
-
-pub use driver::{play_game, run_driver, Agent, DriverReport, DriverSettings, GameResult};
-pub use format::{
+pub use crate::play::driver::{
+    play_game, run_driver, Agent, DriverReport, DriverSettings, GameResult,
+};
+pub use crate::text::dropblitz::{
     board_text, move_text, parse_board, parse_move, LegacyError, LegacyErrorKind, SIDE, TO_MOVE,
 };

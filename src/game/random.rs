@@ -1,7 +1,7 @@
 //! A small seeded generator (SplitMix64) for reproducible random positions
 //! in tests, benchmarks and matches.
 
-use crate::board::{Board, Player, Square};
+use crate::game::{Board, Player, Square};
 
 /// SplitMix64: tiny, fast, and good enough for picking positions.
 #[derive(Clone, Debug)]

@@ -1,0 +1,7 @@
+//! From a problem to its answer: the exact solve, the COMPETITION player,
+//! the thread pool they run on, and the bench position set.
+
+pub mod bench;
+pub mod competition;
+pub mod pool;
+pub mod solve;

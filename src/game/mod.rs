@@ -1,0 +1,15 @@
+//! The rules: players, moves, the board with its incremental score and
+//! hash, and move generation in canonical order. Nothing here depends on
+//! anything above it.
+
+mod board;
+mod movegen;
+mod moves;
+mod player;
+pub mod random;
+mod zobrist;
+
+pub use board::{Board, Undo};
+pub use movegen::{generate, is_twin, legal_moves};
+pub use moves::{Move, MoveKind, MoveList, MAX_MOVES};
+pub use player::{Player, Square, MAX_N};

@@ -1,0 +1,35 @@
+//! The text the program writes: `output.txt`, and an `input.txt` for a
+//! problem (for tests and the position generator).
+
+use super::problem::{Mode, Problem};
+use crate::game::{Board, Move, Player};
+
+/// The text of `output.txt` for `mv` played on `before`: the move line and
+/// the board after it, every line ending in `\n`.
+pub fn answer_text(before: &Board, player: Player, mv: Move) -> String {
+    let mut after = before.clone();
+    after.make(mv, player);
+    format!("{mv}\n{}", after.cells_text())
+}
+
+/// The text of an `input.txt` for `problem`.
+pub fn input_text(problem: &Problem) -> String {
+    let board = &problem.board;
+    let n = board.n();
+    let limit = match problem.mode {
+        Mode::Minimax { depth } | Mode::AlphaBeta { depth } => depth.to_string(),
+        Mode::Competition { seconds } => seconds.to_string(),
+    };
+    let mut s = format!(
+        "{n}\n{}\n{}\n{limit}\n",
+        problem.mode.name(),
+        problem.player.symbol()
+    );
+    for r in 0..n {
+        let row: Vec<String> = (0..n).map(|c| board.value(r, c).to_string()).collect();
+        s.push_str(&row.join(" "));
+        s.push('\n');
+    }
+    s.push_str(&board.cells_text());
+    s
+}
