@@ -50,6 +50,7 @@ pub mod legacy;
 mod moves;
 mod parse;
 mod problem;
+pub mod referee;
 pub mod rng;
 pub mod search;
 pub mod serve;
@@ -60,6 +61,7 @@ pub use board::{Board, Player, Square, Undo, MAX_N};
 pub use moves::{generate, legal_moves, Move, MoveKind, MoveList, MAX_MOVES};
 pub use parse::{parse_problem, ParseError, ParseErrorKind};
 pub use problem::{answer_text, input_text, Mode, Problem};
+pub use rng::{random_board, Rng};
 pub use solve::{solve, Answer, EngineKind, SolveOptions};
 
 /// A rayon pool of `threads` workers, as the solver builds one: for tests
