@@ -11,7 +11,7 @@
 //! not the board after its move ([`ForfeitReason`]).
 //!
 //! [`program_move`] is one such move on its own, for other tools;
-//! [`play_game`] one game.
+//! [`play_game`] one game, [`run_referee`] a whole match.
 //!
 //! ```no_run
 //! use stakeraid::referee::{program_move, WallGuard};
@@ -29,6 +29,8 @@ mod answer;
 mod forfeit;
 mod game;
 mod process;
+mod report;
+mod tournament;
 
 pub use answer::{check_answer, parse_answer, AnswerText};
 pub use forfeit::{Forfeit, ForfeitReason};
@@ -37,3 +39,5 @@ pub use game::{
     GameResult, GameSettings, MoveRecord, ProgramMove, Side, WallGuard,
 };
 pub use process::{run_program, Exit, ProgramRun, MAX_OUTPUT};
+pub use report::{BoardPair, Elo, PairGame, RefereeReport, SideSummary, Spread};
+pub use tournament::{run_referee, RefereeError, RefereeSettings};
