@@ -53,10 +53,11 @@ pub use api::serve;
 pub use engine::solve::{solve, Answer, EngineKind, SolveOptions};
 pub use engine::{bench, competition};
 pub use game::random as rng;
+pub use game::random::{random_board, Rng};
 pub use game::{
     generate, legal_moves, Board, Move, MoveKind, MoveList, Player, Square, Undo, MAX_MOVES, MAX_N,
 };
-pub use play::arena;
+pub use play::{arena, referee};
 pub use text::{answer_text, input_text, parse_problem, Mode, ParseError, ParseErrorKind, Problem};
 
 /// A rayon pool of `threads` workers, as the solver builds one: for tests

@@ -39,6 +39,9 @@ enum Command {
     },
     /// Play two agents against each other over many boards.
     Match(cli::matches::MatchArgs),
+    /// Play programs in the input.txt / output.txt format (or agents)
+    /// against each other under a CPU budget, as a course tournament does.
+    Referee(cli::referee::RefereeArgs),
     /// Play against an engine in the terminal.
     Play(cli::play::PlayArgs),
     /// Write a random position as an input file (for tests and benchmarks).
@@ -61,6 +64,7 @@ fn main() -> ExitCode {
         Some(Command::Solve(args)) => cli::solve::run_solve(&args),
         Some(Command::Position(args)) => cli::position::run_position(&args),
         Some(Command::Match(args)) => cli::matches::run_match_command(&args),
+        Some(Command::Referee(args)) => cli::referee::run_referee_command(&args),
         Some(Command::Play(args)) => cli::play::run_play(&args),
         Some(Command::Bench { verbose }) => cli::bench::run_bench(verbose),
         Some(Command::Analyse(args)) => cli::analyse::run_analyse(&args),

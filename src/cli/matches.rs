@@ -35,7 +35,7 @@ pub struct MatchArgs {
     trace: bool,
 }
 
-fn parse_sizes(s: &str) -> Result<(usize, usize), String> {
+pub fn parse_sizes(s: &str) -> Result<(usize, usize), String> {
     let (lo, hi) = s.split_once("..").unwrap_or((s, s));
     let side = |x: &str| {
         x.trim_start_matches('=')

@@ -8,5 +8,6 @@ pub mod load;
 pub mod matches;
 pub mod play;
 pub mod position;
+pub mod referee;
 pub mod serve;
 pub mod solve;

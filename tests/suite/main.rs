@@ -9,6 +9,7 @@ mod golden;
 mod legacy;
 mod play;
 mod properties;
+mod referee;
 mod serve;
 mod signature;
 mod util;

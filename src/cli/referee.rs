@@ -1,0 +1,127 @@
+//! `stakeraid referee`: programs (and built-in agents) over many boards,
+//! as a course tournament plays them.
+
+use std::io::{IsTerminal, Write};
+use std::path::{Path, PathBuf};
+
+use anyhow::Context;
+use indicatif::{ProgressBar, ProgressStyle};
+use stakeraid::referee::{run_referee, GameSettings, RefereeSettings, Side, WallGuard};
+
+use super::matches::parse_sizes;
+
+/// Arguments of `stakeraid referee`.
+#[derive(clap::Args)]
+#[command(after_help = "\
+A side is cmd:COMMAND for a program (run as `sh -c COMMAND` in its own \
+temporary folder, so give paths in it in full), or a built-in agent: random, \
+greedy, textbook:DEPTH, ab:DEPTH, comp:SECONDS. A side forfeits, losing the \
+game by the whole board's value, on a CPU overrun, a hang, a crash, no \
+output.txt, an unreadable one, an illegal move or a wrong board.")]
+pub struct RefereeArgs {
+    /// Side A: cmd:COMMAND or an agent name.
+    a: Side,
+    /// Side B, in the same notation.
+    b: Side,
+    /// Boards to play; each is played twice, colours swapped.
+    #[arg(long, default_value_t = 10)]
+    boards: u32,
+    /// Seed of the first board.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Board side, or a range such as 4..8.
+    #[arg(long, default_value = "6", value_parser = parse_sizes)]
+    size: (usize, usize),
+    /// Largest cell value.
+    #[arg(long, default_value_t = 99, value_parser = clap::value_parser!(i32).range(1..))]
+    max_value: i32,
+    /// Chance that a cell starts occupied.
+    #[arg(long, default_value_t = 0.0)]
+    fill: f64,
+    /// CPU seconds per side per game.
+    #[arg(long, default_value_t = 10.0)]
+    time: f64,
+    /// A program's move may take this many times its CPU seconds left in
+    /// wall-clock time (plus --grace) before it is killed as hung.
+    #[arg(long, default_value_t = WallGuard::default().factor)]
+    wall_factor: f64,
+    /// Seconds added to the wall-clock guard.
+    #[arg(long, default_value_t = WallGuard::default().grace)]
+    grace: f64,
+    /// Threads per built-in engine move.
+    #[arg(long, default_value_t = 1)]
+    threads: usize,
+    /// Also write the report as JSON to this file (`-`: standard output,
+    /// instead of the text report).
+    #[arg(long, value_name = "FILE")]
+    json: Option<PathBuf>,
+    /// Print every move with the CPU charged and the time left, and each board.
+    #[arg(long)]
+    trace: bool,
+}
+
+/// Plays the match and prints the report.
+pub fn run_referee_command(args: &RefereeArgs) -> anyhow::Result<()> {
+    let settings = RefereeSettings {
+        boards: args.boards,
+        seed: args.seed,
+        sizes: args.size,
+        max_value: args.max_value,
+        fill: args.fill,
+        game: GameSettings {
+            time: args.time,
+            guard: WallGuard {
+                factor: args.wall_factor,
+                grace: args.grace,
+            },
+            threads: args.threads,
+        },
+    };
+    settings.validate()?;
+    let bar = if std::io::stderr().is_terminal() && !args.trace {
+        let bar = ProgressBar::new(u64::from(2 * args.boards));
+        bar.set_style(ProgressStyle::with_template(
+            "{bar:40} {pos}/{len} games  {msg}  [{elapsed}<{eta}]",
+        )?);
+        bar
+    } else {
+        ProgressBar::hidden()
+    };
+    let mut trace = |s: &str| {
+        if args.trace {
+            // A closed pipe (`| head`) ends the trace, not the match.
+            let _ = std::io::stdout().write_all(s.as_bytes());
+        }
+    };
+    let report = run_referee(&args.a, &args.b, &settings, &mut trace, &mut |r| {
+        bar.set_position(u64::from(r.totals.games()));
+        let t = &r.totals;
+        bar.set_message(format!("A {}-{}-{}", t.wins, t.draws, t.losses));
+    });
+    bar.finish_and_clear();
+    let report = report?;
+    let to_stdout = args.json.as_deref() == Some(Path::new("-"));
+    if let Some(path) = &args.json {
+        let text = report.to_json(&settings) + "\n";
+        if to_stdout {
+            write_stdout(&text)?;
+        } else {
+            std::fs::write(path, text).with_context(|| format!("writing {}", path.display()))?;
+        }
+    }
+    if !to_stdout {
+        write_stdout(&report.to_string())?;
+    }
+    Ok(())
+}
+
+/// Writes `text` to standard output; a reader that has gone (`| head`)
+/// is not an error.
+fn write_stdout(text: &str) -> anyhow::Result<()> {
+    match std::io::stdout().write_all(text.as_bytes()) {
+        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => {
+            Err(e).context("writing standard output")
+        }
+        _ => Ok(()),
+    }
+}

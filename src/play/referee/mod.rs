@@ -1,0 +1,43 @@
+//! The referee: programs in the assignment's format (and built-in agents)
+//! played against each other as a course tournament runs them.
+//!
+//! Each move of a program is one run of `sh -c COMMAND` in the side's own
+//! temporary folder, kept for the whole game: the referee writes
+//! `input.txt` (COMPETITION mode, the side's CPU seconds left), runs the
+//! command under a wall-clock guard, charges the CPU time the operating
+//! system counted for the whole process tree, and reads `output.txt`.
+//! A side forfeits, and loses the game, on a CPU overrun, a hang, a crash,
+//! no `output.txt`, an unreadable one, an illegal move, or a board that is
+//! not the board after its move ([`ForfeitReason`]).
+//!
+//! [`program_move`] is one such move on its own, for other tools;
+//! [`play_game`] one game, [`run_referee`] a whole match.
+//!
+//! ```no_run
+//! use stakeraid::referee::{program_move, WallGuard};
+//! use stakeraid::{random_board, Player, Rng};
+//!
+//! let board = random_board(&mut Rng::new(1), 6, 99, 0.0);
+//! let dir = tempfile::tempdir()?;
+//! let m = program_move("/path/to/program", dir.path(), &board, Player::X, 10.0,
+//!                      &WallGuard::default())?;
+//! println!("{:?} after {:.3} s of CPU", m.result, m.cpu);
+//! # Ok::<(), std::io::Error>(())
+//! ```
+
+mod answer;
+mod forfeit;
+mod game;
+mod process;
+mod report;
+mod tournament;
+
+pub use answer::{check_answer, parse_answer, AnswerText};
+pub use forfeit::{Forfeit, ForfeitReason};
+pub use game::{
+    competition_input, forfeit_margin, judge, play_game, program_move, time_text, GameForfeit,
+    GameResult, GameSettings, MoveRecord, ProgramMove, Side, WallGuard,
+};
+pub use process::{run_program, Exit, ProgramRun, MAX_OUTPUT};
+pub use report::{BoardPair, Elo, PairGame, RefereeReport, SideSummary, Spread};
+pub use tournament::{run_referee, RefereeError, RefereeSettings};
