@@ -153,6 +153,9 @@ impl Searcher {
             };
         }
         if remaining == 1 && self.eval == Eval::Quiet {
+            if self.stopped(sp) {
+                return 0;
+            }
             return self.quiesce(board, p, alpha, beta, QUIET_PLIES, nodes);
         }
         if remaining == 1 {

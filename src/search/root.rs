@@ -291,6 +291,10 @@ fn root_iteration(
     // it in canonical order, by `>` if after. With integer values, `>= b` is
     // `> b - 1`, so each needs only a null-bounded window above one alpha.
     let run = |i: usize, b: &mut Board| {
+        // Once stopped, what is left would only be searched to be discarded.
+        if searcher.aborted() {
+            return;
+        }
         let (bv, bi) = *best.lock();
         let alpha = if i < bi { bv - 1 } else { bv };
         let mut n = 0;
