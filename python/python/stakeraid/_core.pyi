@@ -1,18 +1,35 @@
 """Type stubs of the Rust extension module ``stakeraid._core``."""
 
-from typing import List, Literal, Optional, Sequence, SupportsIndex, Tuple, Union
+from collections.abc import Sequence
+from typing import Literal, SupportsIndex, final
+
+from typing_extensions import TypeAlias
+
+__all__ = [
+    "Analysis",
+    "Move",
+    "Position",
+    "RootMove",
+    "StopToken",
+    "__version__",
+    "_panic_for_tests",
+    "analyse",
+    "competition_move",
+    "solve_text",
+]
 
 __version__: str
 
-Player = Literal["X", "O"]
-MoveKind = Literal["Stake", "Raid"]
-SearchMode = Literal["ALPHABETA", "MINIMAX", "alphabeta", "minimax"]
+_Player: TypeAlias = Literal["X", "O"]
+_MoveKind: TypeAlias = Literal["Stake", "Raid"]
+_SearchMode: TypeAlias = Literal["ALPHABETA", "MINIMAX", "alphabeta", "minimax"]
 
+@final
 class Move:
     """A move: a target cell and a kind, printed as in ``output.txt``
     (``"C3 Raid"``). Immutable, comparable and hashable."""
 
-    def __init__(self, cell: str, kind: str) -> None:
+    def __new__(cls, cell: str, kind: str) -> Move:
         """``Move("C3", "Raid")``; raises ``ValueError`` on a bad cell or kind."""
     @staticmethod
     def parse(text: str) -> Move:
@@ -23,11 +40,12 @@ class Move:
         (kind 0 Stake, 1 Raid) on a ``size`` x ``size`` board."""
     def index(self, size: int) -> int:
         """This move's action index on a ``size`` x ``size`` board."""
+    def __getnewargs__(self) -> tuple[str, str]: ...
     @property
     def cell(self) -> str:
         """The target cell, e.g. ``"C3"``."""
     @property
-    def kind(self) -> MoveKind:
+    def kind(self) -> _MoveKind:
         """``"Stake"`` or ``"Raid"``."""
     @property
     def row(self) -> int:
@@ -35,19 +53,20 @@ class Move:
     @property
     def col(self) -> int:
         """Zero-based column (column A is 0)."""
-    def __eq__(self, other: object) -> bool: ...
+    def __eq__(self, value: object, /) -> bool: ...
     def __hash__(self) -> int: ...
 
+@final
 class Position:
     """A board (cell values and pieces) and the player to move. Immutable:
     ``play`` returns a new position."""
 
-    def __init__(
-        self,
+    def __new__(
+        cls,
         values: Sequence[Sequence[SupportsIndex]],
-        cells: Optional[Sequence[str]] = None,
+        cells: Sequence[str] | None = None,
         player: str = "X",
-    ) -> None:
+    ) -> Position:
         """One row of positive values per board row, one string of ``X``,
         ``O`` and ``.`` per row (all empty if omitted), the player to move.
         Raises ``ValueError`` with the row and column of a bad entry."""
@@ -58,26 +77,26 @@ class Position:
     def to_input(
         self,
         mode: str = "ALPHABETA",
-        depth: Optional[int] = None,
-        seconds: Optional[float] = None,
+        depth: int | None = None,
+        seconds: float | None = None,
     ) -> str:
         """The text of an ``input.txt``: ``depth`` for MINIMAX / ALPHABETA,
         ``seconds`` for COMPETITION."""
-    def legal_moves(self) -> List[Move]:
+    def legal_moves(self) -> list[Move]:
         """Every legal move in canonical order: all Stakes row-major, then
         all Raids row-major (Raids that flip nothing included)."""
     def action_mask(self) -> bytes:
         """``2 * size**2`` bytes, 1 where ``Move.index`` numbers a legal move."""
-    def play(self, move: Union[Move, str]) -> Position:
+    def play(self, move: Move | str) -> Position:
         """The position after ``move``, the other player to move; raises
         ``ValueError`` if the move is not legal."""
-    def is_legal(self, move: Union[Move, str]) -> bool:
+    def is_legal(self, move: Move | str) -> bool:
         """True if ``move`` is legal here."""
     @property
     def size(self) -> int:
         """The board side N."""
     @property
-    def to_move(self) -> Player:
+    def to_move(self) -> _Player:
         """The player to move."""
     @property
     def score(self) -> int:
@@ -91,19 +110,20 @@ class Position:
     def empty_count(self) -> int:
         """The number of empty cells."""
     @property
-    def values(self) -> List[List[int]]:
+    def values(self) -> list[list[int]]:
         """The cell values, one list per row."""
     @property
-    def cells(self) -> List[str]:
+    def cells(self) -> list[str]:
         """The pieces, one string of ``X``, ``O`` and ``.`` per row."""
-    def __eq__(self, other: object) -> bool: ...
+    def __eq__(self, value: object, /) -> bool: ...
     def __hash__(self) -> int: ...
-    def __getnewargs__(self) -> Tuple[List[List[int]], List[str], str]: ...
+    def __getnewargs__(self) -> tuple[list[list[int]], list[str], str]: ...
 
+@final
 class StopToken:
     """A flag that stops the searches it is passed to, from any thread."""
 
-    def __init__(self) -> None: ...
+    def __new__(cls) -> StopToken: ...
     def stop(self) -> None:
         """Asks every search holding this token to stop."""
     def reset(self) -> None:
@@ -112,6 +132,7 @@ class StopToken:
     def stopped(self) -> bool:
         """True once ``stop()`` was called (and not reset)."""
 
+@final
 class RootMove:
     """One root move with what the search proved about its value."""
 
@@ -124,14 +145,15 @@ class RootMove:
     @property
     def bound(self) -> Literal["exact", "upper"]:
         """``"exact"``, or ``"upper"`` where only an upper bound was proved."""
-    def __eq__(self, other: object) -> bool: ...
+    def __eq__(self, value: object, /) -> bool: ...
 
+@final
 class Analysis:
     """The result of ``analyse``; values are game scores from ``player``'s
     point of view at the depth searched."""
 
     @property
-    def player(self) -> Player: ...
+    def player(self) -> _Player: ...
     @property
     def mode(self) -> Literal["ALPHABETA", "MINIMAX"]: ...
     @property
@@ -141,13 +163,13 @@ class Analysis:
     def value(self) -> int:
         """The value of ``best`` (exact at ``depth``)."""
     @property
-    def board(self) -> List[str]:
+    def board(self) -> list[str]:
         """The board after ``best``, one string per row."""
     @property
-    def moves(self) -> List[RootMove]:
+    def moves(self) -> list[RootMove]:
         """Every legal root move in canonical order."""
     @property
-    def pv(self) -> List[Move]:
+    def pv(self) -> list[Move]:
         """The principal variation, ``best`` first."""
     @property
     def depth(self) -> int:
@@ -167,18 +189,18 @@ class Analysis:
     def time_us(self) -> int: ...
     def output_text(self) -> str:
         """The text of ``output.txt``."""
-    def ranked(self) -> List[RootMove]:
+    def ranked(self) -> list[RootMove]:
         """The root moves best first."""
     def to_json(self) -> str:
         """The JSON object of ``stakeraid solve --json``."""
 
 def analyse(
     position: Position,
-    mode: SearchMode = "ALPHABETA",
-    depth: Optional[int] = None,
-    time: Optional[float] = None,
+    mode: _SearchMode = "ALPHABETA",
+    depth: int | None = None,
+    time: float | None = None,
     threads: int = 0,
-    stop: Optional[StopToken] = None,
+    stop: StopToken | None = None,
 ) -> Analysis:
     """Analyses ``position`` to ``depth`` plies and/or for ``time`` wall
     seconds; ``threads=0`` uses one per core; ``stop`` interrupts it."""

@@ -37,7 +37,8 @@ them uniformly from ``1..max_value``. ``cells`` fixes a starting layout;
 
 from __future__ import annotations
 
-from typing import Any, Dict, Optional, Sequence
+from collections.abc import Sequence
+from typing import Any, ClassVar
 
 try:
     import gymnasium
@@ -48,13 +49,12 @@ try:
     from pettingzoo.utils import wrappers
 except ImportError as e:  # pragma: no cover - depends on the installed extras
     raise ImportError(
-        "stakeraid.env needs pettingzoo, gymnasium and numpy: "
-        'pip install "stakeraid[env]"'
+        'stakeraid.env needs pettingzoo, gymnasium and numpy: pip install "stakeraid[env]"'
     ) from e
 
 from ._core import Move, Position
 
-__all__ = ["env", "raw_env", "AGENTS"]
+__all__ = ["AGENTS", "env", "raw_env"]
 
 AGENTS = ["X", "O"]
 
@@ -73,7 +73,7 @@ def env(**kwargs: Any) -> AECEnv:
 class raw_env(AECEnv, EzPickle):
     """Stake & Raid as a two-agent, turn-based PettingZoo environment."""
 
-    metadata = {
+    metadata: ClassVar[dict[str, Any]] = {
         "render_modes": ["human", "ansi"],
         "name": "stakeraid_v0",
         "is_parallelizable": False,
@@ -83,13 +83,13 @@ class raw_env(AECEnv, EzPickle):
     def __init__(
         self,
         size: int = 6,
-        values: Optional[Sequence[Sequence[int]]] = None,
-        cells: Optional[Sequence[str]] = None,
+        values: Sequence[Sequence[int]] | None = None,
+        cells: Sequence[str] | None = None,
         first: str = "X",
         max_value: int = 99,
-        illegal_reward: Optional[float] = None,
+        illegal_reward: float | None = None,
         normalize_rewards: bool = False,
-        render_mode: Optional[str] = None,
+        render_mode: str | None = None,
     ) -> None:
         EzPickle.__init__(
             self,
@@ -138,9 +138,7 @@ class raw_env(AECEnv, EzPickle):
                     "observation": spaces.Box(
                         low=0.0, high=1.0, shape=(size, size, 4), dtype=np.float32
                     ),
-                    "action_mask": spaces.Box(
-                        low=0, high=1, shape=(n_actions,), dtype=np.int8
-                    ),
+                    "action_mask": spaces.Box(low=0, high=1, shape=(n_actions,), dtype=np.int8),
                 }
             )
             for a in AGENTS
@@ -148,15 +146,15 @@ class raw_env(AECEnv, EzPickle):
         self.action_spaces = {a: spaces.Discrete(n_actions) for a in AGENTS}
         self.np_random, _ = seeding.np_random(None)
         self.position: Position = probe
-        self._planes: Optional[np.ndarray] = None
+        self._planes: np.ndarray | None = None
 
-    def observation_space(self, agent: str) -> spaces.Space:
+    def observation_space(self, agent: str) -> spaces.Space[Any]:
         return self.observation_spaces[agent]
 
-    def action_space(self, agent: str) -> spaces.Space:
+    def action_space(self, agent: str) -> spaces.Space[Any]:
         return self.action_spaces[agent]
 
-    def reset(self, seed: Optional[int] = None, options: Optional[Dict[str, Any]] = None) -> None:
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         if seed is not None:
             self.np_random, _ = seeding.np_random(seed)
         start = (options or {}).get("position")
@@ -186,7 +184,7 @@ class raw_env(AECEnv, EzPickle):
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
-        self.infos: Dict[str, Dict[str, Any]] = {a: {} for a in self.agents}
+        self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
         self.agent_selection = self.position.to_move
 
     def _pieces(self) -> np.ndarray:
@@ -196,7 +194,7 @@ class raw_env(AECEnv, EzPickle):
             self._planes = np.frombuffer(text, dtype=np.uint8).reshape(self.size, self.size)
         return self._planes
 
-    def observe(self, agent: str) -> Dict[str, np.ndarray]:
+    def observe(self, agent: str) -> dict[str, np.ndarray]:
         pieces = self._pieces()
         own, enemy = (_X, _O) if agent == "X" else (_O, _X)
         planes = np.empty((self.size, self.size, 4), dtype=np.float32)
@@ -210,7 +208,7 @@ class raw_env(AECEnv, EzPickle):
             mask = np.zeros(2 * self.size * self.size, dtype=np.int8)
         return {"observation": planes, "action_mask": mask}
 
-    def step(self, action: Optional[int]) -> None:
+    def step(self, action: int | None) -> None:
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
@@ -239,7 +237,7 @@ class raw_env(AECEnv, EzPickle):
         if self.render_mode == "human":
             self.render()
 
-    def render(self) -> Optional[str]:
+    def render(self) -> str | None:
         if self.render_mode is None:
             gymnasium.logger.warn("render() called without a render_mode")
             return None
