@@ -15,13 +15,17 @@ SPEC_EXAMPLES = [
         "B3 Stake\nX..\n...\n.O.\n",
     ),
     (
-        "5\nMINIMAX\nX\n1\n20 16 1 32 30\n20 12 2 11 8\n28 48 9 1 1\n20 12 10 6 2\n"
-        "25 30 23 21 10\n..XX.\n..XOX\n...O.\n..OO.\n.....\n",
+        (
+            "5\nMINIMAX\nX\n1\n20 16 1 32 30\n20 12 2 11 8\n28 48 9 1 1\n20 12 10 6 2\n"
+            "25 30 23 21 10\n..XX.\n..XOX\n...O.\n..OO.\n.....\n"
+        ),
         "B3 Stake\n..XX.\n..XOX\n.X.O.\n..OO.\n.....\n",
     ),
     (
-        "5\nALPHABETA\nX\n4\n20 16 1 32 30\n20 12 2 11 8\n28 48 9 1 1\n20 12 10 6 2\n"
-        "25 30 23 21 10\n..XX.\n..XOX\n...O.\n..OO.\n.....\n",
+        (
+            "5\nALPHABETA\nX\n4\n20 16 1 32 30\n20 12 2 11 8\n28 48 9 1 1\n20 12 10 6 2\n"
+            "25 30 23 21 10\n..XX.\n..XOX\n...O.\n..OO.\n.....\n"
+        ),
         "C3 Raid\n..XX.\n..XOX\n..XX.\n..XO.\n.....\n",
     ),
 ]

@@ -6,9 +6,8 @@ import pytest
 pytest.importorskip("pettingzoo", reason='the environment needs pip install "stakeraid[env]"')
 
 import numpy as np
-from pettingzoo.test import api_test
-
 import stakeraid
+from pettingzoo.test import api_test
 from stakeraid.env import env, raw_env
 
 

@@ -2,7 +2,6 @@
 the interpreter down."""
 
 import pytest
-
 import stakeraid
 from stakeraid import Position
 
@@ -76,14 +75,14 @@ P = Position([[1, 8, 23], [5, 42, 12], [26, 30, 9]], ["X..", "...", "..."], "O")
 @pytest.mark.parametrize(
     "kwargs, message",
     [
-        (dict(depth=0), "depth must be at least 1"),
-        (dict(depth=-3), "depth must be at least 1"),
-        (dict(), "give a depth, a time limit or both"),
-        (dict(depth=2, mode="COMPETITION"), "no exact answer"),
-        (dict(depth=2, mode="BEST"), "unknown mode"),
-        (dict(time=-1.0), "time"),
-        (dict(time=float("nan")), "time"),
-        (dict(depth=2, threads=-1), "threads"),
+        ({"depth": 0}, "depth must be at least 1"),
+        ({"depth": -3}, "depth must be at least 1"),
+        ({}, "give a depth, a time limit or both"),
+        ({"depth": 2, "mode": "COMPETITION"}, "no exact answer"),
+        ({"depth": 2, "mode": "BEST"}, "unknown mode"),
+        ({"time": -1.0}, "time"),
+        ({"time": float("nan")}, "time"),
+        ({"depth": 2, "threads": -1}, "threads"),
     ],
 )
 def test_bad_analyse_arguments(kwargs, message):

@@ -7,9 +7,9 @@ import os
 import subprocess
 
 import pytest
-
 import stakeraid
 from conftest import CASES, REPO, SPEC_EXAMPLES, case_dirs, normalized
+
 
 def header(text):
     """Mode and depth from the second and fourth lines of an input.txt."""
@@ -21,7 +21,7 @@ def header(text):
 def test_spec_examples(text, expected):
     assert stakeraid.solve_text(text) == expected
     assert stakeraid.solve_text(text, threads=1) == expected
-    mode, depth = header(text)
+    _, depth = header(text)
     position = stakeraid.Position.from_input(text)
     for m in ("MINIMAX", "ALPHABETA"):
         analysis = stakeraid.analyse(position, mode=m, depth=depth, threads=1)
@@ -59,11 +59,15 @@ def test_case_corpus():
 def cli_binary():
     """The stakeraid command: STAKERAID_BIN, or the one built in target/."""
     named = os.environ.get("STAKERAID_BIN")
-    candidates = [named] if named else [str(REPO / "target" / p / "stakeraid") for p in ("release", "debug")]
+    candidates = (
+        [named] if named else [str(REPO / "target" / p / "stakeraid") for p in ("release", "debug")]
+    )
     for path in candidates:
         if os.path.isfile(path):
             return path
-    pytest.skip(f"no stakeraid binary at {' or '.join(candidates)} (cargo build, or set STAKERAID_BIN)")
+    pytest.skip(
+        f"no stakeraid binary at {' or '.join(candidates)} (cargo build, or set STAKERAID_BIN)"
+    )
 
 
 def run_cli(binary, text):
@@ -71,6 +75,7 @@ def run_cli(binary, text):
         [binary, "solve", "-", "-o", "-", "--threads", "1"],
         input=text.encode(),
         capture_output=True,
+        check=False,
         timeout=120,
     )
 

@@ -3,7 +3,6 @@
 import pickle
 
 import pytest
-
 from stakeraid import Move
 
 
@@ -14,7 +13,12 @@ def test_every_move_reads_back_what_it_prints():
                 text = f"{chr(ord('A') + col)}{row + 1} {kind}"
                 move = Move.parse(text)
                 assert str(move) == text
-                assert (move.cell, move.kind, move.row, move.col) == (text.split()[0], kind, row, col)
+                assert (move.cell, move.kind, move.row, move.col) == (
+                    text.split()[0],
+                    kind,
+                    row,
+                    col,
+                )
                 assert Move.parse(str(move)) == move
                 assert Move(move.cell, move.kind) == move
                 assert eval(repr(move), {"Move": Move}) == move

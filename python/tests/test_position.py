@@ -4,13 +4,17 @@ playing, scores and drawing."""
 import pickle
 
 import pytest
-
 import stakeraid
+from conftest import SPEC_EXAMPLES
 from stakeraid import Move, Position
 
-from conftest import SPEC_EXAMPLES
-
-VALUES = [[20, 16, 1, 32, 30], [20, 12, 2, 11, 8], [28, 48, 9, 1, 1], [20, 12, 10, 6, 2], [25, 30, 23, 21, 10]]
+VALUES = [
+    [20, 16, 1, 32, 30],
+    [20, 12, 2, 11, 8],
+    [28, 48, 9, 1, 1],
+    [20, 12, 10, 6, 2],
+    [25, 30, 23, 21, 10],
+]
 CELLS = ["..XX.", "..XOX", "...O.", "..OO.", "....."]
 
 
@@ -77,7 +81,12 @@ def test_play_flips_and_passes_the_turn():
 
 @pytest.mark.parametrize(
     "move, reason",
-    [("C1 Stake", "taken"), ("A5 Raid", "next to"), ("F1 Stake", "off"), ("A1 Blitz", "Stake or Raid")],
+    [
+        ("C1 Stake", "taken"),
+        ("A5 Raid", "next to"),
+        ("F1 Stake", "off"),
+        ("A1 Blitz", "Stake or Raid"),
+    ],
 )
 def test_illegal_moves_are_value_errors(move, reason):
     p = Position(VALUES, CELLS, "X")

@@ -16,7 +16,13 @@ def big_position():
 
 
 EXAMPLE = Position(
-    [[20, 16, 1, 32, 30], [20, 12, 2, 11, 8], [28, 48, 9, 1, 1], [20, 12, 10, 6, 2], [25, 30, 23, 21, 10]],
+    [
+        [20, 16, 1, 32, 30],
+        [20, 12, 2, 11, 8],
+        [28, 48, 9, 1, 1],
+        [20, 12, 10, 6, 2],
+        [25, 30, 23, 21, 10],
+    ],
     ["..XX.", "..XOX", "...O.", "..OO.", "....."],
     "X",
 )
@@ -42,7 +48,11 @@ def test_analysis_mirrors_the_library():
     # MINIMAX values are exact, and every ALPHABETA bound is at least as large.
     for exact, bounded in zip(m.moves, a.moves):
         assert exact.move == bounded.move
-        assert exact.value == bounded.value if bounded.bound == "exact" else exact.value <= bounded.value
+        assert (
+            exact.value == bounded.value
+            if bounded.bound == "exact"
+            else exact.value <= bounded.value
+        )
     assert max(rm.value for rm in m.moves) == m.value
 
 
@@ -51,7 +61,9 @@ def test_stop_from_another_thread():
     result = {}
 
     def search():
-        result["analysis"] = stakeraid.analyse(big_position(), mode="ALPHABETA", depth=40, threads=1, stop=token)
+        result["analysis"] = stakeraid.analyse(
+            big_position(), mode="ALPHABETA", depth=40, threads=1, stop=token
+        )
 
     worker = threading.Thread(target=search)
     start = time.monotonic()
