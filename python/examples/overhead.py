@@ -1,0 +1,43 @@
+"""The cost of one tiny ``stakeraid.analyse`` call from Python (2x2 empty
+board, ALPHABETA depth 1, one thread), to compare with ``overhead.rs``.
+
+python overhead.py [CALLS]
+"""
+
+import statistics
+import sys
+import time
+
+import stakeraid
+
+
+def per_call_us(fn, calls):
+    start = time.perf_counter()
+    for _ in range(calls):
+        fn()
+    return (time.perf_counter() - start) * 1e6 / calls
+
+
+def main():
+    calls = int(sys.argv[1]) if len(sys.argv) > 1 else 100_000
+    position = stakeraid.Position([[1, 2], [3, 4]])
+    analyse = stakeraid.analyse
+
+    def call():
+        return analyse(position, depth=1, threads=1)
+
+    def call_and_read():
+        a = analyse(position, depth=1, threads=1)
+        return a.best, a.value, a.moves, a.pv
+
+    for name, fn in (("analyse", call), ("analyse + read best/value/moves/pv", call_and_read)):
+        fn()
+        rounds = sorted(per_call_us(fn, calls) for _ in range(5))
+        print(
+            f"python {name} 2x2 depth 1 threads 1: median {statistics.median(rounds):.2f} us per call "
+            f"(rounds {', '.join(f'{r:.2f}' for r in rounds)}; {calls} calls each)"
+        )
+
+
+if __name__ == "__main__":
+    main()

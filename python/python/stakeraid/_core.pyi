@@ -1,0 +1,215 @@
+"""Type stubs of the Rust extension module ``stakeraid._core``."""
+
+from collections.abc import Sequence
+from typing import Literal, SupportsIndex, final
+
+from typing_extensions import TypeAlias
+
+__all__ = [
+    "Analysis",
+    "Move",
+    "Position",
+    "RootMove",
+    "StopToken",
+    "__version__",
+    "_panic_for_tests",
+    "analyse",
+    "competition_move",
+    "solve_text",
+]
+
+__version__: str
+
+_Player: TypeAlias = Literal["X", "O"]
+_MoveKind: TypeAlias = Literal["Stake", "Raid"]
+_SearchMode: TypeAlias = Literal["ALPHABETA", "MINIMAX", "alphabeta", "minimax"]
+
+@final
+class Move:
+    """A move: a target cell and a kind, printed as in ``output.txt``
+    (``"C3 Raid"``). Immutable, comparable and hashable."""
+
+    def __new__(cls, cell: str, kind: str) -> Move:
+        """``Move("C3", "Raid")``; raises ``ValueError`` on a bad cell or kind."""
+    @staticmethod
+    def parse(text: str) -> Move:
+        """Reads ``"C3 Stake"``, ``"c3 raid"`` or ``"Z26 Raid"``; raises ``ValueError``."""
+    @staticmethod
+    def from_index(index: int, size: int) -> Move:
+        """The move with action index ``kind * size**2 + row * size + col``
+        (kind 0 Stake, 1 Raid) on a ``size`` x ``size`` board."""
+    def index(self, size: int) -> int:
+        """This move's action index on a ``size`` x ``size`` board."""
+    def __getnewargs__(self) -> tuple[str, str]: ...
+    @property
+    def cell(self) -> str:
+        """The target cell, e.g. ``"C3"``."""
+    @property
+    def kind(self) -> _MoveKind:
+        """``"Stake"`` or ``"Raid"``."""
+    @property
+    def row(self) -> int:
+        """Zero-based row (row 1 is 0)."""
+    @property
+    def col(self) -> int:
+        """Zero-based column (column A is 0)."""
+    def __eq__(self, value: object, /) -> bool: ...
+    def __hash__(self) -> int: ...
+
+@final
+class Position:
+    """A board (cell values and pieces) and the player to move. Immutable:
+    ``play`` returns a new position."""
+
+    def __new__(
+        cls,
+        values: Sequence[Sequence[SupportsIndex]],
+        cells: Sequence[str] | None = None,
+        player: str = "X",
+    ) -> Position:
+        """One row of positive values per board row, one string of ``X``,
+        ``O`` and ``.`` per row (all empty if omitted), the player to move.
+        Raises ``ValueError`` with the row and column of a bad entry."""
+    @staticmethod
+    def from_input(text: str) -> Position:
+        """The position of the text of an ``input.txt`` (its ``YOUPLAY``
+        moves); raises ``ValueError`` naming the line and the reason."""
+    def to_input(
+        self,
+        mode: str = "ALPHABETA",
+        depth: int | None = None,
+        seconds: float | None = None,
+    ) -> str:
+        """The text of an ``input.txt``: ``depth`` for MINIMAX / ALPHABETA,
+        ``seconds`` for COMPETITION."""
+    def legal_moves(self) -> list[Move]:
+        """Every legal move in canonical order: all Stakes row-major, then
+        all Raids row-major (Raids that flip nothing included)."""
+    def action_mask(self) -> bytes:
+        """``2 * size**2`` bytes, 1 where ``Move.index`` numbers a legal move."""
+    def play(self, move: Move | str) -> Position:
+        """The position after ``move``, the other player to move; raises
+        ``ValueError`` if the move is not legal."""
+    def is_legal(self, move: Move | str) -> bool:
+        """True if ``move`` is legal here."""
+    @property
+    def size(self) -> int:
+        """The board side N."""
+    @property
+    def to_move(self) -> _Player:
+        """The player to move."""
+    @property
+    def score(self) -> int:
+        """The game score from the point of view of the player to move."""
+    def score_for(self, player: str) -> int:
+        """The game score from ``player``'s point of view."""
+    @property
+    def is_over(self) -> bool:
+        """True when the board is full."""
+    @property
+    def empty_count(self) -> int:
+        """The number of empty cells."""
+    @property
+    def values(self) -> list[list[int]]:
+        """The cell values, one list per row."""
+    @property
+    def cells(self) -> list[str]:
+        """The pieces, one string of ``X``, ``O`` and ``.`` per row."""
+    def __eq__(self, value: object, /) -> bool: ...
+    def __hash__(self) -> int: ...
+    def __getnewargs__(self) -> tuple[list[list[int]], list[str], str]: ...
+
+@final
+class StopToken:
+    """A flag that stops the searches it is passed to, from any thread."""
+
+    def __new__(cls) -> StopToken: ...
+    def stop(self) -> None:
+        """Asks every search holding this token to stop."""
+    def reset(self) -> None:
+        """Clears the flag for a new search."""
+    @property
+    def stopped(self) -> bool:
+        """True once ``stop()`` was called (and not reset)."""
+
+@final
+class RootMove:
+    """One root move with what the search proved about its value."""
+
+    @property
+    def move(self) -> Move:
+        """The move."""
+    @property
+    def value(self) -> int:
+        """Its value, or an upper bound of it (see ``bound``)."""
+    @property
+    def bound(self) -> Literal["exact", "upper"]:
+        """``"exact"``, or ``"upper"`` where only an upper bound was proved."""
+    def __eq__(self, value: object, /) -> bool: ...
+
+@final
+class Analysis:
+    """The result of ``analyse``; values are game scores from ``player``'s
+    point of view at the depth searched."""
+
+    @property
+    def player(self) -> _Player: ...
+    @property
+    def mode(self) -> Literal["ALPHABETA", "MINIMAX"]: ...
+    @property
+    def best(self) -> Move:
+        """The first move in canonical order whose value is maximal."""
+    @property
+    def value(self) -> int:
+        """The value of ``best`` (exact at ``depth``)."""
+    @property
+    def board(self) -> list[str]:
+        """The board after ``best``, one string per row."""
+    @property
+    def moves(self) -> list[RootMove]:
+        """Every legal root move in canonical order."""
+    @property
+    def pv(self) -> list[Move]:
+        """The principal variation, ``best`` first."""
+    @property
+    def depth(self) -> int:
+        """The depth the answer comes from."""
+    @property
+    def requested_depth(self) -> int:
+        """The depth asked for, capped at the number of empty cells."""
+    @property
+    def exact(self) -> bool:
+        """True when ``best`` and ``value`` are exact at ``requested_depth``."""
+    @property
+    def stopped(self) -> bool:
+        """True when a stop or the time limit cut some work short."""
+    @property
+    def nodes(self) -> int: ...
+    @property
+    def time_us(self) -> int: ...
+    def output_text(self) -> str:
+        """The text of ``output.txt``."""
+    def ranked(self) -> list[RootMove]:
+        """The root moves best first."""
+    def to_json(self) -> str:
+        """The JSON object of ``stakeraid solve --json``."""
+
+def analyse(
+    position: Position,
+    mode: _SearchMode = "ALPHABETA",
+    depth: int | None = None,
+    time: float | None = None,
+    threads: int = 0,
+    stop: StopToken | None = None,
+) -> Analysis:
+    """Analyses ``position`` to ``depth`` plies and/or for ``time`` wall
+    seconds; ``threads=0`` uses one per core; ``stop`` interrupts it."""
+
+def solve_text(input_text: str, threads: int = 0) -> str:
+    """The text of ``output.txt`` for the text of an ``input.txt``."""
+
+def competition_move(position: Position, seconds_left: float, threads: int = 0) -> Move:
+    """The competition engine's move with ``seconds_left`` CPU seconds for
+    the rest of the player's game."""
+
+def _panic_for_tests(message: str) -> None: ...

@@ -1,0 +1,113 @@
+"""The PettingZoo environment: PettingZoo's own API test, and rewards that
+are the final scores of the game the Rust board played."""
+
+import pytest
+
+pytest.importorskip("pettingzoo", reason='the environment needs pip install "stakeraid[env]"')
+
+import numpy as np
+import stakeraid
+from pettingzoo.test import api_test
+from stakeraid.env import env, raw_env
+
+# api_test's advice that does not fit this game: agents are named after the
+# pieces, and the observation is a dict with an action mask, as in
+# PettingZoo's own board games (which api_test exempts by name).
+ADVICE = [
+    "ignore:We recommend agents to be named",
+    "ignore:Observation is not a NumPy array",
+    "ignore:Observation space for each agent probably should be",
+]
+
+
+@pytest.mark.filterwarnings(*ADVICE)
+@pytest.mark.parametrize("size", [1, 3, 6])
+def test_pettingzoo_api(size):
+    api_test(env(size=size), num_cycles=200)
+
+
+@pytest.mark.filterwarnings(*ADVICE)
+def test_raw_env_passes_too():
+    api_test(raw_env(size=4, normalize_rewards=True), num_cycles=50)
+
+
+def play_random(e, seed):
+    e.reset(seed=seed)
+    rng = np.random.default_rng(seed)
+    totals = {a: 0.0 for a in e.possible_agents}
+    steps = 0
+    for agent in e.agent_iter():
+        obs, reward, terminated, truncated, _ = e.last()
+        totals[agent] += reward
+        if terminated or truncated:
+            action = None
+        else:
+            legal = np.flatnonzero(obs["action_mask"])
+            action = int(rng.choice(legal))
+            steps += 1
+        e.step(action)
+    return totals, steps
+
+
+def test_rewards_are_the_final_score():
+    e = env(size=5)
+    totals, steps = play_random(e, seed=3)
+    final = e.unwrapped.position
+    assert steps == 25 and final.is_over
+    assert totals == {"X": final.score_for("X"), "O": final.score_for("O")}
+    assert totals["X"] == -totals["O"]
+
+
+def test_observation_planes():
+    values = [[1, 2, 4], [8, 16, 32], [64, 128, 256]]
+    e = raw_env(values=values, cells=["X..", ".O.", "..."], first="O")
+    e.reset()
+    assert e.agent_selection == "O"
+    obs = e.observe("O")
+    planes, mask = obs["observation"], obs["action_mask"]
+    assert planes.shape == (3, 3, 4) and planes.dtype == np.float32
+    assert np.allclose(planes[:, :, 0] * 256, values)
+    assert planes[1, 1, 1] == 1 and planes[0, 0, 2] == 1 and planes[:, :, 1:].sum() == 9
+    assert planes[:, :, 3].sum() == 7
+    legal = [m.index(3) for m in e.position.legal_moves()]
+    assert sorted(np.flatnonzero(mask).tolist()) == sorted(legal)
+    assert not e.observe("X")["action_mask"].any()
+    # X sees the same board with own and enemy swapped.
+    x = e.observe("X")["observation"]
+    assert (x[:, :, 1] == planes[:, :, 2]).all() and (x[:, :, 2] == planes[:, :, 1]).all()
+    e.step(stakeraid.Move.parse("B1 Raid").index(3))
+    assert e.position.cells == ["OO.", ".O.", "..."]
+
+
+def test_seeded_boards_repeat():
+    e = raw_env(size=4)
+    e.reset(seed=5)
+    first = e.position
+    e.reset(seed=5)
+    assert e.position == first
+    e.reset(seed=6)
+    assert e.position != first
+
+
+def test_start_from_a_position():
+    p = stakeraid.Position([[3, 1], [1, 3]], ["X.", ".."], "O")
+    e = raw_env(size=2)
+    e.reset(options={"position": p})
+    assert e.position == p and e.agent_selection == "O"
+    with pytest.raises(ValueError):
+        e.reset(options={"position": stakeraid.Position([[1]])})
+
+
+def test_an_illegal_action_ends_the_game():
+    e = raw_env(values=[[1, 2], [3, 4]])
+    e.reset()
+    e.step(4 + 3)  # D2 Raid: X has no piece yet
+    assert all(e.terminations.values())
+    assert e.rewards == {"X": -10.0, "O": 0.0}
+    assert "illegal_move" in e.infos["X"]
+
+
+def test_render():
+    e = raw_env(size=2, render_mode="ansi")
+    e.reset(seed=0)
+    assert e.render() == str(e.position)

@@ -1,0 +1,110 @@
+"""Bad input is a ValueError carrying the library's message; nothing takes
+the interpreter down."""
+
+import pytest
+import stakeraid
+from stakeraid import Position
+
+GOOD = "3\nMINIMAX\nO\n2\n1 8 23\n5 42 12\n26 30 9\nX..\n...\n...\n"
+
+
+@pytest.mark.parametrize(
+    "text, message",
+    [
+        ("", "line 1"),
+        ("3\n", "line 2"),
+        ("3\nMINIMAX\nZ\n2\n", "line 3: "),
+        (GOOD.replace("MINIMAX", "MAXIMIN"), "line 2: "),
+        (GOOD.replace("\n2\n", "\n0\n", 1), "line 4: "),
+        (GOOD.replace("1 8 23", "1 8"), "line 5: "),
+        (GOOD.replace("5 42 12", "5 -42 12"), "line 6: "),
+        (GOOD.replace("26 30 9", "26 30 x"), "line 7: "),
+        (GOOD.replace("X..\n", "X.?\n"), "line 8: "),
+        (GOOD.replace("...\n...\n", "...\n"), "line 10"),
+        ("3\nALPHABETA\nX\n1\n1 1 1\n1 1 1\n1 1 1\nXOX\nOXO\nXOX\n", "full"),
+        ("27\nMINIMAX\nX\n1\n", "line 1: "),
+        (GOOD + "junk\n", "line 11"),
+    ],
+)
+def test_bad_input_text(text, message):
+    with pytest.raises(ValueError, match=message):
+        stakeraid.solve_text(text)
+    with pytest.raises(ValueError, match=message):
+        Position.from_input(text)
+
+
+def test_lenient_layout():
+    crlf = GOOD.replace("\n", "\r\n").rstrip("\n") + "\r\n\r\n\r\n"
+    assert stakeraid.solve_text(crlf) == stakeraid.solve_text(GOOD)
+    assert stakeraid.solve_text("\ufeff" + GOOD.rstrip("\n")) == stakeraid.solve_text(GOOD)
+
+
+@pytest.mark.parametrize(
+    "values, cells, player, message",
+    [
+        ([], None, "X", "1 to 26 rows"),
+        ([[1] * 27] * 27, None, "X", "1 to 26 rows"),
+        ([[1, 2], [3]], None, "X", "value row 2: expected 2 values, found 1"),
+        ([[1, 2], [3, 0]], None, "X", "value row 2, column 2"),
+        ([[1, 2], [3, -4]], None, "X", "value row 2, column 2"),
+        ([[1, 2], [3, 2**31]], None, "X", "value row 2, column 2"),
+        ([[1, 2], [3, 2**80]], None, "X", "value row 2, column 2"),
+        ([[1, 2], [3, "4"]], None, "X", "value row 2, column 2: .* got '4'"),
+        ([[1, 2], [3, 4.0]], None, "X", "value row 2, column 2"),
+        ([[1, 2], [3, 4]], [".."], "X", "expected 2 rows of cells, found 1"),
+        ([[1, 2], [3, 4]], ["..", "..."], "X", "cell row 2: expected 2 cells, found 3"),
+        ([[1, 2], [3, 4]], ["..", ".x"], "X", "cell row 2, column 2"),
+        ([[1, 2], [3, 4]], None, "Y", "unknown player"),
+    ],
+)
+def test_bad_positions(values, cells, player, message):
+    with pytest.raises(ValueError, match=message):
+        Position(values, cells, player)
+
+
+def test_wrong_types_are_type_errors():
+    with pytest.raises(TypeError):
+        Position("12\n34")
+    with pytest.raises(TypeError):
+        stakeraid.analyse("not a position", depth=1)
+
+
+P = Position([[1, 8, 23], [5, 42, 12], [26, 30, 9]], ["X..", "...", "..."], "O")
+
+
+@pytest.mark.parametrize(
+    "kwargs, message",
+    [
+        ({"depth": 0}, "depth must be at least 1"),
+        ({"depth": -3}, "depth must be at least 1"),
+        ({}, "give a depth, a time limit or both"),
+        ({"depth": 2, "mode": "COMPETITION"}, "no exact answer"),
+        ({"depth": 2, "mode": "BEST"}, "unknown mode"),
+        ({"time": -1.0}, "time"),
+        ({"time": float("nan")}, "time"),
+        ({"depth": 2, "threads": -1}, "threads"),
+    ],
+)
+def test_bad_analyse_arguments(kwargs, message):
+    with pytest.raises(ValueError, match=message):
+        stakeraid.analyse(P, **kwargs)
+
+
+def test_huge_limits_are_fine():
+    a = stakeraid.analyse(P, depth=10**9, time=float("inf"), threads=1)
+    assert a.exact and a.depth == a.requested_depth == 8
+
+
+@pytest.mark.parametrize("seconds", [-1.0, float("nan"), float("inf")])
+def test_bad_competition_budget(seconds):
+    with pytest.raises(ValueError, match="seconds_left"):
+        stakeraid.competition_move(P, seconds)
+
+
+def test_a_rust_panic_is_a_python_exception():
+    # PanicException derives from BaseException, as pyo3 defines it.
+    with pytest.raises(BaseException, match="boom") as e:
+        stakeraid._core._panic_for_tests("boom")
+    assert type(e.value).__name__ == "PanicException"
+    # The interpreter and the library are still there.
+    assert stakeraid.analyse(P, depth=2, threads=1).best == stakeraid.Move.parse("B3 Stake")

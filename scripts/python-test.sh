@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# Builds the Python package as an abi3 wheel in a fresh virtual environment,
+# installs it with its [env,test] extras and runs its tests (python/tests).
+#
+#   scripts/python-test.sh [PYTEST ARGS...]
+#
+# PYTHON names the interpreter (default python3, 3.9 or later). Everything
+# lands under target/python-test/ (removed first): the virtual environment,
+# the wheel, and the binding crate's build (python/Cargo.lock, --locked).
+# The golden cases are read from ../shared/cases; the comparison with the
+# command line uses target/release/stakeraid or target/debug/stakeraid when
+# one is built (STAKERAID_BIN names another).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+python="${PYTHON:-python3}"
+out=target/python-test
+rm -rf "$out"
+"$python" -m venv "$out/venv"
+venv_python="$PWD/$out/venv/bin/python"
+"$venv_python" -m pip install --quiet --disable-pip-version-check "maturin>=1.9.4,<2"
+
+# The binding crate keeps its own target folder: its release profile differs
+# from the solver's (panic = "unwind").
+CARGO_TARGET_DIR="$PWD/target/python" "$venv_python" -m maturin build \
+  --release --locked --manifest-path python/Cargo.toml --interpreter "$venv_python" \
+  --out "$out/wheels"
+wheels=("$out"/wheels/stakeraid-*.whl)
+[ ${#wheels[@]} -eq 1 ] || { echo "python-test.sh: expected one wheel, found: ${wheels[*]}" >&2; exit 1; }
+"$venv_python" -m pip install --quiet --disable-pip-version-check "${wheels[0]}[env,test]"
+
+if [ -z "${STAKERAID_BIN:-}" ]; then
+  for candidate in target/release/stakeraid target/debug/stakeraid; do
+    if [ -x "$candidate" ]; then
+      export STAKERAID_BIN="$PWD/$candidate"
+      break
+    fi
+  done
+fi
+
+# Run from python/, where no stakeraid folder shadows the installed package.
+cd python
+"$venv_python" -m pytest -p no:cacheprovider tests "$@"
