@@ -30,8 +30,10 @@ pub enum PositionError {
         /// Values it has.
         found: usize,
     },
-    /// A value that is not a positive integer fitting in i32.
-    #[error("value row {row}, column {col}: values must be positive and fit in i32, got {value}")]
+    /// A value that is not a non-negative integer fitting in i32.
+    #[error(
+        "value row {row}, column {col}: values must be integers from 0 to 2147483647, got {value}"
+    )]
     BadValue {
         /// The row.
         row: usize,
@@ -107,7 +109,7 @@ impl Position {
             }
             for (c, &v) in row.iter().enumerate() {
                 match i32::try_from(v) {
-                    Ok(v) if v > 0 => values.push(v),
+                    Ok(v) if v >= 0 => values.push(v),
                     _ => {
                         return Err(PositionError::BadValue {
                             row: r + 1,
@@ -226,12 +228,14 @@ mod tests {
     fn bad_grids_say_where() {
         let mut g = grid();
         g.values[1][2] = 0;
+        assert!(Position::from_grid(&g).is_ok(), "a value of 0 is a value");
+        g.values[1][2] = -1;
         assert_eq!(
             Position::from_grid(&g),
             Err(PositionError::BadValue {
                 row: 2,
                 col: 3,
-                value: 0
+                value: -1
             })
         );
         let mut g = grid();

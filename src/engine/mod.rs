@@ -3,5 +3,6 @@
 
 pub mod bench;
 pub mod competition;
+pub mod exact;
 pub mod pool;
 pub mod solve;

@@ -1,11 +1,13 @@
 //! One entry point from a [`Problem`] to its answer.
 
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use super::competition::{self, CompetitionOptions};
+use super::exact::exact_search;
 use super::pool::in_pool;
 use crate::game::Move;
-use crate::search::{reference, root};
+use crate::search::{reference, Deadline};
 use crate::text::{answer_text, Mode, Problem};
 
 /// Which search answers MINIMAX and ALPHABETA problems.
@@ -53,12 +55,17 @@ pub fn solve(problem: &Problem, options: &SolveOptions) -> Answer {
         (EngineKind::Reference, Mode::AlphaBeta { depth }) => {
             decided(reference::alphabeta(board, player, depth))
         }
-        (EngineKind::Fast, Mode::Minimax { depth }) => in_pool(options.threads, |par| {
-            found(root::minimax(board, player, depth, par))
-        }),
-        (EngineKind::Fast, Mode::AlphaBeta { depth }) => in_pool(options.threads, |par| {
-            found(root::alphabeta(board, player, depth, par))
-        }),
+        (EngineKind::Fast, Mode::Minimax { depth } | Mode::AlphaBeta { depth }) => {
+            // MINIMAX asks for the same move as ALPHABETA; it also proves
+            // every root value, as `analyse` reports them for that mode.
+            let all_exact = matches!(problem.mode, Mode::Minimax { .. });
+            let target = depth.min(board.empty_count());
+            let stop = Arc::new(Deadline::none());
+            let run = in_pool(options.threads, |par| {
+                exact_search(board, player, target, all_exact, par, &stop)
+            });
+            (run.best, run.value, run.nodes)
+        }
         (_, Mode::Competition { seconds }) => {
             let settings = CompetitionOptions {
                 threads: options.threads,
@@ -79,8 +86,4 @@ pub fn solve(problem: &Problem, options: &SolveOptions) -> Answer {
 
 fn decided(d: reference::Decision) -> (Move, i64, u64) {
     (d.best, d.value, d.nodes)
-}
-
-fn found(r: root::RootResult) -> (Move, i64, u64) {
-    (r.best, r.value, r.nodes)
 }

@@ -52,14 +52,14 @@ impl Board {
     /// An empty `n` x `n` board with the given row-major cell values.
     ///
     /// # Panics
-    /// If `n` is not in `1..=26` or `values` does not hold `n * n` positive values:
+    /// If `n` is not in `1..=26` or `values` does not hold `n * n` non-negative values:
     /// callers that take values from outside check them first (see [`crate::parse_problem`]).
     pub fn new(n: usize, values: &[i32]) -> Board {
         assert!((1..=MAX_N).contains(&n), "board side {n} out of 1..=26");
         assert_eq!(values.len(), n * n, "need n*n values");
         let mut grid = [[0; MAX_N]; MAX_N];
         for (i, &v) in values.iter().enumerate() {
-            assert!(v > 0, "cell values are positive");
+            assert!(v >= 0, "cell values are non-negative");
             grid[i / n][i % n] = v;
         }
         let mut cells: Vec<usize> = (0..n * n).collect();

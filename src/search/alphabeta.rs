@@ -74,6 +74,7 @@ pub struct Searcher {
     parallel: bool,
     eval: Eval,
     reductions: bool,
+    dominance: bool,
     deadline: Arc<Deadline>,
 }
 
@@ -87,6 +88,7 @@ impl Searcher {
             parallel,
             eval: Eval::Score,
             reductions: false,
+            dominance: true,
             deadline: Arc::new(Deadline::none()),
         }
     }
@@ -104,6 +106,18 @@ impl Searcher {
     /// game are never reduced, so an endgame solve stays exact.
     pub fn with_reductions(mut self, on: bool) -> Searcher {
         self.reductions = on;
+        self
+    }
+
+    /// With `on` (the default), a node searches one child per empty cell:
+    /// the Raid where it flips something, else the Stake. Exact whenever
+    /// the value at the cut-off is monotone in ownership, as the game score
+    /// and the playout are; the quiescence search is not (a Raid flips only
+    /// what the other side owns), so it is off for [`Eval::Quiet`] unless
+    /// the search reaches the end of the game. The argument is in
+    /// `README.md`.
+    pub fn with_dominance(mut self, on: bool) -> Searcher {
+        self.dominance = on;
         self
     }
 
@@ -193,7 +207,7 @@ impl Searcher {
         }
 
         // Step 3. Moves, best-looking first.
-        let mut picker = Picker::new(board, p, tt_move);
+        let mut picker = Picker::new(board, p, tt_move, self.dominance);
         if picker.left() == 0 {
             return board.score(p);
         }

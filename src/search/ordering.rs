@@ -20,8 +20,11 @@ pub struct Picker {
 impl Picker {
     /// Stakes and flipping Raids of `p`. A Raid that flips nothing is left
     /// out: it leads to the same position as the Stake on its cell, so it
-    /// cannot change the node's value.
-    pub fn new(board: &Board, p: Player, first: Option<Move>) -> Picker {
+    /// cannot change the node's value. With `dominance`, a Stake is left out
+    /// where the Raid on its cell flips something: that Raid's value is at
+    /// least the Stake's (see `README.md`), so one child per empty cell
+    /// gives the node's value.
+    pub fn new(board: &Board, p: Player, first: Option<Move>, dominance: bool) -> Picker {
         let mut keys = Vec::with_capacity(64);
         for r in 0..board.n() {
             let mut empty = board.empty_row(r);
@@ -29,9 +32,12 @@ impl Picker {
             while empty != 0 {
                 let c = empty.trailing_zeros() as usize;
                 empty &= empty - 1;
-                let stake = Move::new(r, c, MoveKind::Stake);
-                keys.push(sort_key(i64::from(board.value(r, c)), stake, first));
-                if flipping & (1 << c) != 0 {
+                let flips = flipping & (1 << c) != 0;
+                if !(flips && dominance) {
+                    let stake = Move::new(r, c, MoveKind::Stake);
+                    keys.push(sort_key(i64::from(board.value(r, c)), stake, first));
+                }
+                if flips {
                     let raid = Move::new(r, c, MoveKind::Raid);
                     keys.push(sort_key(board.raid_gain(p, r, c), raid, first));
                 }
@@ -114,13 +120,13 @@ mod tests {
         let mut rng = Rng::new(3);
         for round in 0..300 {
             let board = random_board(&mut rng, 1 + round % 12, 50, 0.5);
-            let all = Picker::new(&board, Player::X, None).rest();
+            let all = Picker::new(&board, Player::X, None, false).rest();
             let first = all.get(round % all.len().max(1)).copied();
-            let mut want = Picker::new(&board, Player::X, first).rest();
+            let mut want = Picker::new(&board, Player::X, first, false).rest();
             if let Some(f) = first {
                 assert_eq!(want[0], f);
             }
-            let mut picker = Picker::new(&board, Player::X, first);
+            let mut picker = Picker::new(&board, Player::X, first, false);
             let mut got = Vec::new();
             for _ in 0..round % 6 {
                 got.extend(picker.next());

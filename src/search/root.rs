@@ -175,6 +175,7 @@ pub fn iterate(
         // Depth 1 must give an answer, so only later ones stop; in play,
         // where on a large board even depth 1 can overrun a small budget,
         // the best immediate move stands in for it.
+        searcher = searcher.with_dominance(settings.eval != Eval::Quiet || d >= empties);
         if let Some(deadline) = &settings.deadline {
             if d == 1 + u32::from(!settings.play) {
                 searcher = searcher.with_deadline(deadline.clone());

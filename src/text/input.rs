@@ -41,7 +41,7 @@ pub enum ParseErrorKind {
         /// Values it has.
         found: usize,
     },
-    /// A cell value is not a positive integer that fits in i32.
+    /// A cell value is not a non-negative integer that fits in i32.
     BadValue(String),
     /// A board row has the wrong number of cells.
     RowLength {
@@ -82,7 +82,7 @@ impl fmt::Display for ParseErrorKind {
             }
             BadValue(s) => write!(
                 f,
-                "cell value must be a positive integer that fits in i32, got {s:?}"
+                "cell value must be an integer from 0 to 2147483647, got {s:?}"
             ),
             RowLength { expected, found } => {
                 write!(f, "expected {expected} board cells, found {found}")
@@ -191,7 +191,7 @@ pub fn parse_problem(bytes: &[u8]) -> Result<Problem, ParseError> {
         }
         for word in row {
             match word.parse::<i32>() {
-                Ok(v) if v > 0 => values.push(v),
+                Ok(v) if v >= 0 => values.push(v),
                 _ => return err(l, BadValue(word.into())),
             }
         }
@@ -303,11 +303,6 @@ mod tests {
                     expected: 3,
                     found: 2,
                 },
-            ),
-            (
-                EXAMPLE.replace("5 42 12", "5 0 12"),
-                6,
-                BadValue("0".into()),
             ),
             (
                 EXAMPLE.replace("5 42 12", "5 -4 12"),

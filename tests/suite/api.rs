@@ -11,7 +11,7 @@ use stakeraid::api::{
 };
 use stakeraid::rng::{random_board, Rng};
 use stakeraid::search::reference;
-use stakeraid::{legal_moves, parse_problem, Board, Mode, ParseErrorKind, Player};
+use stakeraid::{legal_moves, parse_problem, Board, Mode, Player};
 
 use crate::util::{assert_ok, case_folders, normalized, run, SPEC_EXAMPLES};
 
@@ -84,8 +84,6 @@ fn analysis_agrees_with_text_answers_on_the_corpus() {
         let expected = normalized(&std::fs::read_to_string(dir.join("output.txt")).unwrap());
         let problem = match parse_problem(&input) {
             Ok(p) => p,
-            // Corpus inputs that break a SPEC rule (a value of 0) are refused.
-            Err(e) if matches!(&e.kind, ParseErrorKind::BadValue(v) if v == "0") => continue,
             Err(e) => panic!("{}: {e}", dir.display()),
         };
         let position = Position::from_problem(&problem).unwrap();

@@ -1,6 +1,6 @@
 //! Golden answers: the SPEC's examples and the case corpus.
 
-use stakeraid::{parse_problem, solve, EngineKind, ParseErrorKind, SolveOptions};
+use stakeraid::{parse_problem, solve, EngineKind, SolveOptions};
 
 use crate::util::{case_folders, normalized, SPEC_EXAMPLES};
 
@@ -32,21 +32,20 @@ fn spec_examples() {
     }
 }
 
-/// Every corpus case, with every engine. Inputs that break a SPEC rule (a
-/// cell value of 0) must be refused as such; everything else must match.
+/// Every corpus case, with every engine. Ignored, with the reason in the
+/// test summary, when the corpus is not beside the crate (see build.rs);
+/// [`corpus_is_there_under_ci`] makes that a failure under CI.
 #[test]
+#[cfg_attr(not(golden_cases), ignore = "../shared/cases not found")]
 fn case_corpus() {
     let folders = case_folders();
-    let (mut passed, mut refused, mut failures) = (0, 0, Vec::new());
+    assert!(!folders.is_empty(), "no case folders in ../shared/cases");
+    let (mut passed, mut failures) = (0, Vec::new());
     for dir in &folders {
         let input = std::fs::read(dir.join("input.txt")).unwrap();
         let expected = normalized(&std::fs::read_to_string(dir.join("output.txt")).unwrap());
         let problem = match parse_problem(&input) {
             Ok(p) => p,
-            Err(e) if matches!(&e.kind, ParseErrorKind::BadValue(v) if v == "0") => {
-                refused += 1;
-                continue;
-            }
             Err(e) => panic!("{}: {e}", dir.display()),
         };
         for options in engines() {
@@ -60,12 +59,23 @@ fn case_corpus() {
         }
         passed += 1;
     }
-    eprintln!("case corpus: {passed} matched, {refused} refused for a value of 0");
+    eprintln!("case corpus: {passed} matched");
     assert!(
         failures.is_empty(),
         "{} mismatches:\n{}",
         failures.len(),
         failures.join("\n")
     );
-    assert!(folders.is_empty() || passed > refused);
+}
+
+/// Under CI (the `CI` environment variable set), the corpus must be there:
+/// a missing one would otherwise pass as an ignored test.
+#[test]
+fn corpus_is_there_under_ci() {
+    if std::env::var_os("CI").is_some() {
+        assert!(
+            cfg!(golden_cases) && !case_folders().is_empty(),
+            "CI is set but ../shared/cases is missing or empty"
+        );
+    }
 }

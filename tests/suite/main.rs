@@ -5,6 +5,7 @@ mod agreement;
 mod analyse;
 mod api;
 mod cli;
+mod dominance;
 mod golden;
 mod legacy;
 mod play;

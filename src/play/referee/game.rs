@@ -272,8 +272,8 @@ impl GameResult {
 
 /// X's margin when `loser` forfeits on `board`: as if the winner owned
 /// every cell, the worst result the game allows, so a forfeit never scores
-/// better than playing on (cell values are positive, so the sign shows
-/// the winner).
+/// better than playing on (the winner is recorded with the forfeit, so
+/// a board of zeros still has one).
 pub fn forfeit_margin(board: &Board, loser: Player) -> i64 {
     let n = board.n();
     let total: i64 = (0..n * n)

@@ -1,0 +1,155 @@
+//! The one exact search behind every entry point that answers MINIMAX or
+//! ALPHABETA: `solve`, the library's `analyse`, `serve` and the command
+//! line all take their move, value and node count from [`exact_search`].
+
+use std::sync::Arc;
+
+use crate::game::{is_twin, Board, Move, MoveKind, Player};
+use crate::search::root::{self, Iterative, RootResult, RootValue};
+use crate::search::Deadline;
+
+/// What the three steps found.
+pub struct ExactRun {
+    pub best: Move,
+    pub value: i64,
+    pub moves: Vec<(Move, RootValue)>,
+    pub pv: Vec<Move>,
+    pub depth: u32,
+    pub nodes: u64,
+    /// Some step was cut short by `abort`.
+    pub cut: bool,
+}
+
+/// The textbook answer to `target` plies on `board` for `p`, in three
+/// steps that `stop` can each cut short: iterative-deepening alpha-beta to
+/// the depth (the chosen move and its value, other root values as bounds);
+/// with `all_exact`, an exact value for every bounded root move (what
+/// MINIMAX mode reports); the principal variation.
+pub fn exact_search(
+    board: &Board,
+    p: Player,
+    target: u32,
+    all_exact: bool,
+    parallel: bool,
+    stop: &Arc<Deadline>,
+) -> ExactRun {
+    let deepening = |depth: u32| Iterative {
+        depth,
+        parallel,
+        deadline: Some(stop.clone()),
+        ..Iterative::default()
+    };
+
+    // Step 1. The move and its value: iterative deepening, where an abort
+    // leaves the last completed depth (depth 1 always completes).
+    let (result, depth) = root::iterate(board, p, &deepening(target), |_, _| true);
+    let mut nodes = result.nodes;
+    let mut cut = depth < target;
+    let mut moves = result.moves;
+
+    // Step 2. MINIMAX mode: the exact value of each move the root search
+    // only bounded. A Raid that flips nothing reaches the position its
+    // Stake reaches, and that Stake comes earlier, so it copies its value.
+    if all_exact {
+        let mut of_cell = vec![None; board.n() * board.n()];
+        for entry in moves.iter_mut() {
+            let (mv, known) = *entry;
+            let cell = mv.row() * board.n() + mv.col();
+            let twin = is_twin(board, p, mv);
+            let value = match (known, twin.then(|| of_cell[cell]).flatten()) {
+                (RootValue::Exact(v), _) | (_, Some(v)) => Some(v),
+                (RootValue::AtMost(_), None) => {
+                    child_value(board, p, mv, depth, &deepening).map(|(v, n)| {
+                        nodes += n;
+                        v
+                    })
+                }
+            };
+            let Some(v) = value else {
+                cut = true;
+                break;
+            };
+            entry.1 = RootValue::Exact(v);
+            if mv.kind() == MoveKind::Stake {
+                of_cell[cell] = Some(v);
+            }
+        }
+    }
+
+    // Step 3. The principal variation: each side's own choice at the depth
+    // left, which ends on a position scored at the root's value.
+    let mut pv = vec![result.best];
+    let mut b = board.clone();
+    b.make(result.best, p);
+    let mut to_move = p.other();
+    for left in (1..depth).rev() {
+        if b.is_full() {
+            break;
+        }
+        let Some((mv, n)) = choice(&b, to_move, left, &deepening) else {
+            cut = true;
+            break;
+        };
+        nodes += n;
+        pv.push(mv);
+        b.make(mv, to_move);
+        to_move = to_move.other();
+    }
+
+    ExactRun {
+        best: result.best,
+        value: result.value,
+        moves,
+        pv,
+        depth,
+        nodes,
+        cut,
+    }
+}
+
+/// The exact value for `p` of playing `mv` and searching `depth` plies in
+/// all, with its node count; `None` if aborted first.
+fn child_value(
+    board: &Board,
+    p: Player,
+    mv: Move,
+    depth: u32,
+    deepening: &dyn Fn(u32) -> Iterative,
+) -> Option<(i64, u64)> {
+    let mut b = board.clone();
+    b.make(mv, p);
+    if depth == 1 || b.is_full() {
+        return Some((b.score(p), 1));
+    }
+    // The game is zero-sum: the child's value for `p` is minus its value
+    // for the opponent, who moves there with one ply less to go.
+    exact(&b, p.other(), depth - 1, deepening).map(|r| (-r.value, r.nodes))
+}
+
+/// The move `p` chooses on `board` searching `depth` plies, with the nodes
+/// it took; `None` if aborted first.
+fn choice(
+    board: &Board,
+    p: Player,
+    depth: u32,
+    deepening: &dyn Fn(u32) -> Iterative,
+) -> Option<(Move, u64)> {
+    exact(board, p, depth, deepening).map(|r| (r.best, r.nodes))
+}
+
+/// A complete search of `depth` plies; `None` if aborted first.
+fn exact(
+    board: &Board,
+    p: Player,
+    depth: u32,
+    deepening: &dyn Fn(u32) -> Iterative,
+) -> Option<RootResult> {
+    let settings = deepening(depth);
+    // Depth 1 completes even when aborted, so only deeper searches are
+    // skipped once the flag is up: no table is built for nothing.
+    if depth > 1 && settings.deadline.as_ref().is_some_and(|d| d.poll()) {
+        return None;
+    }
+    let (r, got) = root::iterate(board, p, &settings, |_, _| true);
+    (got == depth.min(board.empty_count())).then_some(r)
+}
