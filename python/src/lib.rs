@@ -753,8 +753,10 @@ fn competition_move(
         )));
     }
     let position = position.api_position()?;
+    // The engine runs inside this process: no start-up per move to set aside.
     let options = CompetitionOptions {
         threads: thread_count(threads)?,
+        overhead: competition::IN_PROCESS_OVERHEAD,
         ..CompetitionOptions::default()
     };
     let played = py
