@@ -12,27 +12,35 @@ pub struct MatchArgs {
     a: Agent,
     /// Agent B, in the same notation.
     b: Agent,
-    /// Boards to play; each is played twice, colours swapped.
-    #[arg(long, default_value_t = 10)]
-    boards: u32,
-    /// Seed of the first board.
-    #[arg(long, default_value_t = 1)]
-    seed: u64,
-    /// Board side, or a range such as 4..8.
-    #[arg(long, default_value = "6", value_parser = parse_sizes)]
-    size: (usize, usize),
-    /// Largest cell value.
-    #[arg(long, default_value_t = 99, value_parser = clap::value_parser!(i32).range(1..))]
-    max_value: i32,
-    /// Chance that a cell starts occupied.
-    #[arg(long, default_value_t = 0.0)]
-    fill: f64,
+    #[command(flatten)]
+    boards: BoardArgs,
     /// Threads per engine move (default: one per core).
     #[arg(long, default_value_t = 0)]
     threads: usize,
     /// Print every move and board, and each game's result.
     #[arg(long)]
     trace: bool,
+}
+
+/// The boards of a match: how many, from which seed, of which sizes and
+/// values, how full (`stakeraid match` and `stakeraid referee`).
+#[derive(clap::Args)]
+pub struct BoardArgs {
+    /// Boards to play; each is played twice, colours swapped.
+    #[arg(long, default_value_t = 10)]
+    pub boards: u32,
+    /// Seed of the first board.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Board side, or a range such as 4..8.
+    #[arg(long, default_value = "6", value_parser = parse_sizes)]
+    pub size: (usize, usize),
+    /// Largest cell value.
+    #[arg(long, default_value_t = 99, value_parser = clap::value_parser!(i32).range(1..))]
+    pub max_value: i32,
+    /// Chance that a cell starts occupied.
+    #[arg(long, default_value_t = 0.0)]
+    pub fill: f64,
 }
 
 pub fn parse_sizes(s: &str) -> Result<(usize, usize), String> {
@@ -54,19 +62,19 @@ pub fn parse_sizes(s: &str) -> Result<(usize, usize), String> {
 /// Plays the match and prints the report.
 pub fn run_match_command(args: &MatchArgs) -> anyhow::Result<()> {
     anyhow::ensure!(
-        (0.0..=1.0).contains(&args.fill),
+        (0.0..=1.0).contains(&args.boards.fill),
         "--fill must be between 0 and 1"
     );
     let settings = MatchSettings {
-        boards: args.boards,
-        seed: args.seed,
-        sizes: args.size,
-        max_value: args.max_value,
-        fill: args.fill,
+        boards: args.boards.boards,
+        seed: args.boards.seed,
+        sizes: args.boards.size,
+        max_value: args.boards.max_value,
+        fill: args.boards.fill,
         threads: args.threads,
     };
     let bar = if std::io::stderr().is_terminal() && !args.trace {
-        let bar = ProgressBar::new(u64::from(2 * args.boards));
+        let bar = ProgressBar::new(u64::from(2 * args.boards.boards));
         bar.set_style(ProgressStyle::with_template(
             "{bar:40} {pos}/{len} games  {msg}  [{elapsed}<{eta}]",
         )?);

@@ -8,7 +8,7 @@ use anyhow::Context;
 use indicatif::{ProgressBar, ProgressStyle};
 use stakeraid::referee::{run_referee, GameSettings, RefereeSettings, Side, WallGuard};
 
-use super::matches::parse_sizes;
+use super::matches::BoardArgs;
 
 /// Arguments of `stakeraid referee`.
 #[derive(clap::Args)]
@@ -23,21 +23,8 @@ pub struct RefereeArgs {
     a: Side,
     /// Side B, in the same notation.
     b: Side,
-    /// Boards to play; each is played twice, colours swapped.
-    #[arg(long, default_value_t = 10)]
-    boards: u32,
-    /// Seed of the first board.
-    #[arg(long, default_value_t = 1)]
-    seed: u64,
-    /// Board side, or a range such as 4..8.
-    #[arg(long, default_value = "6", value_parser = parse_sizes)]
-    size: (usize, usize),
-    /// Largest cell value.
-    #[arg(long, default_value_t = 99, value_parser = clap::value_parser!(i32).range(1..))]
-    max_value: i32,
-    /// Chance that a cell starts occupied.
-    #[arg(long, default_value_t = 0.0)]
-    fill: f64,
+    #[command(flatten)]
+    boards: BoardArgs,
     /// CPU seconds per side per game.
     #[arg(long, default_value_t = 10.0)]
     time: f64,
@@ -63,11 +50,11 @@ pub struct RefereeArgs {
 /// Plays the match and prints the report.
 pub fn run_referee_command(args: &RefereeArgs) -> anyhow::Result<()> {
     let settings = RefereeSettings {
-        boards: args.boards,
-        seed: args.seed,
-        sizes: args.size,
-        max_value: args.max_value,
-        fill: args.fill,
+        boards: args.boards.boards,
+        seed: args.boards.seed,
+        sizes: args.boards.size,
+        max_value: args.boards.max_value,
+        fill: args.boards.fill,
         game: GameSettings {
             time: args.time,
             guard: WallGuard {
@@ -79,7 +66,7 @@ pub fn run_referee_command(args: &RefereeArgs) -> anyhow::Result<()> {
     };
     settings.validate()?;
     let bar = if std::io::stderr().is_terminal() && !args.trace {
-        let bar = ProgressBar::new(u64::from(2 * args.boards));
+        let bar = ProgressBar::new(u64::from(2 * args.boards.boards));
         bar.set_style(ProgressStyle::with_template(
             "{bar:40} {pos}/{len} games  {msg}  [{elapsed}<{eta}]",
         )?);

@@ -36,8 +36,19 @@ impl Rng {
 /// A random `n` x `n` board: values in `1..=max_value`, each cell taken by X
 /// or O with probability `fill` (at least one cell is left empty).
 pub fn random_board(rng: &mut Rng, n: usize, max_value: i32, fill: f64) -> Board {
+    random_board_from(rng, n, 1, max_value, fill)
+}
+
+/// [`random_board`] with values in `min_value..=max_value` (0 allowed).
+pub fn random_board_from(
+    rng: &mut Rng,
+    n: usize,
+    min_value: i32,
+    max_value: i32,
+    fill: f64,
+) -> Board {
     let values: Vec<i32> = (0..n * n)
-        .map(|_| rng.range(1, max_value as u64) as i32)
+        .map(|_| rng.range(min_value as u64, max_value as u64) as i32)
         .collect();
     let mut board = Board::new(n, &values);
     for r in 0..n {

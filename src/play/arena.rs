@@ -225,6 +225,22 @@ pub fn own_sum(board: &Board, p: Player) -> i64 {
     s
 }
 
+/// Board `k` of a match whose first board has seed `first_seed`, with its
+/// own seed: the side drawn from `sizes` (inclusive), values up to
+/// `max_value`, each cell occupied with chance `fill`.
+pub fn match_board(
+    first_seed: u64,
+    k: u32,
+    sizes: (usize, usize),
+    max_value: i32,
+    fill: f64,
+) -> (u64, Board) {
+    let seed = first_seed.wrapping_add(u64::from(k));
+    let mut rng = Rng::new(seed);
+    let n = rng.range(sizes.0 as u64, sizes.1 as u64) as usize;
+    (seed, random_board(&mut rng, n, max_value, fill))
+}
+
 /// The boards of a match.
 #[derive(Clone, Debug)]
 pub struct MatchSettings {
@@ -355,11 +371,13 @@ pub fn run_match(
 ) -> MatchReport {
     let mut report = MatchReport::default();
     for k in 0..settings.boards {
-        let seed = settings.seed.wrapping_add(u64::from(k));
-        let mut rng = Rng::new(seed);
-        let (lo, hi) = settings.sizes;
-        let n = rng.range(lo as u64, hi as u64) as usize;
-        let board = random_board(&mut rng, n, settings.max_value, settings.fill);
+        let (seed, board) = match_board(
+            settings.seed,
+            k,
+            settings.sizes,
+            settings.max_value,
+            settings.fill,
+        );
         for a_plays in [Player::X, Player::O] {
             let (x, o) = if a_plays == Player::X { (a, b) } else { (b, a) };
             let game = play_game(&board, x, o, settings.threads, seed, trace);

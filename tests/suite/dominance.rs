@@ -5,7 +5,7 @@
 //! reference engine alone, then the fast engine against it on every
 //! position of the smallest boards.
 
-use stakeraid::rng::Rng;
+use stakeraid::rng::{random_board_from, Rng};
 use stakeraid::search::{reference, root};
 use stakeraid::{rayon_pool_for_tests as pool, Board, Move, MoveKind, Player, Square};
 
@@ -24,25 +24,8 @@ fn value_for(board: &Board, p: Player, to_move: Player, depth: u32) -> i64 {
 }
 
 /// A random board with values in `0..=max` (zeros and ties common).
-fn board_with_zeros(rng: &mut Rng, n: usize, max: u64, fill: f64) -> Board {
-    let values: Vec<i32> = (0..n * n).map(|_| rng.range(0, max) as i32).collect();
-    let mut board = Board::new(n, &values);
-    for r in 0..n {
-        for c in 0..n {
-            if rng.chance(fill) {
-                let p = if rng.chance(0.5) {
-                    Player::X
-                } else {
-                    Player::O
-                };
-                board.set(r, c, Square::Piece(p));
-            }
-        }
-    }
-    if board.is_full() {
-        board.set(0, 0, Square::Empty);
-    }
-    board
+fn board_with_zeros(rng: &mut Rng, n: usize, max: i32, fill: f64) -> Board {
+    random_board_from(rng, n, 0, max, fill)
 }
 
 #[test]

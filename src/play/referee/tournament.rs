@@ -3,7 +3,8 @@
 
 use serde::Serialize;
 
-use crate::{random_board, Player, Rng, MAX_N};
+use crate::play::arena::match_board;
+use crate::{Player, MAX_N};
 
 use super::game::{play_game, GameSettings, Side};
 use super::report::RefereeReport;
@@ -80,11 +81,13 @@ pub fn run_referee(
     settings.validate()?;
     let mut report = RefereeReport::new(a.to_string(), b.to_string());
     for k in 0..settings.boards {
-        let seed = settings.seed.wrapping_add(u64::from(k));
-        let mut rng = Rng::new(seed);
-        let (lo, hi) = settings.sizes;
-        let n = rng.range(lo as u64, hi as u64) as usize;
-        let board = random_board(&mut rng, n, settings.max_value, settings.fill);
+        let (seed, board) = match_board(
+            settings.seed,
+            k,
+            settings.sizes,
+            settings.max_value,
+            settings.fill,
+        );
         for a_plays in [Player::X, Player::O] {
             let sides = match a_plays {
                 Player::X => [a, b],
