@@ -2,7 +2,7 @@
 
 use std::fs;
 
-use crate::util::{assert_ok, run, SPEC_EXAMPLES};
+use crate::util::{assert_ok, run, run_with_closed_stdout, SPEC_EXAMPLES};
 
 #[test]
 fn no_arguments_reads_input_txt_and_writes_output_txt() {
@@ -134,5 +134,23 @@ fn every_competition_time_gives_a_move_or_one_line_error() {
         let err = String::from_utf8(out.stderr).unwrap();
         assert_eq!(err.lines().count(), 1, "time {time:?}: {err}");
         assert!(err.contains("line 4"), "time {time:?}: {err}");
+    }
+}
+
+#[test]
+fn a_closed_pipe_ends_the_program_quietly() {
+    use std::os::unix::process::ExitStatusExt;
+    let dir = tempfile::tempdir().unwrap();
+    for args in [
+        &["driver", "--random", "1"][..],
+        &["match", "greedy", "random", "--boards", "2", "--trace"],
+        &["bench", "--verbose"],
+    ] {
+        let (status, stderr) = run_with_closed_stdout(dir.path(), args);
+        assert!(
+            status.success() || status.signal() == Some(libc::SIGPIPE),
+            "{args:?}: {status:?}\n{stderr}"
+        );
+        assert!(stderr.is_empty(), "{args:?}: {stderr}");
     }
 }
