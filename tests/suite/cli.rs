@@ -154,3 +154,52 @@ fn a_closed_pipe_ends_the_program_quietly() {
         assert!(stderr.is_empty(), "{args:?}: {stderr}");
     }
 }
+
+#[test]
+fn cr_only_line_ends_are_lines() {
+    let dir = tempfile::tempdir().unwrap();
+    for (input, expected) in SPEC_EXAMPLES {
+        let cr = input.replace('\n', "\r");
+        let out = run(dir.path(), &["solve", "-", "-o", "-"], cr.as_bytes());
+        assert_ok(&out);
+        assert_eq!(String::from_utf8(out.stdout).unwrap(), expected);
+    }
+}
+
+#[test]
+fn a_huge_garbage_line_gives_a_short_error() {
+    let dir = tempfile::tempdir().unwrap();
+    let garbage: Vec<u8> = (0..20_000_000).map(|i| b"zq7 ,"[i % 5]).collect();
+    fs::write(dir.path().join("input.txt"), garbage).unwrap();
+    let out = run(dir.path(), &[], b"");
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(
+        err.len() < 200 && err.lines().count() == 1 && err.contains("line 1"),
+        "{} bytes: {}",
+        err.len(),
+        &err[..err.len().min(300)]
+    );
+}
+
+#[test]
+fn a_depth_beyond_u32_names_the_range() {
+    let dir = tempfile::tempdir().unwrap();
+    let (input, _) = SPEC_EXAMPLES[0];
+    for depth in ["4294967296", "99999999999999999999999", "0"] {
+        let text = input.replacen("\n2\n", &format!("\n{depth}\n"), 1);
+        let out = run(dir.path(), &["solve", "-", "-o", "-"], text.as_bytes());
+        assert_eq!(out.status.code(), Some(2), "depth {depth}");
+        let err = String::from_utf8(out.stderr).unwrap();
+        assert!(
+            err.contains("line 4") && err.contains("from 1 to 4294967295"),
+            "depth {depth}: {err}"
+        );
+    }
+    let out = run(
+        dir.path(),
+        &["solve", "-", "-o", "-", "--threads", "1"],
+        input.replacen("\n2\n", "\n4294967295\n", 1).as_bytes(),
+    );
+    assert_ok(&out);
+}
