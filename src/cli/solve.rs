@@ -23,7 +23,7 @@ pub struct SolveArgs {
     #[arg(long)]
     stats: bool,
     /// Worker threads (default: one per core).
-    #[arg(long, default_value_t = 0)]
+    #[arg(long, default_value_t = 0, value_parser = super::parse_threads)]
     threads: usize,
     /// Search engine for MINIMAX and ALPHABETA.
     #[arg(long, value_enum, default_value_t = Engine::Fast)]

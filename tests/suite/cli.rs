@@ -203,3 +203,31 @@ fn a_depth_beyond_u32_names_the_range() {
     );
     assert_ok(&out);
 }
+
+#[test]
+fn threads_are_capped_with_a_clear_message() {
+    let dir = tempfile::tempdir().unwrap();
+    let (input, expected) = SPEC_EXAMPLES[0];
+    for args in [
+        &["solve", "-", "-o", "-", "--threads", "10000"][..],
+        &["analyse", "-", "--threads", "257"],
+        &["match", "greedy", "random", "--threads", "10000"],
+        &["driver", "--threads", "10000"],
+        &["referee", "greedy", "random", "--threads", "10000"],
+    ] {
+        let out = run(dir.path(), args, input.as_bytes());
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        let err = String::from_utf8(out.stderr).unwrap();
+        assert!(
+            err.contains("--threads") && err.contains("at most 256"),
+            "{args:?}: {err}"
+        );
+    }
+    let out = run(
+        dir.path(),
+        &["solve", "-", "-o", "-", "--threads", "256"],
+        input.as_bytes(),
+    );
+    assert_ok(&out);
+    assert_eq!(String::from_utf8(out.stdout).unwrap(), expected);
+}
