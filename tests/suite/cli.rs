@@ -137,6 +137,7 @@ fn every_competition_time_gives_a_move_or_one_line_error() {
     }
 }
 
+#[cfg(unix)]
 #[test]
 fn a_closed_pipe_ends_the_program_quietly() {
     use std::os::unix::process::ExitStatusExt;
@@ -230,4 +231,38 @@ fn threads_are_capped_with_a_clear_message() {
     );
     assert_ok(&out);
     assert_eq!(String::from_utf8(out.stdout).unwrap(), expected);
+}
+
+#[test]
+fn json_takes_the_fast_engine_and_stats() {
+    let dir = tempfile::tempdir().unwrap();
+    let (input, _) = SPEC_EXAMPLES[0];
+    let out = run(
+        dir.path(),
+        &[
+            "solve", "-", "-o", "-", "--json", "--engine", "fast", "--stats",
+        ],
+        input.as_bytes(),
+    );
+    assert_ok(&out);
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(json["best"], "B3 Stake");
+    let stats = String::from_utf8(out.stderr).unwrap();
+    assert!(
+        stats.lines().count() == 1 && stats.contains("B3 Stake") && stats.contains("nodes"),
+        "{stats}"
+    );
+
+    let out = run(
+        dir.path(),
+        &["solve", "-", "-o", "-", "--json", "--engine", "reference"],
+        input.as_bytes(),
+    );
+    assert_eq!(out.status.code(), Some(2));
+    assert!(out.stdout.is_empty());
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(
+        err.lines().count() == 1 && err.contains("--engine reference"),
+        "{err}"
+    );
 }
