@@ -58,6 +58,15 @@ enum Command {
 }
 
 fn main() -> ExitCode {
+    // Rust ignores SIGPIPE, so a write to a closed pipe (`stakeraid driver |
+    // head -1`) fails, `println!` panics, and the release build aborts.
+    // With the default disposition the process ends quietly, as other Unix
+    // filters do.
+    #[cfg(unix)]
+    // SAFETY: nothing else runs yet, and SIG_DFL is a valid disposition.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
+    }
     let args = Cli::parse();
     let result = match args.command {
         None => cli::solve::run_solve(&SolveArgs::default()),

@@ -37,7 +37,7 @@ pub struct AnalyseArgs {
     #[arg(long)]
     time: Option<f64>,
     /// Worker threads (default: one per core).
-    #[arg(long, default_value_t = 0)]
+    #[arg(long, default_value_t = 0, value_parser = super::parse_threads)]
     threads: usize,
     /// Write the tree the textbook alpha-beta searches (depth 3 or less)
     /// as Graphviz DOT to FILE, pruned branches marked; `-` prints it

@@ -35,7 +35,7 @@ pub struct DriverArgs {
     #[arg(long)]
     quiet: bool,
     /// Threads for the minimax searches (default: one per core).
-    #[arg(long, default_value_t = 0)]
+    #[arg(long, default_value_t = 0, value_parser = super::parse_threads)]
     threads: usize,
 }
 

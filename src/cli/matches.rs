@@ -15,7 +15,7 @@ pub struct MatchArgs {
     #[command(flatten)]
     boards: BoardArgs,
     /// Threads per engine move (default: one per core).
-    #[arg(long, default_value_t = 0)]
+    #[arg(long, default_value_t = 0, value_parser = super::parse_threads)]
     threads: usize,
     /// Print every move and board, and each game's result.
     #[arg(long)]

@@ -36,7 +36,7 @@ pub struct RefereeArgs {
     #[arg(long, default_value_t = WallGuard::default().grace)]
     grace: f64,
     /// Threads per built-in engine move.
-    #[arg(long, default_value_t = 1)]
+    #[arg(long, default_value_t = 1, value_parser = super::parse_threads)]
     threads: usize,
     /// Also write the report as JSON to this file (`-`: standard output,
     /// instead of the text report).

@@ -1,11 +1,12 @@
 //! `stakeraid solve` and the grader's no-argument run.
 
 use std::path::PathBuf;
+use std::time::Duration;
 
 use anyhow::Context;
 use clap::ValueEnum;
 use stakeraid::api::{analyse, Limits, Position};
-use stakeraid::{legacy, solve, EngineKind, Mode, Problem, SolveOptions};
+use stakeraid::{legacy, solve, EngineKind, Mode, Move, Problem, SolveOptions};
 
 use super::io::write_output;
 use super::load::{load, Format, ModeArg};
@@ -23,15 +24,16 @@ pub struct SolveArgs {
     #[arg(long)]
     stats: bool,
     /// Worker threads (default: one per core).
-    #[arg(long, default_value_t = 0)]
+    #[arg(long, default_value_t = 0, value_parser = super::parse_threads)]
     threads: usize,
     /// Search engine for MINIMAX and ALPHABETA.
     #[arg(long, value_enum, default_value_t = Engine::Fast)]
     engine: Engine,
     /// Also print the whole result (every root value, the principal
     /// variation, nodes, time) as one JSON object on standard output; with
-    /// `-o -` only the JSON is printed. Uses the fast engine.
-    #[arg(long, conflicts_with = "engine")]
+    /// `-o -` only the JSON is printed. Uses the fast engine (`--engine
+    /// reference` is refused); `--stats` still prints on standard error.
+    #[arg(long)]
     json: bool,
     /// Input format. With drop-blitz the answer (`drop,C,2`) is printed on
     /// standard output and no output file is written.
@@ -71,6 +73,12 @@ pub enum Engine {
 
 /// Answers one input file.
 pub fn run_solve(args: &SolveArgs) -> anyhow::Result<()> {
+    // The JSON analysis has no reference engine; refused before the input
+    // is read, so that the message names the flags and not the file.
+    anyhow::ensure!(
+        !(args.json && matches!(args.engine, Engine::Reference)),
+        "--json uses the fast engine: drop --engine reference"
+    );
     let problem = read_problem(args)?;
     if args.json {
         return print_json(&problem, args);
@@ -90,17 +98,18 @@ pub fn run_solve(args: &SolveArgs) -> anyhow::Result<()> {
         Format::DropBlitz => println!("{}", legacy::move_text(answer.best)),
     }
     if args.stats {
-        let secs = answer.elapsed.as_secs_f64();
-        eprintln!(
-            "move {}  value {}  nodes {}  time {:.3}s  {:.1} Mnodes/s",
-            answer.best,
-            answer.value,
-            answer.nodes,
-            secs,
-            answer.nodes as f64 / secs.max(1e-9) / 1e6
-        );
+        print_stats(answer.best, answer.value, answer.nodes, answer.elapsed);
     }
     Ok(())
+}
+
+/// The `--stats` line on standard error.
+fn print_stats(best: Move, value: i64, nodes: u64, elapsed: Duration) {
+    let secs = elapsed.as_secs_f64();
+    eprintln!(
+        "move {best}  value {value}  nodes {nodes}  time {secs:.3}s  {:.1} Mnodes/s",
+        nodes as f64 / secs.max(1e-9) / 1e6
+    );
 }
 
 /// The problem: an input.txt as it is, or a drop-blitz board with the
@@ -145,6 +154,14 @@ fn print_json(problem: &Problem, args: &SolveArgs) -> anyhow::Result<()> {
         write_output(&args.output, analysis.output_text().as_bytes())?;
     }
     println!("{}", serde_json::to_string(&analysis)?);
+    if args.stats {
+        print_stats(
+            analysis.best,
+            analysis.value,
+            analysis.nodes,
+            Duration::from_micros(analysis.time_us),
+        );
+    }
     Ok(())
 }
 

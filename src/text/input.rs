@@ -1,5 +1,5 @@
-//! Reading `input.txt`: lenient about layout (CRLF, trailing white space,
-//! a missing final newline, trailing blank lines, a UTF-8 byte-order mark),
+//! Reading `input.txt`: lenient about layout (LF, CRLF or CR line ends,
+//! trailing white space, a missing final newline, trailing blank lines, a UTF-8 byte-order mark),
 //! strict about content.
 
 use std::fmt;
@@ -30,7 +30,7 @@ pub enum ParseErrorKind {
     UnknownMode(String),
     /// Not X or O.
     UnknownPlayer(String),
-    /// The depth is not an integer >= 1.
+    /// The depth is not an integer from 1 to `u32::MAX`.
     BadDepth(String),
     /// The COMPETITION time is not a finite decimal number.
     BadTime(String),
@@ -66,23 +66,33 @@ impl fmt::Display for ParseErrorKind {
             NotText => write!(f, "not valid UTF-8 text"),
             BadSize(s) => write!(
                 f,
-                "board size must be an integer from 1 to {MAX_N}, got {s:?}"
+                "board size must be an integer from 1 to {MAX_N}, got {}",
+                Quoted(s)
             ),
-            UnknownMode(s) => {
-                write!(
-                    f,
-                    "unknown mode {s:?} (expected MINIMAX, ALPHABETA or COMPETITION)"
-                )
-            }
-            UnknownPlayer(s) => write!(f, "unknown player {s:?} (expected X or O)"),
-            BadDepth(s) => write!(f, "depth must be an integer >= 1, got {s:?}"),
-            BadTime(s) => write!(f, "time left must be a finite number of seconds, got {s:?}"),
+            UnknownMode(s) => write!(
+                f,
+                "unknown mode {} (expected MINIMAX, ALPHABETA or COMPETITION)",
+                Quoted(s)
+            ),
+            UnknownPlayer(s) => write!(f, "unknown player {} (expected X or O)", Quoted(s)),
+            BadDepth(s) => write!(
+                f,
+                "depth must be an integer from 1 to {}, got {}",
+                u32::MAX,
+                Quoted(s)
+            ),
+            BadTime(s) => write!(
+                f,
+                "time left must be a finite number of seconds, got {}",
+                Quoted(s)
+            ),
             ValueCount { expected, found } => {
                 write!(f, "expected {expected} cell values, found {found}")
             }
             BadValue(s) => write!(
                 f,
-                "cell value must be an integer from 0 to 2147483647, got {s:?}"
+                "cell value must be an integer from 0 to 2147483647, got {}",
+                Quoted(s)
             ),
             RowLength { expected, found } => {
                 write!(f, "expected {expected} board cells, found {found}")
@@ -90,6 +100,23 @@ impl fmt::Display for ParseErrorKind {
             BadCell(c) => write!(f, "bad board character {c:?} (expected X, O or .)"),
             BoardFull => write!(f, "the board is full: there is no legal move"),
             TrailingText => write!(f, "unexpected text after the board"),
+        }
+    }
+}
+
+/// The most characters of the offending text an error quotes.
+const QUOTE_MAX: usize = 40;
+
+/// Offending input as an error quotes it: cut to [`QUOTE_MAX`] characters
+/// and an ellipsis, so that a message stays one short line even when the
+/// whole file is one garbage line.
+struct Quoted<'a>(&'a str);
+
+impl fmt::Display for Quoted<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.0.char_indices().nth(QUOTE_MAX) {
+            Some((end, _)) => write!(f, "{:?}...", &self.0[..end]),
+            None => write!(f, "{:?}", self.0),
         }
     }
 }
@@ -105,7 +132,7 @@ struct Lines<'a> {
 impl<'a> Lines<'a> {
     fn new(bytes: &'a [u8]) -> Lines<'a> {
         let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
-        let mut lines: Vec<&[u8]> = bytes.split(|&b| b == b'\n').collect();
+        let mut lines = split_lines(bytes);
         while lines.last().is_some_and(|l| l.trim_ascii().is_empty()) {
             lines.pop();
         }
@@ -124,6 +151,31 @@ impl<'a> Lines<'a> {
             Err(_) => err(line, ParseErrorKind::NotText),
         }
     }
+}
+
+/// `bytes` cut at every line end: LF, CRLF, or a lone CR (as old Mac
+/// editors save), which would otherwise leave the whole file one line.
+fn split_lines(bytes: &[u8]) -> Vec<&[u8]> {
+    let mut lines = Vec::new();
+    let mut start = 0;
+    let mut i = 0;
+    while i < bytes.len() {
+        let end = i;
+        match bytes[i] {
+            b'\n' => {}
+            b'\r' if bytes.get(i + 1) == Some(&b'\n') => i += 1,
+            b'\r' => {}
+            _ => {
+                i += 1;
+                continue;
+            }
+        }
+        lines.push(&bytes[start..end]);
+        i += 1;
+        start = i;
+    }
+    lines.push(&bytes[start..]);
+    lines
 }
 
 fn err<T>(line: usize, kind: ParseErrorKind) -> Result<T, ParseError> {
@@ -251,11 +303,21 @@ mod tests {
     #[test]
     fn layout_leniency() {
         let crlf = EXAMPLE.replace('\n', " \r\n");
+        let cr = EXAMPLE.replace('\n', "\r");
+        let mixed = EXAMPLE.replacen('\n', "\r", 3).replacen('\n', "\r\n", 2);
         let no_final = EXAMPLE.trim_end();
         let blank_tail = format!("{EXAMPLE}\n\n  \n");
         let bom = format!("\u{feff}{EXAMPLE}");
         let spaced = EXAMPLE.replace("1 8 23", "1  8\t23");
-        for text in [crlf.as_str(), no_final, &blank_tail, &bom, &spaced] {
+        for text in [
+            crlf.as_str(),
+            &cr,
+            &mixed,
+            no_final,
+            &blank_tail,
+            &bom,
+            &spaced,
+        ] {
             let p = parse_problem(text.as_bytes()).unwrap_or_else(|e| panic!("{e}: {text:?}"));
             assert_eq!(p.board.cells_text(), "X..\n...\n...\n");
         }
@@ -296,6 +358,16 @@ mod tests {
             ),
             (EXAMPLE.replace("\n2\n", "\n0\n"), 4, BadDepth("0".into())),
             (EXAMPLE.replace("\n2\n", "\n-1\n"), 4, BadDepth("-1".into())),
+            (
+                EXAMPLE.replace("\n2\n", "\n4294967296\n"),
+                4,
+                BadDepth("4294967296".into()),
+            ),
+            (
+                EXAMPLE.replace("X..\n...\n...", "X..\r...\r.?."),
+                10,
+                BadCell('?'),
+            ),
             (
                 EXAMPLE.replace("5 42 12", "5 42"),
                 6,
@@ -351,5 +423,17 @@ mod tests {
         assert_eq!(kind_at(&competition), (4, BadTime("soon".into())));
         let e = parse_problem(b"3\nMINIMAX\nO\n2\n1 8 23\n5 \xff 12\n").unwrap_err();
         assert_eq!((e.line, e.kind), (6, NotText));
+    }
+
+    #[test]
+    fn messages_quote_a_short_head_of_long_text() {
+        let long = "7".repeat(10_000);
+        let e =
+            parse_problem(EXAMPLE.replace("\n2\n", &format!("\n{long}\n")).as_bytes()).unwrap_err();
+        let text = e.to_string();
+        assert!(text.len() < 120 && text.ends_with("7\"..."), "{text}");
+        assert!(text.contains("from 1 to 4294967295"), "{text}");
+        let e = parse_problem(EXAMPLE.replace("MINIMAX", "MAXIMIN").as_bytes()).unwrap_err();
+        assert!(e.to_string().contains("\"MAXIMIN\" ("), "{e}");
     }
 }

@@ -266,7 +266,7 @@ fn errors_are_typed() {
     let err = ApiError::from(parse_problem(b"3\nMINIMAX\nX\n0\n").unwrap_err());
     assert_eq!(
         err.to_string(),
-        "line 4: depth must be an integer >= 1, got \"0\""
+        "line 4: depth must be an integer from 1 to 4294967295, got \"0\""
     );
 }
 

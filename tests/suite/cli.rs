@@ -2,7 +2,7 @@
 
 use std::fs;
 
-use crate::util::{assert_ok, run, SPEC_EXAMPLES};
+use crate::util::{assert_ok, run, run_with_closed_stdout, SPEC_EXAMPLES};
 
 #[test]
 fn no_arguments_reads_input_txt_and_writes_output_txt() {
@@ -135,4 +135,134 @@ fn every_competition_time_gives_a_move_or_one_line_error() {
         assert_eq!(err.lines().count(), 1, "time {time:?}: {err}");
         assert!(err.contains("line 4"), "time {time:?}: {err}");
     }
+}
+
+#[cfg(unix)]
+#[test]
+fn a_closed_pipe_ends_the_program_quietly() {
+    use std::os::unix::process::ExitStatusExt;
+    let dir = tempfile::tempdir().unwrap();
+    for args in [
+        &["driver", "--random", "1"][..],
+        &["match", "greedy", "random", "--boards", "2", "--trace"],
+        &["bench", "--verbose"],
+    ] {
+        let (status, stderr) = run_with_closed_stdout(dir.path(), args);
+        assert!(
+            status.success() || status.signal() == Some(libc::SIGPIPE),
+            "{args:?}: {status:?}\n{stderr}"
+        );
+        assert!(stderr.is_empty(), "{args:?}: {stderr}");
+    }
+}
+
+#[test]
+fn cr_only_line_ends_are_lines() {
+    let dir = tempfile::tempdir().unwrap();
+    for (input, expected) in SPEC_EXAMPLES {
+        let cr = input.replace('\n', "\r");
+        let out = run(dir.path(), &["solve", "-", "-o", "-"], cr.as_bytes());
+        assert_ok(&out);
+        assert_eq!(String::from_utf8(out.stdout).unwrap(), expected);
+    }
+}
+
+#[test]
+fn a_huge_garbage_line_gives_a_short_error() {
+    let dir = tempfile::tempdir().unwrap();
+    let garbage: Vec<u8> = (0..20_000_000).map(|i| b"zq7 ,"[i % 5]).collect();
+    fs::write(dir.path().join("input.txt"), garbage).unwrap();
+    let out = run(dir.path(), &[], b"");
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(
+        err.len() < 200 && err.lines().count() == 1 && err.contains("line 1"),
+        "{} bytes: {}",
+        err.len(),
+        &err[..err.len().min(300)]
+    );
+}
+
+#[test]
+fn a_depth_beyond_u32_names_the_range() {
+    let dir = tempfile::tempdir().unwrap();
+    let (input, _) = SPEC_EXAMPLES[0];
+    for depth in ["4294967296", "99999999999999999999999", "0"] {
+        let text = input.replacen("\n2\n", &format!("\n{depth}\n"), 1);
+        let out = run(dir.path(), &["solve", "-", "-o", "-"], text.as_bytes());
+        assert_eq!(out.status.code(), Some(2), "depth {depth}");
+        let err = String::from_utf8(out.stderr).unwrap();
+        assert!(
+            err.contains("line 4") && err.contains("from 1 to 4294967295"),
+            "depth {depth}: {err}"
+        );
+    }
+    let out = run(
+        dir.path(),
+        &["solve", "-", "-o", "-", "--threads", "1"],
+        input.replacen("\n2\n", "\n4294967295\n", 1).as_bytes(),
+    );
+    assert_ok(&out);
+}
+
+#[test]
+fn threads_are_capped_with_a_clear_message() {
+    let dir = tempfile::tempdir().unwrap();
+    let (input, expected) = SPEC_EXAMPLES[0];
+    for args in [
+        &["solve", "-", "-o", "-", "--threads", "10000"][..],
+        &["analyse", "-", "--threads", "257"],
+        &["match", "greedy", "random", "--threads", "10000"],
+        &["driver", "--threads", "10000"],
+        &["referee", "greedy", "random", "--threads", "10000"],
+    ] {
+        let out = run(dir.path(), args, input.as_bytes());
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        let err = String::from_utf8(out.stderr).unwrap();
+        assert!(
+            err.contains("--threads") && err.contains("at most 256"),
+            "{args:?}: {err}"
+        );
+    }
+    let out = run(
+        dir.path(),
+        &["solve", "-", "-o", "-", "--threads", "256"],
+        input.as_bytes(),
+    );
+    assert_ok(&out);
+    assert_eq!(String::from_utf8(out.stdout).unwrap(), expected);
+}
+
+#[test]
+fn json_takes_the_fast_engine_and_stats() {
+    let dir = tempfile::tempdir().unwrap();
+    let (input, _) = SPEC_EXAMPLES[0];
+    let out = run(
+        dir.path(),
+        &[
+            "solve", "-", "-o", "-", "--json", "--engine", "fast", "--stats",
+        ],
+        input.as_bytes(),
+    );
+    assert_ok(&out);
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(json["best"], "B3 Stake");
+    let stats = String::from_utf8(out.stderr).unwrap();
+    assert!(
+        stats.lines().count() == 1 && stats.contains("B3 Stake") && stats.contains("nodes"),
+        "{stats}"
+    );
+
+    let out = run(
+        dir.path(),
+        &["solve", "-", "-o", "-", "--json", "--engine", "reference"],
+        input.as_bytes(),
+    );
+    assert_eq!(out.status.code(), Some(2));
+    assert!(out.stdout.is_empty());
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(
+        err.lines().count() == 1 && err.contains("--engine reference"),
+        "{err}"
+    );
 }

@@ -81,3 +81,27 @@ pub const SPEC_EXAMPLES: [(&str, &str); 3] = [
         "C3 Raid\n..XX.\n..XOX\n..XX.\n..XO.\n.....\n",
     ),
 ];
+
+/// Runs the binary in `dir` with `args`, its standard output a pipe whose
+/// read end is closed before the program writes anything; returns how it
+/// ended and its standard error.
+pub fn run_with_closed_stdout(dir: &Path, args: &[&str]) -> (std::process::ExitStatus, String) {
+    use std::io::Read;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_stakeraid"))
+        .args(args)
+        .current_dir(dir)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    drop(child.stdout.take());
+    let mut stderr = String::new();
+    child
+        .stderr
+        .take()
+        .unwrap()
+        .read_to_string(&mut stderr)
+        .unwrap();
+    (child.wait().unwrap(), stderr)
+}
