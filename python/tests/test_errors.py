@@ -45,7 +45,6 @@ def test_lenient_layout():
         ([], None, "X", "1 to 26 rows"),
         ([[1] * 27] * 27, None, "X", "1 to 26 rows"),
         ([[1, 2], [3]], None, "X", "value row 2: expected 2 values, found 1"),
-        ([[1, 2], [3, 0]], None, "X", "value row 2, column 2"),
         ([[1, 2], [3, -4]], None, "X", "value row 2, column 2"),
         ([[1, 2], [3, 2**31]], None, "X", "value row 2, column 2"),
         ([[1, 2], [3, 2**80]], None, "X", "value row 2, column 2"),
@@ -108,3 +107,8 @@ def test_a_rust_panic_is_a_python_exception():
     assert type(e.value).__name__ == "PanicException"
     # The interpreter and the library are still there.
     assert stakeraid.analyse(P, depth=2, threads=1).best == stakeraid.Move.parse("B3 Stake")
+
+
+def test_a_value_of_zero_is_a_value():
+    position = stakeraid.Position([[1, 2], [3, 0]], ["X.", ".."], "O")
+    assert position.values == [[1, 2], [3, 0]]
