@@ -22,6 +22,19 @@ pub struct MatchArgs {
     trace: bool,
 }
 
+/// A progress bar over the games of a match on standard error, hidden
+/// when that is not a terminal or when the trace is printed.
+pub fn games_bar(boards: &BoardArgs, trace: bool) -> anyhow::Result<ProgressBar> {
+    if !std::io::stderr().is_terminal() || trace {
+        return Ok(ProgressBar::hidden());
+    }
+    let bar = ProgressBar::new(u64::from(2 * boards.boards));
+    bar.set_style(ProgressStyle::with_template(
+        "{bar:40} {pos}/{len} games  {msg}  [{elapsed}<{eta}]",
+    )?);
+    Ok(bar)
+}
+
 /// The boards of a match: how many, from which seed, of which sizes and
 /// values, how full (`stakeraid match` and `stakeraid referee`).
 #[derive(clap::Args)]
@@ -73,15 +86,7 @@ pub fn run_match_command(args: &MatchArgs) -> anyhow::Result<()> {
         fill: args.boards.fill,
         threads: args.threads,
     };
-    let bar = if std::io::stderr().is_terminal() && !args.trace {
-        let bar = ProgressBar::new(u64::from(2 * args.boards.boards));
-        bar.set_style(ProgressStyle::with_template(
-            "{bar:40} {pos}/{len} games  {msg}  [{elapsed}<{eta}]",
-        )?);
-        bar
-    } else {
-        ProgressBar::hidden()
-    };
+    let bar = games_bar(&args.boards, args.trace)?;
     let mut trace = |s: &str| {
         if args.trace {
             // A closed pipe (`| head`) ends the trace, not the match.

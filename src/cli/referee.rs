@@ -1,14 +1,13 @@
 //! `stakeraid referee`: programs (and built-in agents) over many boards,
 //! as a course tournament plays them.
 
-use std::io::{IsTerminal, Write};
+use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use anyhow::Context;
-use indicatif::{ProgressBar, ProgressStyle};
 use stakeraid::referee::{run_referee, GameSettings, RefereeSettings, Side, WallGuard};
 
-use super::matches::BoardArgs;
+use super::matches::{games_bar, BoardArgs};
 
 /// Arguments of `stakeraid referee`.
 #[derive(clap::Args)]
@@ -65,15 +64,7 @@ pub fn run_referee_command(args: &RefereeArgs) -> anyhow::Result<()> {
         },
     };
     settings.validate()?;
-    let bar = if std::io::stderr().is_terminal() && !args.trace {
-        let bar = ProgressBar::new(u64::from(2 * args.boards.boards));
-        bar.set_style(ProgressStyle::with_template(
-            "{bar:40} {pos}/{len} games  {msg}  [{elapsed}<{eta}]",
-        )?);
-        bar
-    } else {
-        ProgressBar::hidden()
-    };
+    let bar = games_bar(&args.boards, args.trace)?;
     let mut trace = |s: &str| {
         if args.trace {
             // A closed pipe (`| head`) ends the trace, not the match.
