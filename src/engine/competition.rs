@@ -163,6 +163,8 @@ pub fn play(board: &Board, p: Player, seconds_left: f64, options: &CompetitionOp
         deadline: Some(deadline.clone()),
         table_limit: Some(table.saturating_mul(slot).max(1 << 16)),
         play: true,
+        general: false,
+        compact: None,
     };
     let new_depth_before = limit.mul_f64(NEW_DEPTH_BEFORE);
     let (result, depth) = in_pool(threads, |parallel| {

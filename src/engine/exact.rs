@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use crate::game::{is_twin, Board, Move, MoveKind, Player};
 use crate::search::root::{self, Iterative, RootResult, RootValue};
-use crate::search::Deadline;
+use crate::search::{Compact, Deadline};
 
 /// What the three steps found.
 pub struct ExactRun {
@@ -33,10 +33,17 @@ pub fn exact_search(
     parallel: bool,
     stop: &Arc<Deadline>,
 ) -> ExactRun {
+    // Every step searches positions of this board, so where the compact
+    // engine applies they share one: later steps find much of what they
+    // need in its table.
+    let empties = board.empty_count();
+    let bytes = root::table_bytes(board.n(), empties, target.min(empties));
+    let compact = Compact::new(board, bytes).map(Arc::new);
     let deepening = |depth: u32| Iterative {
         depth,
         parallel,
         deadline: Some(stop.clone()),
+        compact: compact.clone(),
         ..Iterative::default()
     };
 

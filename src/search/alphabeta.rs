@@ -2,15 +2,17 @@
 //! move ordering and Young Brothers Wait splitting. Values are exact where
 //! the window says so; the root tie-break lives in [`super::root`].
 
-use std::sync::atomic::{AtomicBool, AtomicI64, AtomicU64, Ordering::Relaxed};
+use std::sync::atomic::{AtomicI64, AtomicU64, Ordering::Relaxed};
 use std::sync::Arc;
 
 use parking_lot::Mutex;
 use rayon::prelude::*;
 
+use super::compact::Compact;
 use super::deadline::Deadline;
 use super::frontier::{best_gain, best_gain_with_playout, stake_playout};
 use super::ordering::Picker;
+use super::split::SplitPoint;
 use super::tt::{Bound, Entry, Table};
 use crate::game::{Board, Player};
 use crate::game::{Move, MoveKind};
@@ -25,19 +27,6 @@ const TT_MIN_REMAINING: u32 = 3;
 const YBW_MIN_REMAINING: u32 = 4;
 /// Room for the packed board of the largest side (2 * 26 * 26 bits).
 const KEY_WORDS: usize = Board::key_len(crate::game::MAX_N);
-
-/// A place where younger brothers run in parallel: a cut-off there stops
-/// them, and a stop of any enclosing split point stops them too.
-pub struct SplitPoint<'a> {
-    stop: AtomicBool,
-    parent: Option<&'a SplitPoint<'a>>,
-}
-
-impl SplitPoint<'_> {
-    fn stopped(&self) -> bool {
-        self.stop.load(Relaxed) || self.parent.is_some_and(|p| p.stopped())
-    }
-}
 
 /// How positions at the depth cut-off are valued.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -76,6 +65,8 @@ pub struct Searcher {
     reductions: bool,
     dominance: bool,
     deadline: Arc<Deadline>,
+    /// Takes over every search where it applies (see [`Searcher::compact`]).
+    compact: Option<Arc<Compact>>,
 }
 
 impl Searcher {
@@ -90,11 +81,22 @@ impl Searcher {
             reductions: false,
             dominance: true,
             deadline: Arc::new(Deadline::none()),
+            compact: None,
+        }
+    }
+
+    /// A searcher of the game score on boards of side `n` that hands every
+    /// search to `compact`.
+    pub fn compact(compact: Arc<Compact>, n: usize, parallel: bool) -> Searcher {
+        Searcher {
+            compact: Some(compact),
+            ..Searcher::new(n, 0, parallel)
         }
     }
 
     /// Values cut-off positions with `eval`.
     pub fn with_eval(mut self, eval: Eval) -> Searcher {
+        assert!(self.compact.is_none() || eval == Eval::Score);
         self.eval = eval;
         self
     }
@@ -105,6 +107,7 @@ impl Searcher {
     /// never in MINIMAX or ALPHABETA mode. Lines that reach the end of the
     /// game are never reduced, so an endgame solve stays exact.
     pub fn with_reductions(mut self, on: bool) -> Searcher {
+        assert!(self.compact.is_none() || !on);
         self.reductions = on;
         self
     }
@@ -138,6 +141,12 @@ impl Searcher {
         self.aborted() || sp.is_some_and(|s| s.stopped())
     }
 
+    /// The move an earlier search of `board`, `p` to move, `remaining`
+    /// plies deep, found best, if the table still holds it.
+    pub fn proved_best(&self, board: &Board, p: Player, remaining: u32) -> Option<Move> {
+        self.compact.as_ref()?.proved_best(board, p, remaining)
+    }
+
     /// Whether younger brothers may be searched in parallel.
     pub fn parallel(&self) -> bool {
         self.parallel
@@ -157,6 +166,20 @@ impl Searcher {
         sp: Option<&SplitPoint<'_>>,
         nodes: &mut u64,
     ) -> i64 {
+        if let Some(compact) = &self.compact {
+            let deadline = &self.deadline;
+            return compact.search(
+                board,
+                p,
+                remaining,
+                alpha,
+                beta,
+                self.parallel,
+                deadline,
+                sp,
+                nodes,
+            );
+        }
         // Step 1. Leaves and the last ply, which needs no move made.
         *nodes += 1;
         self.deadline.tick();
@@ -390,10 +413,7 @@ impl Searcher {
         sp: Option<&SplitPoint<'_>>,
         nodes: &mut u64,
     ) -> (i64, Move) {
-        let split = SplitPoint {
-            stop: AtomicBool::new(false),
-            parent: sp,
-        };
+        let split = SplitPoint::new(sp);
         let shared_alpha = AtomicI64::new(alpha);
         let best = Mutex::new((-INF, moves[0]));
         let counted = AtomicU64::new(0);
@@ -430,7 +450,7 @@ impl Searcher {
             }
             shared_alpha.fetch_max(v, Relaxed);
             if v >= beta {
-                split.stop.store(true, Relaxed);
+                split.stop();
             }
         });
         *nodes += counted.into_inner();

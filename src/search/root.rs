@@ -10,6 +10,7 @@ use rayon::prelude::*;
 use std::sync::Arc;
 
 use super::alphabeta::{Eval, Searcher, INF};
+use super::compact::Compact;
 use super::deadline::Deadline;
 use super::minimax;
 use crate::game::{is_twin, legal_moves, Move, MoveKind};
@@ -95,7 +96,7 @@ pub fn minimax(board: &Board, p: Player, depth: u32, parallel: bool) -> RootResu
 /// Table size for a search of `depth` plies over `empties` cells. Only
 /// nodes with 3 or more plies left are stored, and there are at most
 /// `empties^(depth - 3)` of them per root move, far fewer with pruning.
-fn table_bytes(n: usize, empties: u32, depth: u32) -> usize {
+pub fn table_bytes(n: usize, empties: u32, depth: u32) -> usize {
     const MAX: usize = 64 << 20;
     if depth < 4 {
         return 0;
@@ -142,6 +143,12 @@ pub struct Iterative {
     /// textbook answer at any depth, except once the depth reaches the end
     /// of the game.
     pub play: bool,
+    /// Runs the general engine even where the compact one applies, so
+    /// that tests can hold the two against each other.
+    pub general: bool,
+    /// A compact engine to search with, where it applies: its table keeps
+    /// what earlier searches of positions on the same board proved.
+    pub compact: Option<Arc<Compact>>,
 }
 
 /// Searches depth 1, 2, ... up to `settings.depth`, calling `on_depth` with
@@ -165,19 +172,33 @@ pub fn iterate(
     let depth = settings.depth.clamp(1, empties.max(1));
     let bytes =
         table_bytes(board.n(), empties, depth).min(settings.table_limit.unwrap_or(usize::MAX));
-    let mut searcher = Searcher::new(board.n(), bytes, settings.parallel)
-        .with_eval(settings.eval)
-        .with_reductions(settings.play);
+    let compact = (settings.eval == Eval::Score && !settings.play && !settings.general)
+        .then(|| {
+            let fresh = || Compact::new(board, bytes).map(Arc::new);
+            settings.compact.clone().or_else(fresh)
+        })
+        .flatten();
+    // The compact engine's deeper iterations order the next one's moves
+    // worse than none at all (a depth-limited score swings with the
+    // parity of the depth), so unless a clock may need a shallower
+    // answer, it goes from the first iteration straight to the last.
+    let direct = compact.is_some() && settings.deadline.as_ref().is_none_or(|d| d.is_untimed());
+    let mut searcher = match compact {
+        Some(compact) => Searcher::compact(compact, board.n(), settings.parallel),
+        None => Searcher::new(board.n(), bytes, settings.parallel)
+            .with_eval(settings.eval)
+            .with_reductions(settings.play),
+    };
     let mut known = vec![RootValue::Exact(0); cands.len()];
     let mut nodes = 1u64;
     let mut done: Option<(RootResult, u32)> = None;
-    for d in 1..=depth {
+    for d in (1..=depth).filter(|&d| !direct || d == 1 || d == depth) {
         // Depth 1 must give an answer, so only later ones stop; in play,
         // where on a large board even depth 1 can overrun a small budget,
         // the best immediate move stands in for it.
         searcher = searcher.with_dominance(settings.eval != Eval::Quiet || d >= empties);
         if let Some(deadline) = &settings.deadline {
-            if d == 1 + u32::from(!settings.play) {
+            if d > 1 || settings.play {
                 searcher = searcher.with_deadline(deadline.clone());
             }
             // The search polls the clocks only every so many nodes, and a
@@ -186,13 +207,15 @@ pub fn iterate(
                 break;
             }
         }
-        // Best of the last iteration first; bounds rank like values.
+        // Best of the last iteration first; bounds rank like values. A
+        // move the table proved best at this depth before goes first of all.
+        let proved = searcher.proved_best(board, p, d);
         let mut order: Vec<usize> = (0..cands.len()).collect();
         order.sort_by_key(|&i| {
             let v = match known[i] {
                 RootValue::Exact(v) | RootValue::AtMost(v) => v,
             };
-            (Reverse(v), i)
+            (proved != Some(cands[i]), Reverse(v), i)
         });
         let ((value, best), n) =
             match root_iteration(&searcher, board, p, d, &cands, &order, &mut known) {

@@ -51,6 +51,18 @@ fn affordable_depth(board: &Board, rng: &mut Rng, max: u32) -> u32 {
     1 + rng.range(0, u64::from(depth) - 1) as u32
 }
 
+/// Alpha-beta on the general engine, which small boards otherwise leave
+/// to the compact one.
+fn general(board: &Board, p: Player, depth: u32, parallel: bool) -> root::RootResult {
+    let settings = root::Iterative {
+        depth,
+        parallel,
+        general: true,
+        ..root::Iterative::default()
+    };
+    root::iterate(board, p, &settings, |_, _| true).0
+}
+
 /// The fast engines return exactly the textbook move and value, at every
 /// thread count, on positions full of ties (tiny value ranges).
 #[test]
@@ -75,6 +87,10 @@ fn fast_engines_equal_reference() {
             (
                 "alphabeta",
                 pool.install(|| root::alphabeta(&board, player, depth, parallel)),
+            ),
+            (
+                "general alphabeta",
+                pool.install(|| general(&board, player, depth, parallel)),
             ),
         ] {
             assert_eq!(
@@ -152,11 +168,14 @@ fn deep_alphabeta_equals_reference() {
         let pool = &pools[round % pools.len()];
         let parallel = pool.current_num_threads() > 1;
         let got = pool.install(|| root::alphabeta(&board, player, depth, parallel));
-        assert_eq!(
-            (got.best, got.value),
-            (expected.best, expected.value),
-            "{} threads, depth {depth}, {player:?} {board:?}",
-            pool.current_num_threads()
-        );
+        let wide = pool.install(|| general(&board, player, depth, parallel));
+        for got in [got, wide] {
+            assert_eq!(
+                (got.best, got.value),
+                (expected.best, expected.value),
+                "{} threads, depth {depth}, {player:?} {board:?}",
+                pool.current_num_threads()
+            );
+        }
     }
 }

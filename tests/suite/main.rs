@@ -5,6 +5,7 @@ mod agreement;
 mod analyse;
 mod api;
 mod cli;
+mod compact;
 mod dominance;
 mod golden;
 mod legacy;

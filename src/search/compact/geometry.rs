@@ -1,0 +1,276 @@
+//! Boards of up to 64 cells as two `u64` sets: the cells, their values and
+//! neighbours, and the one move per empty cell that the exact search needs.
+
+use crate::game::{Board, Player};
+
+/// Bit `r * n + c` is the cell at row `r`, column `c`.
+pub type Cells = u64;
+
+/// A position from the side to move's point of view. The game is the same
+/// for both players, so this pair is the whole position: whoever `own`
+/// belongs to, its value for the side to move is the same.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Pos {
+    pub own: Cells,
+    pub opp: Cells,
+}
+
+/// What does not change during a search: the board's shape and values.
+pub struct Geometry {
+    n: usize,
+    all: Cells,
+    values: [i32; 64],
+    neighbours: [Cells; 64],
+    /// Sum of every cell's value: no score is further from 0.
+    total: i64,
+    /// `sums[k][b]`: the sum of the values of the cells `8k..8k+8` whose
+    /// bits are set in `b`, so that a set's sum takes one lookup per byte.
+    sums: Box<[[i32; 256]; 8]>,
+    /// Cells not in the first column, and not in the last.
+    not_first: Cells,
+    not_last: Cells,
+}
+
+/// Largest total of cell values the compact search takes on: with it,
+/// every score, bound and window fits an `i32` with room to spare.
+pub const MAX_TOTAL: i64 = 1 << 28;
+
+impl Geometry {
+    /// The geometry of `board`, if it has at most 64 cells and values small
+    /// enough for 32-bit scores.
+    pub fn of(board: &Board) -> Option<Geometry> {
+        let n = board.n();
+        if n * n > 64 {
+            return None;
+        }
+        let mut values = [0; 64];
+        let mut neighbours = [0; 64];
+        let mut total = 0i64;
+        for r in 0..n {
+            for c in 0..n {
+                let i = r * n + c;
+                values[i] = board.value(r, c);
+                total += i64::from(values[i]);
+                let mut near = 0;
+                if r > 0 {
+                    near |= bit(i - n);
+                }
+                if r + 1 < n {
+                    near |= bit(i + n);
+                }
+                if c > 0 {
+                    near |= bit(i - 1);
+                }
+                if c + 1 < n {
+                    near |= bit(i + 1);
+                }
+                neighbours[i] = near;
+            }
+        }
+        if total > MAX_TOTAL {
+            return None;
+        }
+        let all = if n * n == 64 { !0 } else { (1 << (n * n)) - 1 };
+        let mut sums = Box::new([[0; 256]; 8]);
+        for (k, table) in sums.iter_mut().enumerate() {
+            for (b, sum) in table.iter_mut().enumerate() {
+                *sum = (0..8)
+                    .filter(|j| b >> j & 1 != 0)
+                    .map(|j| values[8 * k + j])
+                    .sum();
+            }
+        }
+        let first: Cells = (0..n).map(|r| bit(r * n)).sum();
+        let last = first << (n - 1);
+        Some(Geometry {
+            n,
+            all,
+            values,
+            neighbours,
+            total,
+            sums,
+            not_first: all & !first,
+            not_last: all & !last,
+        })
+    }
+
+    /// Board side.
+    pub fn n(&self) -> usize {
+        self.n
+    }
+
+    /// Sum of all values.
+    pub fn total(&self) -> i64 {
+        self.total
+    }
+
+    /// `board` with `p` to move.
+    pub fn pos(&self, board: &Board, p: Player) -> Pos {
+        let (mut own, mut opp) = (0, 0);
+        for r in 0..self.n {
+            let (mine, theirs) = (board.row(p, r), board.row(p.other(), r));
+            for c in 0..self.n {
+                let b = bit(r * self.n + c);
+                if mine >> c & 1 != 0 {
+                    own |= b;
+                }
+                if theirs >> c & 1 != 0 {
+                    opp |= b;
+                }
+            }
+        }
+        Pos { own, opp }
+    }
+
+    /// Empty cells of `pos`.
+    #[inline(always)]
+    pub fn empty(&self, pos: Pos) -> Cells {
+        self.all & !(pos.own | pos.opp)
+    }
+
+    /// Sum of the values of `cells`.
+    #[inline(always)]
+    pub fn sum(&self, cells: Cells) -> i32 {
+        let mut s = 0;
+        let mut rest = cells;
+        let mut k = 0;
+        while rest != 0 {
+            s += self.sums[k][(rest & 0xFF) as usize];
+            rest >>= 8;
+            k += 1;
+        }
+        s
+    }
+
+    /// The cells next to any of `cells`.
+    #[inline(always)]
+    pub fn near(&self, cells: Cells) -> Cells {
+        let n = self.n;
+        ((cells << n)
+            | (cells >> n)
+            | ((cells << 1) & self.not_first)
+            | ((cells >> 1) & self.not_last))
+            & self.all
+    }
+
+    /// What the side to move turns over by moving on empty cell `i`: the
+    /// enemy neighbours when it has a neighbour of its own (a Raid), else
+    /// nothing (a Stake). By dominance this is the only move on `i` that the
+    /// search needs (see `../README.md`).
+    #[inline(always)]
+    pub fn flips(&self, pos: Pos, i: usize) -> Cells {
+        let near = self.neighbours[i];
+        if near & pos.own != 0 {
+            near & pos.opp
+        } else {
+            0
+        }
+    }
+
+    /// The mover's gain from moving on `i` and turning over `flips`.
+    #[inline(always)]
+    pub fn gain(&self, i: usize, flips: Cells) -> i32 {
+        self.values[i] + 2 * self.sum(flips)
+    }
+
+    /// The position after the side to move moves on `i`, turning over
+    /// `flips`, seen by the other side, who moves next.
+    #[inline(always)]
+    pub fn play(&self, pos: Pos, i: usize, flips: Cells) -> Pos {
+        Pos {
+            own: pos.opp & !flips,
+            opp: pos.own | bit(i) | flips,
+        }
+    }
+
+    /// The side to move's best single gain (0 on a full board): the best
+    /// empty cell's value, unless a Raid that turns something over gains
+    /// more, and those are only on cells next to pieces of both sides.
+    #[inline(always)]
+    pub fn best_gain(&self, pos: Pos) -> i32 {
+        let empty = self.empty(pos);
+        let mut best = 0;
+        for i in Bits(empty) {
+            best = best.max(self.values[i]);
+        }
+        for i in Bits(empty & self.near(pos.own) & self.near(pos.opp)) {
+            best = best.max(self.values[i] + 2 * self.sum(self.neighbours[i] & pos.opp));
+        }
+        best
+    }
+
+    /// Pieces that can never change owner again: no empty cell is next to
+    /// them, and only a Raid on a neighbouring cell turns a piece over.
+    #[inline(always)]
+    pub fn settled(&self, pos: Pos) -> Cells {
+        (pos.own | pos.opp) & !self.near(self.empty(pos))
+    }
+}
+
+#[inline(always)]
+pub fn bit(i: usize) -> Cells {
+    1 << i
+}
+
+/// The set bits of a `Cells`, lowest first.
+pub struct Bits(pub Cells);
+
+impl Iterator for Bits {
+    type Item = usize;
+
+    #[inline(always)]
+    fn next(&mut self) -> Option<usize> {
+        if self.0 == 0 {
+            return None;
+        }
+        let i = self.0.trailing_zeros() as usize;
+        self.0 &= self.0 - 1;
+        Some(i)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::random::{random_board_from, Rng};
+    use crate::game::{Move, MoveKind};
+
+    /// Every move the compact form makes agrees with the full board's, in
+    /// gain and in the resulting position.
+    #[test]
+    fn moves_agree_with_the_board() {
+        let mut rng = Rng::new(7);
+        for k in 0..200 {
+            let n = 1 + k % 8;
+            let board = random_board_from(&mut rng, n, 0, 9, 0.5);
+            let g = Geometry::of(&board).unwrap();
+            for p in [Player::X, Player::O] {
+                let pos = g.pos(&board, p);
+                for i in Bits(g.empty(pos)) {
+                    let flips = g.flips(pos, i);
+                    let kind = if g.neighbours[i] & pos.own != 0 {
+                        MoveKind::Raid
+                    } else {
+                        MoveKind::Stake
+                    };
+                    let mut b = board.clone();
+                    b.make(Move::new(i / n, i % n, kind), p);
+                    let gain = g.gain(i, flips);
+                    assert_eq!(i64::from(gain), b.score(p) - board.score(p));
+                    let slow = Bits(g.empty(pos)).map(|j| g.gain(j, g.flips(pos, j))).max();
+                    assert_eq!(g.best_gain(pos), slow.unwrap());
+                    assert_eq!(g.play(pos, i, flips), g.pos(&b, p.other()));
+                    assert_eq!(g.near(bit(i)), g.neighbours[i]);
+                    let owned = pos.own | pos.opp;
+                    assert_eq!(
+                        i64::from(g.sum(owned)),
+                        (0..n * n)
+                            .filter(|&j| owned >> j & 1 != 0)
+                            .map(|j| i64::from(g.values[j]))
+                            .sum::<i64>()
+                    );
+                }
+            }
+        }
+    }
+}

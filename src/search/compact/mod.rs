@@ -1,0 +1,12 @@
+//! The exact search for boards of at most 64 cells (up to 8x8), built like
+//! an endgame solver: a position is two `u64` sets seen from the side to
+//! move, one child per empty cell (by dominance), the last two plies
+//! written out, bounds from settled pieces, and a lock-free table of
+//! verified entries. It answers exactly what [`super::alphabeta`] answers
+//! under the game score; the argument for each shortcut is in `../README.md`.
+
+mod geometry;
+mod negamax;
+mod table;
+
+pub use negamax::Compact;

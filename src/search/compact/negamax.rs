@@ -1,0 +1,425 @@
+//! Fail-soft negamax alpha-beta over compact positions, with principal
+//! variation search and Young Brothers Wait splitting.
+
+use std::mem::MaybeUninit;
+use std::sync::atomic::{AtomicI32, AtomicU64, Ordering::Relaxed};
+
+use parking_lot::Mutex;
+use rayon::prelude::*;
+
+use super::geometry::{Bits, Cells, Geometry, Pos};
+use super::table::{Bound, Hit, Table};
+use crate::game::{Board, Move, MoveKind, Player};
+use crate::search::deadline::Deadline;
+use crate::search::split::SplitPoint;
+
+/// Nodes with fewer plies left are not stored: they are cheaper to search
+/// than to look up.
+const TABLE_MIN: u32 = 5;
+/// Children are probed in the table before any is searched (enhanced
+/// transposition cut-offs) from this many plies left.
+const ETC_MIN: u32 = 7;
+/// Children are ordered by their gain net of the best reply from this many
+/// plies left, and by their bare gain below.
+const LOOKAHEAD_MIN: u32 = 4;
+/// Younger brothers are searched in parallel only with this many plies left.
+const YBW_MIN: u32 = 7;
+
+/// The search's state that lives across iterations: the geometry and the
+/// table.
+pub struct Compact {
+    g: Geometry,
+    table: Table,
+}
+
+impl std::fmt::Debug for Compact {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "Compact({}x{}, {} MiB table)",
+            self.g.n(),
+            self.g.n(),
+            self.table.bytes() >> 20
+        )
+    }
+}
+
+/// One child: the cell moved on, what it turns over, and the mover's gain.
+#[derive(Clone, Copy)]
+struct Child {
+    cell: usize,
+    flips: Cells,
+    gain: i32,
+    key: i32,
+}
+
+impl Compact {
+    /// The compact search for `board`'s shape and values with a table of
+    /// about `table_bytes`, if the board is small enough: at most 64
+    /// cells, values summing to at most 2^28.
+    pub fn new(board: &Board, table_bytes: usize) -> Option<Compact> {
+        let g = Geometry::of(board)?;
+        Some(Compact {
+            g,
+            table: Table::new(table_bytes),
+        })
+    }
+
+    /// The move the table holds as best for `board`, `p` to move,
+    /// `remaining` plies deep, from an exact result.
+    pub fn proved_best(&self, board: &Board, p: Player, remaining: u32) -> Option<Move> {
+        let pos = self.g.pos(board, p);
+        let hit = self.table.probe(pos)?;
+        let remaining = remaining.min(self.g.empty(pos).count_ones());
+        if hit.remaining != remaining || hit.bound != Bound::Exact {
+            return None;
+        }
+        let cell = hit.best?;
+        let kind = if self.g.flips(pos, cell) != 0 {
+            MoveKind::Raid
+        } else {
+            MoveKind::Stake
+        };
+        Some(Move::new(cell / self.g.n(), cell % self.g.n(), kind))
+    }
+
+    /// Negamax value of `board` for `p` to move, `remaining` plies deep,
+    /// within `(alpha, beta)`, fail-soft: exact inside the window, a bound
+    /// outside it. Garbage once `deadline` fires or `sp` is stopped.
+    #[allow(clippy::too_many_arguments)]
+    pub fn search(
+        &self,
+        board: &Board,
+        p: Player,
+        remaining: u32,
+        alpha: i64,
+        beta: i64,
+        parallel: bool,
+        deadline: &Deadline,
+        sp: Option<&SplitPoint<'_>>,
+        nodes: &mut u64,
+    ) -> i64 {
+        let run = Run {
+            g: &self.g,
+            table: &self.table,
+            parallel,
+            deadline,
+        };
+        let pos = self.g.pos(board, p);
+        let remaining = remaining.min(self.g.empty(pos).count_ones());
+        // No value lies outside [-total, total]: a wider window only needs
+        // to be just wider.
+        let edge = self.g.total() + 1;
+        let (alpha, beta) = (alpha.clamp(-edge, edge), beta.clamp(-edge, edge));
+        let score = board.score(p) as i32;
+        i64::from(run.search(pos, score, remaining, alpha as i32, beta as i32, sp, nodes))
+    }
+}
+
+struct Run<'a> {
+    g: &'a Geometry,
+    table: &'a Table,
+    parallel: bool,
+    deadline: &'a Deadline,
+}
+
+impl Run<'_> {
+    #[inline]
+    fn stopped(&self, sp: Option<&SplitPoint<'_>>) -> bool {
+        self.deadline.fired() || sp.is_some_and(|s| s.stopped())
+    }
+
+    /// `remaining` is at most the number of empty cells; `score` is the
+    /// game score for the side to move.
+    #[allow(clippy::too_many_arguments)]
+    fn search(
+        &self,
+        pos: Pos,
+        score: i32,
+        remaining: u32,
+        mut alpha: i32,
+        beta: i32,
+        sp: Option<&SplitPoint<'_>>,
+        nodes: &mut u64,
+    ) -> i32 {
+        let g = self.g;
+        *nodes += 1;
+        match remaining {
+            0 => return score,
+            1 => return score + g.best_gain(pos),
+            2 => return self.last_two(pos, score, beta, nodes),
+            _ => {}
+        }
+        self.deadline.tick();
+        if self.stopped(sp) {
+            return 0;
+        }
+
+        // Step 1. Settled pieces keep their owner to the end, so the value
+        // lies between "every other cell is the opponent's" and "every
+        // other cell is mine".
+        let settled = g.settled(pos);
+        let total = g.total() as i32;
+        let most = total - 2 * g.sum(settled & pos.opp);
+        if most <= alpha {
+            return most;
+        }
+        let least = 2 * g.sum(settled & pos.own) - total;
+        if least >= beta {
+            return least;
+        }
+
+        // Step 2. The table: a bound for exactly these plies may end the
+        // node; any entry's move is tried first.
+        let mut first = None;
+        if remaining >= TABLE_MIN {
+            if let Some(hit) = self.table.probe(pos) {
+                first = hit.best;
+                if hit.remaining == remaining {
+                    let cut = match hit.bound {
+                        Bound::Exact => true,
+                        Bound::Lower => hit.value >= beta,
+                        Bound::Upper => hit.value <= alpha,
+                    };
+                    if cut {
+                        return hit.value;
+                    }
+                }
+            }
+        }
+
+        // Step 3. Children, best-looking first.
+        let mut buf = [MaybeUninit::<Child>::uninit(); 64];
+        let mut count = 0;
+        for cell in Bits(g.empty(pos)) {
+            let flips = g.flips(pos, cell);
+            let gain = g.gain(cell, flips);
+            let key = if first == Some(cell) {
+                i32::MAX
+            } else if remaining >= LOOKAHEAD_MIN {
+                gain - g.best_gain(g.play(pos, cell, flips))
+            } else {
+                gain
+            };
+            buf[count].write(Child {
+                cell,
+                flips,
+                gain,
+                key,
+            });
+            count += 1;
+        }
+        // SAFETY: the first `count` children were written just above.
+        let children =
+            unsafe { std::slice::from_raw_parts_mut(buf.as_mut_ptr().cast::<Child>(), count) };
+        sort_by_key_descending(children);
+
+        // Step 4. Enhanced transposition cut-off: a child already known to
+        // be bad enough for the opponent ends the node unsearched.
+        if remaining >= ETC_MIN {
+            // Ask for every bucket before reading any: the misses overlap.
+            for c in children.iter() {
+                self.table.prefetch(g.play(pos, c.cell, c.flips));
+            }
+            for c in children.iter() {
+                let child = g.play(pos, c.cell, c.flips);
+                if let Some(hit) = self.table.probe(child) {
+                    if hit.remaining == remaining - 1
+                        && hit.bound != Bound::Lower
+                        && -hit.value >= beta
+                    {
+                        return -hit.value;
+                    }
+                }
+            }
+        }
+
+        // Step 5. The eldest alone, then the rest: in parallel when the
+        // subtrees are big enough, else one by one.
+        let alpha0 = alpha;
+        let mut best = i32::MIN;
+        let mut best_cell = None;
+        for (k, c) in children.iter().enumerate() {
+            if k > 0 && self.parallel && remaining >= YBW_MIN && k + 1 < children.len() {
+                let (v, cell) = self.younger_brothers(
+                    pos,
+                    score,
+                    remaining,
+                    alpha,
+                    beta,
+                    &children[k..],
+                    sp,
+                    nodes,
+                );
+                if v > best {
+                    (best, best_cell) = (v, cell);
+                }
+                break;
+            }
+            let v = self.child(pos, score, remaining, c, alpha, beta, k == 0, sp, nodes);
+            if self.stopped(sp) {
+                return 0;
+            }
+            if v > best {
+                (best, best_cell) = (v, Some(c.cell));
+                if v >= beta {
+                    break;
+                }
+                alpha = alpha.max(v);
+            }
+        }
+
+        // Step 6. Store what was proved (nothing if stopped).
+        if self.stopped(sp) {
+            return 0;
+        }
+        if remaining >= TABLE_MIN {
+            let bound = if best <= alpha0 {
+                Bound::Upper
+            } else if best >= beta {
+                Bound::Lower
+            } else {
+                Bound::Exact
+            };
+            self.table.store(
+                pos,
+                Hit {
+                    value: best,
+                    bound,
+                    remaining,
+                    best: best_cell,
+                },
+            );
+        }
+        best
+    }
+
+    /// The last two plies: each move's gain less the best reply's. A move
+    /// is worth at most its own gain (a reply never gains less than 0), so
+    /// moves that cannot beat the best so far are not played out.
+    #[inline]
+    fn last_two(&self, pos: Pos, score: i32, beta: i32, nodes: &mut u64) -> i32 {
+        let g = self.g;
+        let mut best = i32::MIN;
+        for cell in Bits(g.empty(pos)) {
+            let flips = g.flips(pos, cell);
+            let gain = g.gain(cell, flips);
+            if score + gain <= best {
+                continue;
+            }
+            *nodes += 1;
+            let v = score + gain - g.best_gain(g.play(pos, cell, flips));
+            if v > best {
+                best = v;
+                if v >= beta {
+                    break;
+                }
+            }
+        }
+        best
+    }
+
+    /// The value of child `c` for the side to move. Principal variation
+    /// search: the eldest gets the full window; the others are first shown
+    /// no better than alpha with a null window, and searched again in full
+    /// only when they are.
+    #[allow(clippy::too_many_arguments)]
+    #[inline]
+    fn child(
+        &self,
+        pos: Pos,
+        score: i32,
+        remaining: u32,
+        c: &Child,
+        alpha: i32,
+        beta: i32,
+        eldest: bool,
+        sp: Option<&SplitPoint<'_>>,
+        nodes: &mut u64,
+    ) -> i32 {
+        let child = self.g.play(pos, c.cell, c.flips);
+        let s = -(score + c.gain);
+        let r = remaining - 1;
+        if eldest || alpha + 1 >= beta {
+            return -self.search(child, s, r, -beta, -alpha, sp, nodes);
+        }
+        let v = -self.search(child, s, r, -alpha - 1, -alpha, sp, nodes);
+        if v > alpha && v < beta && !self.stopped(sp) {
+            return -self.search(child, s, r, -beta, -alpha, sp, nodes);
+        }
+        v
+    }
+
+    /// Searches `rest` in parallel with a shared alpha; the first to reach
+    /// `beta` stops the others. Returns the best value and its cell (the
+    /// value is `i32::MIN` if every search was stopped).
+    #[allow(clippy::too_many_arguments)]
+    fn younger_brothers(
+        &self,
+        pos: Pos,
+        score: i32,
+        remaining: u32,
+        alpha: i32,
+        beta: i32,
+        rest: &[Child],
+        sp: Option<&SplitPoint<'_>>,
+        nodes: &mut u64,
+    ) -> (i32, Option<usize>) {
+        let split = SplitPoint::new(sp);
+        let shared_alpha = AtomicI32::new(alpha);
+        let best = Mutex::new((i32::MIN, None));
+        let counted = AtomicU64::new(0);
+        rest.par_iter().for_each(|c| {
+            if split.stopped() {
+                return;
+            }
+            let a = shared_alpha.load(Relaxed);
+            if a >= beta {
+                return;
+            }
+            let mut n = 0;
+            let v = self.child(
+                pos,
+                score,
+                remaining,
+                c,
+                a,
+                beta,
+                false,
+                Some(&split),
+                &mut n,
+            );
+            counted.fetch_add(n, Relaxed);
+            // A stopped search's value is garbage; a cut-off that stopped it
+            // has already recorded a value >= beta.
+            if split.stopped() {
+                return;
+            }
+            let mut b = best.lock();
+            if v > b.0 {
+                *b = (v, Some(c.cell));
+            }
+            shared_alpha.fetch_max(v, Relaxed);
+            if v >= beta {
+                split.stop();
+            }
+        });
+        *nodes += counted.into_inner();
+        best.into_inner()
+    }
+}
+
+/// Insertion sort, largest key first, stable: lists are short, and equal
+/// keys keep cell order, which keeps the search deterministic.
+#[inline]
+fn sort_by_key_descending(children: &mut [Child]) {
+    for i in 1..children.len() {
+        let c = children[i];
+        let mut j = i;
+        while j > 0 && children[j - 1].key < c.key {
+            children[j] = children[j - 1];
+            j -= 1;
+        }
+        children[j] = c;
+    }
+}

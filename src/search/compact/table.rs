@@ -1,0 +1,262 @@
+//! The compact search's transposition table: buckets of two entries, one
+//! cache line each, read and written without locks.
+//!
+//! An entry is four words: the two sets of the position (the whole
+//! position, so a hit is a verified hit), the packed result, and a check
+//! word mixed from the other three. Two threads writing one entry at once
+//! can leave words of both; the check word then no longer matches, and the
+//! reader sees a miss. The memory comes zeroed from the allocator, which
+//! for a large table maps fresh pages: nothing is touched until used.
+
+use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
+
+use super::geometry::Pos;
+
+/// What a stored value says about the true one.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Bound {
+    Exact = 1,
+    /// The true value is at least the stored one.
+    Lower = 2,
+    /// The true value is at most the stored one.
+    Upper = 3,
+}
+
+/// One stored result.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Hit {
+    pub value: i32,
+    pub bound: Bound,
+    /// Plies searched below the position (capped at its empty cells).
+    pub remaining: u32,
+    /// The best or refuting cell, tried first next time.
+    pub best: Option<usize>,
+}
+
+#[repr(align(64))]
+struct Bucket([AtomicU64; 8]);
+
+const _: () = assert!(std::mem::size_of::<Bucket>() == 64);
+
+pub struct Table {
+    buckets: Box<[Bucket]>,
+    mask: usize,
+}
+
+const NO_MOVE: u64 = 127;
+
+impl Table {
+    /// A table of at most `bytes` (at least one bucket), fewer if the
+    /// memory is not there.
+    pub fn new(bytes: usize) -> Table {
+        let mut count = (bytes / 64).max(1);
+        if !count.is_power_of_two() {
+            count = count.next_power_of_two() / 2;
+        }
+        loop {
+            if let Some(buckets) = zeroed(count) {
+                return Table {
+                    buckets,
+                    mask: count - 1,
+                };
+            }
+            assert!(count > 1, "no memory for one table bucket");
+            count /= 2;
+        }
+    }
+
+    /// Size in bytes.
+    pub fn bytes(&self) -> usize {
+        self.buckets.len() * 64
+    }
+
+    #[inline(always)]
+    fn bucket(&self, pos: Pos) -> &Bucket {
+        let h = (pos.own ^ pos.opp.rotate_left(23)).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        &self.buckets[(h >> 32) as usize & self.mask]
+    }
+
+    /// Starts loading `pos`'s bucket into the cache.
+    #[inline(always)]
+    pub fn prefetch(&self, pos: Pos) {
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: a prefetch has no effect but on the cache, and the
+        // address is that of a live bucket.
+        unsafe {
+            use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
+            _mm_prefetch::<_MM_HINT_T0>((self.bucket(pos) as *const Bucket).cast());
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = pos;
+    }
+
+    /// The entry stored for `pos`, if any.
+    #[inline]
+    pub fn probe(&self, pos: Pos) -> Option<Hit> {
+        let b = self.bucket(pos);
+        for slot in 0..2 {
+            let w = &b.0[slot * 4..slot * 4 + 4];
+            let (own, opp) = (w[0].load(Relaxed), w[1].load(Relaxed));
+            if own != pos.own || opp != pos.opp {
+                continue;
+            }
+            let (data, check) = (w[2].load(Relaxed), w[3].load(Relaxed));
+            if check != mix(own, opp, data) {
+                continue;
+            }
+            return unpack(data);
+        }
+        None
+    }
+
+    /// Stores `hit` for `pos`: over its own entry, else over the entry
+    /// with the smaller subtree (the second on a tie).
+    #[inline]
+    pub fn store(&self, pos: Pos, hit: Hit) {
+        let b = self.bucket(pos);
+        let remaining = |slot: usize| {
+            let data = b.0[slot * 4 + 2].load(Relaxed);
+            (data >> 34) & 127
+        };
+        let mine = |slot: usize| {
+            b.0[slot * 4].load(Relaxed) == pos.own && b.0[slot * 4 + 1].load(Relaxed) == pos.opp
+        };
+        let slot = if mine(0) {
+            0
+        } else if mine(1) {
+            1
+        } else if remaining(0) < remaining(1) {
+            0
+        } else {
+            1
+        };
+        let data = pack(hit);
+        let w = &b.0[slot * 4..slot * 4 + 4];
+        w[0].store(pos.own, Relaxed);
+        w[1].store(pos.opp, Relaxed);
+        w[2].store(data, Relaxed);
+        w[3].store(mix(pos.own, pos.opp, data), Relaxed);
+    }
+}
+
+/// A table's buckets, zeroed by the allocator; `None` if it has no memory.
+fn zeroed(count: usize) -> Option<Box<[Bucket]>> {
+    let layout = std::alloc::Layout::array::<Bucket>(count).ok()?;
+    // SAFETY: the layout is that of `[Bucket; count]`, of non-zero size;
+    // all-zero words are valid atomics; the box frees it with that layout.
+    unsafe {
+        let ptr = std::alloc::alloc_zeroed(layout).cast::<Bucket>();
+        if ptr.is_null() {
+            return None;
+        }
+        Some(Box::from_raw(std::ptr::slice_from_raw_parts_mut(
+            ptr, count,
+        )))
+    }
+}
+
+/// Never 0 for an all-zero entry, so a fresh slot is never a hit.
+#[inline(always)]
+fn mix(own: u64, opp: u64, data: u64) -> u64 {
+    let mut h = own.wrapping_mul(0xFF51_AFD7_ED55_8CCD)
+        ^ opp.rotate_left(31).wrapping_mul(0xC4CE_B9FE_1A85_EC53)
+        ^ data.wrapping_add(0x2545_F491_4F6C_DD1D);
+    h ^= h >> 33;
+    h = h.wrapping_mul(0xFF51_AFD7_ED55_8CCD);
+    h ^ (h >> 29) | 1
+}
+
+#[inline(always)]
+fn pack(hit: Hit) -> u64 {
+    u64::from(hit.value as u32)
+        | (hit.bound as u64) << 32
+        | u64::from(hit.remaining.min(127)) << 34
+        | hit.best.map_or(NO_MOVE, |c| c as u64) << 41
+}
+
+#[inline(always)]
+fn unpack(data: u64) -> Option<Hit> {
+    let bound = match (data >> 32) & 3 {
+        1 => Bound::Exact,
+        2 => Bound::Lower,
+        3 => Bound::Upper,
+        _ => return None,
+    };
+    let best = (data >> 41) & 127;
+    Some(Hit {
+        value: data as u32 as i32,
+        bound,
+        remaining: ((data >> 34) & 127) as u32,
+        best: (best != NO_MOVE).then_some(best as usize),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn hit(value: i32, remaining: u32) -> Hit {
+        Hit {
+            value,
+            bound: Bound::Lower,
+            remaining,
+            best: Some(5),
+        }
+    }
+
+    #[test]
+    fn a_fresh_table_has_no_entries() {
+        let t = Table::new(1 << 12);
+        assert_eq!(t.probe(Pos { own: 0, opp: 0 }), None);
+        assert_eq!(t.probe(Pos { own: 1, opp: 2 }), None);
+    }
+
+    #[test]
+    fn stores_come_back_whole() {
+        let t = Table::new(1 << 16);
+        for (k, v) in [(1u64, -7), (2, i32::MIN / 4), (3, i32::MAX / 4)] {
+            let pos = Pos {
+                own: k,
+                opp: k << 30,
+            };
+            t.store(pos, hit(v, k as u32));
+            assert_eq!(t.probe(pos), Some(hit(v, k as u32)));
+        }
+        let none = Hit {
+            best: None,
+            ..hit(0, 64)
+        };
+        t.store(Pos { own: 9, opp: 0 }, none);
+        assert_eq!(t.probe(Pos { own: 9, opp: 0 }), Some(none));
+    }
+
+    #[test]
+    fn a_bucket_keeps_the_larger_subtree() {
+        // One bucket: every position lands in it.
+        let t = Table::new(64);
+        let (a, b, c) = (
+            Pos { own: 1, opp: 0 },
+            Pos { own: 2, opp: 0 },
+            Pos { own: 4, opp: 0 },
+        );
+        t.store(a, hit(1, 10));
+        t.store(b, hit(2, 3));
+        t.store(c, hit(3, 5));
+        assert_eq!(t.probe(a), Some(hit(1, 10)));
+        assert_eq!(t.probe(b), None);
+        assert_eq!(t.probe(c), Some(hit(3, 5)));
+    }
+
+    #[test]
+    fn a_torn_entry_is_a_miss() {
+        let t = Table::new(64);
+        let pos = Pos { own: 3, opp: 12 };
+        t.store(pos, hit(40, 6));
+        // Another result's data word over this entry, as a race could leave it.
+        let slot = (0..2)
+            .find(|&s| t.buckets[0].0[s * 4].load(Relaxed) == 3)
+            .unwrap();
+        t.buckets[0].0[slot * 4 + 2].store(pack(hit(41, 6)), Relaxed);
+        assert_eq!(t.probe(pos), None);
+    }
+}

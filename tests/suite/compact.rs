@@ -1,0 +1,90 @@
+//! The compact engine (boards of up to 64 cells) against the textbook
+//! search, where its table, enhanced transposition cut-offs, settled-piece
+//! bounds and parallel split all come into play: full solves of small
+//! boards with many ties, at every thread count, with tables from a single
+//! bucket (every entry fights for it) up to the default size.
+
+use stakeraid::rng::{random_board_from, Rng};
+use stakeraid::search::reference;
+use stakeraid::search::root::{iterate, Iterative, RootResult};
+use stakeraid::{rayon_pool_for_tests as pool, Board, Player};
+
+/// A board of side `n` with values `0..=max` and `empties` empty cells
+/// (drawn again until it has them).
+fn board_with_empties(rng: &mut Rng, n: usize, max: i32, empties: u32) -> Board {
+    let fill = 1.0 - f64::from(empties) / (n * n) as f64;
+    loop {
+        let board = random_board_from(rng, n, 0, max, fill);
+        if board.empty_count() == empties {
+            return board;
+        }
+    }
+}
+
+fn search(board: &Board, p: Player, depth: u32, settings: Iterative) -> RootResult {
+    let settings = Iterative { depth, ..settings };
+    iterate(board, p, &settings, |_, _| true).0
+}
+
+#[test]
+fn full_solves_equal_reference() {
+    let mut rng = Rng::new(1917);
+    let pools: Vec<_> = [1, 2, 3, 8].into_iter().map(pool).collect();
+    for round in 0..160 {
+        let n = 3 + round % 2;
+        let max = [0, 1, 3, 99][round % 4];
+        let empties = (6 + (round / 2) as u32 % 4).min((n * n) as u32);
+        let board = board_with_empties(&mut rng, n, max, empties);
+        let p = if round % 3 == 0 { Player::O } else { Player::X };
+        let want = reference::alphabeta(&board, p, empties);
+        let pool = &pools[round % pools.len()];
+        let settings = Iterative {
+            parallel: pool.current_num_threads() > 1,
+            table_limit: [Some(64), Some(4096), None][round % 3],
+            ..Iterative::default()
+        };
+        let got = pool.install(|| search(&board, p, empties, settings));
+        assert_eq!(
+            (got.best, got.value),
+            (want.best, want.value),
+            "{} threads, {p:?}, {board:?}",
+            pool.current_num_threads()
+        );
+    }
+}
+
+/// Depth-limited searches on larger boards, against the general engine
+/// (which the agreement tests hold to the textbook search).
+#[test]
+fn deep_searches_equal_the_general_engine() {
+    let mut rng = Rng::new(8128);
+    let pools: Vec<_> = [1, 2, 8].into_iter().map(pool).collect();
+    for round in 0..60 {
+        let n = 5 + round % 4;
+        let max = [1, 5, 99][round % 3];
+        let empties = 10 + round as u32 % 5;
+        let board = board_with_empties(&mut rng, n, max, empties);
+        let p = if round % 2 == 0 { Player::O } else { Player::X };
+        let depth = 6 + round as u32 % 4;
+        let pool = &pools[round % pools.len()];
+        let parallel = pool.current_num_threads() > 1;
+        let general = Iterative {
+            parallel,
+            general: true,
+            ..Iterative::default()
+        };
+        let compact = Iterative {
+            parallel,
+            table_limit: [Some(64), None][round % 2],
+            ..Iterative::default()
+        };
+        let want = pool.install(|| search(&board, p, depth, general));
+        let got = pool.install(|| search(&board, p, depth, compact));
+        assert_eq!(
+            (got.best, got.value),
+            (want.best, want.value),
+            "{} threads, depth {depth}, {p:?}, {board:?}",
+            pool.current_num_threads()
+        );
+    }
+}
