@@ -1,11 +1,14 @@
 //! `stakeraid solve` and the grader's no-argument run.
 
 use std::path::PathBuf;
-use std::time::Duration;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
 
 use anyhow::Context;
 use clap::ValueEnum;
+use indicatif::{ProgressBar, ProgressStyle};
 use stakeraid::api::{analyse, Limits, Position};
+use stakeraid::search::Deadline;
 use stakeraid::{legacy, solve, EngineKind, Mode, Move, Problem, SolveOptions};
 
 use super::io::write_output;
@@ -45,6 +48,24 @@ pub struct SolveArgs {
     /// drop-blitz only: the cut-off depth.
     #[arg(long, value_parser = clap::value_parser!(u32).range(1..))]
     depth: Option<u32>,
+    /// Wall-time limit in seconds for a MINIMAX or ALPHABETA search. When
+    /// it runs out, the deepest depth completed answers, and a warning on
+    /// standard error says that the answer is not the exact one.
+    #[arg(long, value_name = "SECONDS", value_parser = parse_seconds)]
+    time: Option<Duration>,
+    /// Transposition table size in MiB (default: sized for the search, at
+    /// most 64 MiB).
+    #[arg(long, value_name = "MIB", value_parser = clap::value_parser!(u32).range(1..=1 << 20))]
+    table_mb: Option<u32>,
+}
+
+/// A time limit: a finite number of seconds, at least 0.
+fn parse_seconds(s: &str) -> Result<Duration, String> {
+    let secs: f64 = s
+        .parse()
+        .map_err(|_| "must be a number of seconds".to_string())?;
+    Duration::try_from_secs_f64(secs)
+        .map_err(|_| "must be a finite number of seconds, at least 0".into())
 }
 
 impl Default for SolveArgs {
@@ -59,6 +80,8 @@ impl Default for SolveArgs {
             format: Format::InputTxt,
             mode: None,
             depth: None,
+            time: None,
+            table_mb: None,
         }
     }
 }
@@ -83,16 +106,28 @@ pub fn run_solve(args: &SolveArgs) -> anyhow::Result<()> {
     if args.json {
         return print_json(&problem, args);
     }
+    let start = Instant::now();
+    let deadline =
+        Arc::new(Deadline::none().with_wall(args.time.and_then(|t| start.checked_add(t))));
     let options = SolveOptions {
         engine: match args.engine {
             Engine::Reference => EngineKind::Reference,
             Engine::Fast => EngineKind::Fast,
         },
         threads: args.threads,
+        table_bytes: args.table_mb.map(|mb| (mb as usize) << 20),
+        deadline: Some(deadline.clone()),
     };
-    let spinner = searching(&problem);
+    let spinner = searching(&problem, Some(&deadline));
     let answer = solve(&problem, &options);
     spinner.finish_and_clear();
+    if !answer.exact {
+        eprintln!(
+            "stakeraid: time limit reached: the answer is the best move at depth {}, not the exact answer at depth {}",
+            answer.depth,
+            problem.mode.depth().unwrap_or(0).min(problem.board.empty_count())
+        );
+    }
     match args.format {
         Format::InputTxt => write_output(&args.output, answer.text.as_bytes())?,
         Format::DropBlitz => println!("{}", legacy::move_text(answer.best)),
@@ -145,9 +180,10 @@ fn print_json(problem: &Problem, args: &SolveArgs) -> anyhow::Result<()> {
     let position = Position::from_problem(problem)?;
     let limits = Limits {
         threads: args.threads,
+        time: args.time,
         ..Limits::for_mode(problem.mode)?
     };
-    let spinner = searching(problem);
+    let spinner = searching(problem, None);
     let analysis = analyse(&position, &limits)?;
     spinner.finish_and_clear();
     if args.format == Format::InputTxt && args.output.as_os_str() != "-" {
@@ -165,23 +201,37 @@ fn print_json(problem: &Problem, args: &SolveArgs) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// A spinner on standard error while a search runs, when that is a
-/// terminal (never in pipes or files); cleared when the search ends.
-fn searching(problem: &stakeraid::Problem) -> indicatif::ProgressBar {
+/// A progress line on standard error while a search runs, when that is a
+/// terminal (never in pipes or files); cleared when the search ends. With
+/// `watch`, it shows the depth completed and the nodes searched so far.
+fn searching(problem: &stakeraid::Problem, watch: Option<&Arc<Deadline>>) -> ProgressBar {
     use std::io::IsTerminal;
     if !std::io::stderr().is_terminal() {
-        return indicatif::ProgressBar::hidden();
+        return ProgressBar::hidden();
     }
-    let bar = indicatif::ProgressBar::new_spinner();
-    let style = indicatif::ProgressStyle::with_template("{spinner} searching {msg} {elapsed}")
-        .unwrap_or_else(|_| indicatif::ProgressStyle::default_spinner());
+    let bar = ProgressBar::new_spinner();
+    let style = ProgressStyle::with_template("{spinner} searching {prefix} {msg} {elapsed}")
+        .unwrap_or_else(|_| ProgressStyle::default_spinner());
     bar.set_style(style);
-    bar.set_message(format!(
-        "{} {}x{}",
-        problem.mode.name(),
-        problem.board.n(),
-        problem.board.n()
-    ));
-    bar.enable_steady_tick(std::time::Duration::from_millis(200));
+    let n = problem.board.n();
+    bar.set_prefix(format!("{} {n}x{n}", problem.mode.name()));
+    bar.enable_steady_tick(Duration::from_millis(200));
+    if let Some(watch) = watch {
+        let (bar, watch) = (bar.clone(), watch.clone());
+        let start = Instant::now();
+        // Detached: it ends with the bar, or with the process.
+        std::thread::spawn(move || {
+            while !bar.is_finished() {
+                let nodes = watch.nodes_seen();
+                let rate = nodes as f64 / start.elapsed().as_secs_f64().max(1e-3) / 1e6;
+                bar.set_message(format!(
+                    "· depth {} done · {:.1} M nodes · {rate:.1} M nodes/s ·",
+                    watch.depth_done(),
+                    nodes as f64 / 1e6
+                ));
+                std::thread::sleep(Duration::from_millis(250));
+            }
+        });
+    }
     bar
 }

@@ -20,8 +20,9 @@ pub struct ExactRun {
     pub cut: bool,
 }
 
-/// The textbook answer to `target` plies on `board` for `p`, in three
-/// steps that `stop` can each cut short: iterative-deepening alpha-beta to
+/// The textbook answer to `target` plies on `board` for `p`, with a table
+/// of `table_bytes` (default: sized for the search), in three steps that
+/// `stop` can each cut short: iterative-deepening alpha-beta to
 /// the depth (the chosen move and its value, other root values as bounds);
 /// with `all_exact`, an exact value for every bounded root move (what
 /// MINIMAX mode reports); the principal variation.
@@ -32,24 +33,30 @@ pub fn exact_search(
     all_exact: bool,
     parallel: bool,
     stop: &Arc<Deadline>,
+    table_bytes: Option<usize>,
 ) -> ExactRun {
     // Every step searches positions of this board, so where the compact
     // engine applies they share one: later steps find much of what they
     // need in its table.
     let empties = board.empty_count();
-    let bytes = root::table_bytes(board.n(), empties, target.min(empties));
+    let bytes =
+        table_bytes.unwrap_or_else(|| root::table_bytes(board.n(), empties, target.min(empties)));
     let compact = Compact::new(board, bytes).map(Arc::new);
     let deepening = |depth: u32| Iterative {
         depth,
         parallel,
         deadline: Some(stop.clone()),
         compact: compact.clone(),
+        table_limit: table_bytes,
         ..Iterative::default()
     };
 
     // Step 1. The move and its value: iterative deepening, where an abort
     // leaves the last completed depth (depth 1 always completes).
-    let (result, depth) = root::iterate(board, p, &deepening(target), |_, _| true);
+    let (result, depth) = root::iterate(board, p, &deepening(target), |d, _| {
+        stop.note_depth(d);
+        true
+    });
     let mut nodes = result.nodes;
     let mut cut = depth < target;
     let mut moves = result.moves;

@@ -21,12 +21,21 @@ pub enum EngineKind {
 }
 
 /// How to search.
-#[derive(Clone, Copy, Debug, Default)]
+#[derive(Clone, Debug, Default)]
 pub struct SolveOptions {
     /// Engine for MINIMAX / ALPHABETA.
     pub engine: EngineKind,
     /// Worker threads; 0 means one per core.
     pub threads: usize,
+    /// Transposition table size in bytes for the fast engine (default:
+    /// sized for the search, at most 64 MiB).
+    pub table_bytes: Option<usize>,
+    /// Ends a fast MINIMAX / ALPHABETA search early when it fires: the
+    /// answer then comes from the deepest depth completed, and
+    /// [`Answer::exact`] is false. The caller may also watch the search's
+    /// progress through it. The textbook engine and COMPETITION mode do
+    /// not use it.
+    pub deadline: Option<Arc<Deadline>>,
 }
 
 /// The answer to a problem.
@@ -38,6 +47,11 @@ pub struct Answer {
     pub value: i64,
     /// Positions searched.
     pub nodes: u64,
+    /// The depth the answer was searched to (0 in COMPETITION mode).
+    pub depth: u32,
+    /// False when a deadline cut the search short of the asked depth: the
+    /// answer is then the one of `depth` plies, not the textbook answer.
+    pub exact: bool,
     /// Wall time of the search.
     pub elapsed: Duration,
     /// The text of `output.txt`.
@@ -48,11 +62,15 @@ pub struct Answer {
 pub fn solve(problem: &Problem, options: &SolveOptions) -> Answer {
     let start = Instant::now();
     let (board, player) = (&problem.board, problem.player);
+    let mut searched = None;
+    let mut exact = true;
     let (best, value, nodes) = match (options.engine, problem.mode) {
         (EngineKind::Reference, Mode::Minimax { depth }) => {
+            searched = Some(depth);
             decided(reference::minimax(board, player, depth))
         }
         (EngineKind::Reference, Mode::AlphaBeta { depth }) => {
+            searched = Some(depth);
             decided(reference::alphabeta(board, player, depth))
         }
         (EngineKind::Fast, Mode::Minimax { depth } | Mode::AlphaBeta { depth }) => {
@@ -60,10 +78,22 @@ pub fn solve(problem: &Problem, options: &SolveOptions) -> Answer {
             // every root value, as `analyse` reports them for that mode.
             let all_exact = matches!(problem.mode, Mode::Minimax { .. });
             let target = depth.min(board.empty_count());
-            let stop = Arc::new(Deadline::none());
+            let stop = options.deadline.clone().unwrap_or_default();
             let run = in_pool(options.threads, |par| {
-                exact_search(board, player, target, all_exact, par, &stop)
+                exact_search(
+                    board,
+                    player,
+                    target,
+                    all_exact,
+                    par,
+                    &stop,
+                    options.table_bytes,
+                )
             });
+            searched = Some(run.depth);
+            // Only an answer short of the depth asked is not the textbook
+            // one (a cut principal variation does not change it).
+            exact = run.depth == target;
             (run.best, run.value, run.nodes)
         }
         (_, Mode::Competition { seconds }) => {
@@ -79,6 +109,8 @@ pub fn solve(problem: &Problem, options: &SolveOptions) -> Answer {
         best,
         value,
         nodes,
+        depth: searched.unwrap_or(0),
+        exact,
         elapsed: start.elapsed(),
         text: answer_text(board, player, best),
     }

@@ -6,11 +6,12 @@
 //! about 0.2 ms on each thread.
 
 use std::cell::Cell;
-use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
+use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering::Relaxed};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use cpu_time::ProcessTime;
+use crossbeam_utils::CachePadded;
 
 /// Nodes a thread searches between two looks at the wall clock (cheap: no
 /// system call). Nodes differ a hundredfold in cost (a leaf of a small
@@ -38,6 +39,13 @@ pub struct Deadline {
     wall: Option<Instant>,
     /// Limit on the process's CPU time since it started.
     cpu: Option<Duration>,
+    /// Nodes ticked so far, counted in steps of [`TICK_EVERY`] per thread:
+    /// for a progress display, which reads it from another thread. Padded
+    /// to a cache line of its own so the search threads' updates do not
+    /// slow down readers of the flag.
+    ticked: CachePadded<AtomicU64>,
+    /// The deepest iteration completed so far, as the search reports it.
+    depth: AtomicU32,
 }
 
 impl Deadline {
@@ -107,8 +115,25 @@ impl Deadline {
         }
     }
 
+    /// About how many nodes have been ticked (at most [`TICK_EVERY`] per
+    /// thread short of the truth).
+    pub fn nodes_seen(&self) -> u64 {
+        self.ticked.load(Relaxed)
+    }
+
+    /// Records that an iteration `depth` deep completed.
+    pub fn note_depth(&self, depth: u32) {
+        self.depth.fetch_max(depth, Relaxed);
+    }
+
+    /// The deepest iteration completed so far (0 before the first).
+    pub fn depth_done(&self) -> u32 {
+        self.depth.load(Relaxed)
+    }
+
     #[cold]
     fn tick_slow(&self) {
+        self.ticked.fetch_add(u64::from(TICK_EVERY), Relaxed);
         let now = Instant::now();
         let due = NEXT_POLL.with(|next| {
             let due = next.get().is_none_or(|at| now >= at);

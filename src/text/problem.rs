@@ -31,6 +31,14 @@ impl Mode {
             Mode::Competition { .. } => "COMPETITION",
         }
     }
+
+    /// The cut-off depth of MINIMAX and ALPHABETA.
+    pub const fn depth(self) -> Option<u32> {
+        match self {
+            Mode::Minimax { depth } | Mode::AlphaBeta { depth } => Some(depth),
+            Mode::Competition { .. } => None,
+        }
+    }
 }
 
 /// One position to answer.

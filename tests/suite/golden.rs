@@ -9,14 +9,17 @@ fn engines() -> [SolveOptions; 3] {
         SolveOptions {
             engine: EngineKind::Reference,
             threads: 1,
+            ..SolveOptions::default()
         },
         SolveOptions {
             engine: EngineKind::Fast,
             threads: 1,
+            ..SolveOptions::default()
         },
         SolveOptions {
             engine: EngineKind::Fast,
             threads: 2,
+            ..SolveOptions::default()
         },
     ]
 }

@@ -9,6 +9,7 @@ mod compact;
 mod dominance;
 mod golden;
 mod legacy;
+mod long_solve;
 mod play;
 mod properties;
 mod referee;

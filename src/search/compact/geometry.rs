@@ -170,7 +170,11 @@ impl Geometry {
     /// The mover's gain from moving on `i` and turning over `flips`.
     #[inline(always)]
     pub fn gain(&self, i: usize, flips: Cells) -> i32 {
-        self.values[i] + 2 * self.sum(flips)
+        let mut gain = self.values[i];
+        for j in Bits(flips) {
+            gain += 2 * self.values[j];
+        }
+        gain
     }
 
     /// The position after the side to move moves on `i`, turning over
@@ -194,7 +198,7 @@ impl Geometry {
             best = best.max(self.values[i]);
         }
         for i in Bits(empty & self.near(pos.own) & self.near(pos.opp)) {
-            best = best.max(self.values[i] + 2 * self.sum(self.neighbours[i] & pos.opp));
+            best = best.max(self.gain(i, self.neighbours[i] & pos.opp));
         }
         best
     }

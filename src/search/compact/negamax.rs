@@ -144,13 +144,13 @@ impl Run<'_> {
     ) -> i32 {
         let g = self.g;
         *nodes += 1;
+        self.deadline.tick();
         match remaining {
             0 => return score,
             1 => return score + g.best_gain(pos),
             2 => return self.last_two(pos, score, beta, nodes),
             _ => {}
         }
-        self.deadline.tick();
         if self.stopped(sp) {
             return 0;
         }
@@ -188,31 +188,23 @@ impl Run<'_> {
             }
         }
 
-        // Step 3. Children, best-looking first.
+        // Step 3. Children, valued by their bare gain for now.
         let mut buf = [MaybeUninit::<Child>::uninit(); 64];
         let mut count = 0;
         for cell in Bits(g.empty(pos)) {
             let flips = g.flips(pos, cell);
             let gain = g.gain(cell, flips);
-            let key = if first == Some(cell) {
-                i32::MAX
-            } else if remaining >= LOOKAHEAD_MIN {
-                gain - g.best_gain(g.play(pos, cell, flips))
-            } else {
-                gain
-            };
             buf[count].write(Child {
                 cell,
                 flips,
                 gain,
-                key,
+                key: gain,
             });
             count += 1;
         }
         // SAFETY: the first `count` children were written just above.
         let children =
             unsafe { std::slice::from_raw_parts_mut(buf.as_mut_ptr().cast::<Child>(), count) };
-        sort_by_key_descending(children);
 
         // Step 4. Enhanced transposition cut-off: a child already known to
         // be bad enough for the opponent ends the node unsearched.
@@ -234,29 +226,39 @@ impl Run<'_> {
             }
         }
 
-        // Step 5. The eldest alone, then the rest: in parallel when the
-        // subtrees are big enough, else one by one.
+        // Step 5. The table's move first, alone; the others are ordered
+        // only if it does not cut (most nodes end with their first child).
+        // Then the rest best-looking first: in parallel when the subtrees
+        // are big enough, else one by one, picked as they are needed.
+        let mut ordered = 0;
+        if let Some(k) = first.and_then(|f| children.iter().position(|c| c.cell == f)) {
+            children.swap(0, k);
+            ordered = 1;
+        }
         let alpha0 = alpha;
         let mut best = i32::MIN;
         let mut best_cell = None;
-        for (k, c) in children.iter().enumerate() {
+        for k in 0..children.len() {
+            if k == ordered && remaining >= LOOKAHEAD_MIN {
+                for c in children[k..].iter_mut() {
+                    c.key = c.gain - g.best_gain(g.play(pos, c.cell, c.flips));
+                }
+            }
             if k > 0 && self.parallel && remaining >= YBW_MIN && k + 1 < children.len() {
-                let (v, cell) = self.younger_brothers(
-                    pos,
-                    score,
-                    remaining,
-                    alpha,
-                    beta,
-                    &children[k..],
-                    sp,
-                    nodes,
-                );
+                let rest = &mut children[k..];
+                sort_by_key_descending(rest);
+                let (v, cell) =
+                    self.younger_brothers(pos, score, remaining, alpha, beta, rest, sp, nodes);
                 if v > best {
                     (best, best_cell) = (v, cell);
                 }
                 break;
             }
-            let v = self.child(pos, score, remaining, c, alpha, beta, k == 0, sp, nodes);
+            if k >= ordered {
+                pick_best(&mut children[k..]);
+            }
+            let c = children[k];
+            let v = self.child(pos, score, remaining, &c, alpha, beta, k == 0, sp, nodes);
             if self.stopped(sp) {
                 return 0;
             }
@@ -407,6 +409,18 @@ impl Run<'_> {
         *nodes += counted.into_inner();
         best.into_inner()
     }
+}
+
+/// Moves the child with the largest key (the first of equals) to the front.
+#[inline]
+fn pick_best(children: &mut [Child]) {
+    let mut best = 0;
+    for (i, c) in children.iter().enumerate().skip(1) {
+        if c.key > children[best].key {
+            best = i;
+        }
+    }
+    children[..=best].rotate_right(1);
 }
 
 /// Insertion sort, largest key first, stable: lists are short, and equal
