@@ -25,7 +25,9 @@ pub struct ExactRun {
 /// `stop` can each cut short: iterative-deepening alpha-beta to
 /// the depth (the chosen move and its value, other root values as bounds);
 /// with `all_exact`, an exact value for every bounded root move (what
-/// MINIMAX mode reports); the principal variation.
+/// MINIMAX mode reports); with `with_pv`, the principal variation (its
+/// nodes not counted).
+#[allow(clippy::too_many_arguments)]
 pub fn exact_search(
     board: &Board,
     p: Player,
@@ -34,6 +36,7 @@ pub fn exact_search(
     parallel: bool,
     stop: &Arc<Deadline>,
     table_bytes: Option<usize>,
+    with_pv: bool,
 ) -> ExactRun {
     // Every step searches positions of this board, so where the compact
     // engine applies they share one: later steps find much of what they
@@ -92,19 +95,20 @@ pub fn exact_search(
 
     // Step 3. The principal variation: each side's own choice at the depth
     // left, which ends on a position scored at the root's value.
+    // Its nodes are not counted: they are not needed for the answer, and
+    // with them the count would depend on whether it was asked for.
     let mut pv = vec![result.best];
     let mut b = board.clone();
     b.make(result.best, p);
     let mut to_move = p.other();
     for left in (1..depth).rev() {
-        if b.is_full() {
+        if !with_pv || b.is_full() {
             break;
         }
-        let Some((mv, n)) = choice(&b, to_move, left, &deepening) else {
+        let Some((mv, _)) = choice(&b, to_move, left, &deepening) else {
             cut = true;
             break;
         };
-        nodes += n;
         pv.push(mv);
         b.make(mv, to_move);
         to_move = to_move.other();

@@ -88,11 +88,12 @@ pub fn solve(problem: &Problem, options: &SolveOptions) -> Answer {
                     par,
                     &stop,
                     options.table_bytes,
+                    false,
                 )
             });
             searched = Some(run.depth);
             // Only an answer short of the depth asked is not the textbook
-            // one (a cut principal variation does not change it).
+            // one.
             exact = run.depth == target;
             (run.best, run.value, run.nodes)
         }
