@@ -92,7 +92,9 @@ pub fn analyse(position: &Position, limits: &Limits) -> Result<Analysis, ApiErro
     let stop = Arc::new(stop);
     let all_exact = limits.mode == SearchMode::Minimax;
     let run = in_pool(limits.threads.min(MAX_THREADS), |parallel| {
-        exact_search(board, player, target, all_exact, parallel, &stop, None, true)
+        exact_search(
+            board, player, target, all_exact, parallel, &stop, None, true,
+        )
     });
 
     let mut after = board.clone();

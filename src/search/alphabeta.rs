@@ -56,6 +56,37 @@ const REDUCE_MIN_REMAINING: u32 = 3;
 /// Plies of flipping Raids searched past the depth under [`Eval::Quiet`].
 const QUIET_PLIES: u32 = 4;
 
+/// The two most valuable empty cells: with two plies left, the reply to a
+/// move on any cell gains at least the best value left empty after it.
+struct ReplyFloor {
+    top: i64,
+    top_cell: (usize, usize),
+    second: i64,
+}
+
+impl ReplyFloor {
+    fn of(board: &Board) -> ReplyFloor {
+        let mut empties = board.empties_by_value();
+        let top_cell = empties.next().unwrap_or((usize::MAX, usize::MAX));
+        let value =
+            |cell: Option<(usize, usize)>| cell.map_or(0, |(r, c)| i64::from(board.value(r, c)));
+        ReplyFloor {
+            top: value(Some(top_cell).filter(|&(r, _)| r != usize::MAX)),
+            top_cell,
+            second: value(empties.next()),
+        }
+    }
+
+    /// The least the reply gains after a move on `(r, c)`.
+    fn after(&self, r: usize, c: usize) -> i64 {
+        if (r, c) == self.top_cell {
+            self.second
+        } else {
+            self.top
+        }
+    }
+}
+
 /// The state one search shares across its threads.
 pub struct Searcher {
     tt: Table,
@@ -241,6 +272,9 @@ impl Searcher {
         let mut best = -INF;
         let mut best_move = None;
         let mut eldest = true;
+        let score = board.score(p);
+        let reply_floor = (remaining == 2 && self.eval == Eval::Score && !self.reductions)
+            .then(|| ReplyFloor::of(board));
         let mut tried = 0;
         let reduce =
             self.reductions && remaining >= REDUCE_MIN_REMAINING && remaining < board.empty_count();
@@ -255,6 +289,25 @@ impl Searcher {
                 break;
             }
             let Some(mv) = picker.next() else { break };
+            if let Some(floor) = &reply_floor {
+                // Two plies left: the reply gains at least the best value
+                // left empty, so a move that cannot beat the best so far
+                // even then is not made (it cannot raise the maximum).
+                let (r, c) = (mv.row(), mv.col());
+                let gain = match mv.kind() {
+                    MoveKind::Stake => i64::from(board.value(r, c)),
+                    MoveKind::Raid => board.raid_gain(p, r, c),
+                };
+                if best > -INF && score + gain - floor.after(r, c) <= best {
+                    // The moves still to come gain no more (the table's
+                    // move aside, they come by gain), so once even the
+                    // smaller floor cannot save this one, none is left.
+                    if Some(mv) != tt_move && score + gain - floor.second <= best {
+                        break;
+                    }
+                    continue;
+                }
+            }
             tried += 1;
             let undo = board.make(mv, p);
             let mut v = alpha + 1;
