@@ -52,7 +52,9 @@ enum Command {
     /// Answer JSON requests, one per line on standard input, one response
     /// per line on standard output.
     ///
-    /// Responses come in request order. When standard input closes, the
+    /// Responses come in request order. A request line may be up to 1 MiB
+    /// (1048576 bytes); a longer one is answered with an error, and the
+    /// server goes on with the next line. When standard input closes, the
     /// searches not yet answered are stopped as a `{"cmd": "stop"}` request
     /// stops them: each answers with its deepest completed depth, and the
     /// server exits.

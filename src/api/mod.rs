@@ -27,6 +27,7 @@ use std::time::Instant;
 
 mod analysis;
 mod limits;
+mod lines;
 mod position;
 pub mod serve;
 

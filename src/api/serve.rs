@@ -39,9 +39,15 @@ use std::time::Duration;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
+use crate::api::lines::{read_line, Line};
 use crate::api::{analyse, Analysis, ApiError, Grid, Limits, Position, SearchMode};
 use crate::text::parse_problem;
 use crate::text::Mode;
+
+/// The longest request line served, in bytes (1 MiB), its line end not
+/// counted. A longer line is read through without being held, and answered
+/// with an error.
+pub const MAX_REQUEST_BYTES: usize = 1 << 20;
 
 /// One request line.
 ///
@@ -128,6 +134,9 @@ pub enum RequestError {
     /// The line is not UTF-8 JSON of a request.
     #[error("bad request: {0}")]
     Json(String),
+    /// The line is longer than [`MAX_REQUEST_BYTES`].
+    #[error("bad request: longer than {MAX_REQUEST_BYTES} bytes")]
+    TooLong,
     /// Both `input` and `position`.
     #[error("give the position as \"input\" or as \"position\", not both")]
     TwoPositions,
@@ -218,7 +227,8 @@ where
 }
 
 /// Serves requests from `input` until it ends, writing one response line
-/// per request to `output` and flushing each. Blank lines are skipped.
+/// per request to `output` and flushing each. Blank lines are skipped; a
+/// line longer than [`MAX_REQUEST_BYTES`] is answered with an error.
 /// Returns when every request is answered, or on the first write error.
 pub fn serve_with<R, W>(input: R, mut output: W, at_end: AtEnd) -> io::Result<()>
 where
@@ -291,22 +301,32 @@ fn read_jobs<R: BufRead>(
 ) -> io::Result<()> {
     let mut line = Vec::new();
     loop {
-        line.clear();
-        if input.read_until(b'\n', &mut line)? == 0 {
-            return Ok(());
-        }
-        let job = match std::str::from_utf8(&line) {
-            Ok(text) if text.trim().is_empty() => continue,
-            Ok(text) => job_of(text, unanswered),
-            Err(_) => Job::Reply(Response::error(
+        let job = match read_line(&mut input, &mut line, MAX_REQUEST_BYTES)? {
+            Line::End => return Ok(()),
+            Line::TooLong => Some(Job::Reply(Response::error(
                 Value::Null,
-                RequestError::Json("not UTF-8 text".into()),
-            )),
+                RequestError::TooLong,
+            ))),
+            Line::Whole => request_job(&line, unanswered),
         };
-        if jobs.send(job).is_err() {
-            return Ok(());
+        if let Some(job) = job {
+            if jobs.send(job).is_err() {
+                return Ok(());
+            }
         }
     }
+}
+
+/// The job of one whole line; none for a blank line.
+fn request_job(line: &[u8], unanswered: &mut Vec<Arc<AtomicBool>>) -> Option<Job> {
+    Some(match std::str::from_utf8(line) {
+        Ok(text) if text.trim().is_empty() => return None,
+        Ok(text) => job_of(text, unanswered),
+        Err(_) => Job::Reply(Response::error(
+            Value::Null,
+            RequestError::Json("not UTF-8 text".into()),
+        )),
+    })
 }
 
 fn job_of(text: &str, unanswered: &mut Vec<Arc<AtomicBool>>) -> Job {

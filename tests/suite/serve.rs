@@ -299,3 +299,38 @@ fn end_of_input_stops_the_searches() {
         "nothing after the last answer"
     );
 }
+
+/// A request line over the limit is answered with an error, without the
+/// server holding it, and the next line is served.
+#[test]
+fn an_overlong_line_is_refused_and_serving_goes_on() {
+    let mut server = Server::start();
+    let huge = format!("{{\"id\": 1, \"input\": \"{}\"}}", "9".repeat(32 << 20));
+    server.send(&huge);
+    server.send(&json!({"id": 2, "input": SPEC_EXAMPLES[0].0}).to_string());
+    let r = server.response();
+    assert_eq!(
+        (r["id"].clone(), r["ok"].clone()),
+        (Value::Null, json!(false))
+    );
+    assert_eq!(r["error"], "bad request: longer than 1048576 bytes", "{r}");
+    let r = server.response();
+    assert_eq!(r["id"], 2);
+    assert_eq!(analysis(&r).output_text(), SPEC_EXAMPLES[0].1);
+    #[cfg(target_os = "linux")]
+    {
+        // The peak resident size shows whether the line was held whole
+        // (32 MiB and more) or not (about 20 MiB, most of it the server's
+        // own start-up and allocator).
+        let status =
+            std::fs::read_to_string(format!("/proc/{}/status", server.child.id())).unwrap();
+        let peak_kb: u64 = status
+            .lines()
+            .find_map(|l| l.strip_prefix("VmHWM:"))
+            .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
+            .unwrap();
+        assert!(peak_kb < 28 << 10, "peak resident size {peak_kb} kB");
+    }
+    drop(server.child.stdin.take());
+    assert!(server.child.wait().unwrap().success());
+}
