@@ -24,7 +24,8 @@ pub struct ExactRun {
 /// steps that `stop` can each cut short: iterative-deepening alpha-beta to
 /// the depth (the chosen move and its value, other root values as bounds);
 /// with `all_exact`, an exact value for every bounded root move (what
-/// MINIMAX mode reports); the principal variation.
+/// MINIMAX mode reports); the principal variation. Each depth the first
+/// step completes is reported to `on_depth` with the nodes so far.
 pub fn exact_search(
     board: &Board,
     p: Player,
@@ -32,6 +33,7 @@ pub fn exact_search(
     all_exact: bool,
     parallel: bool,
     stop: &Arc<Deadline>,
+    on_depth: &(dyn Fn(u32, u64) + Sync),
 ) -> ExactRun {
     // Every step searches positions of this board, so where the compact
     // engine applies they share one: later steps find much of what they
@@ -49,7 +51,10 @@ pub fn exact_search(
 
     // Step 1. The move and its value: iterative deepening, where an abort
     // leaves the last completed depth (depth 1 always completes).
-    let (result, depth) = root::iterate(board, p, &deepening(target), |_, _| true);
+    let (result, depth) = root::iterate(board, p, &deepening(target), |d, r| {
+        on_depth(d, r.nodes);
+        true
+    });
     let mut nodes = result.nodes;
     let mut cut = depth < target;
     let mut moves = result.moves;

@@ -62,7 +62,7 @@ pub fn solve(problem: &Problem, options: &SolveOptions) -> Answer {
             let target = depth.min(board.empty_count());
             let stop = Arc::new(Deadline::none());
             let run = in_pool(options.threads, |par| {
-                exact_search(board, player, target, all_exact, par, &stop)
+                exact_search(board, player, target, all_exact, par, &stop, &|_, _| {})
             });
             (run.best, run.value, run.nodes)
         }
