@@ -4,7 +4,7 @@
 
 use std::sync::Arc;
 
-use crate::game::{is_twin, Board, Move, MoveKind, Player};
+use crate::game::{Board, Move, Player, Twins};
 use crate::search::root::{self, Iterative, RootResult, RootValue};
 use crate::search::{Compact, Deadline};
 
@@ -63,29 +63,23 @@ pub fn exact_search(
     // only bounded. A Raid that flips nothing reaches the position its
     // Stake reaches, and that Stake comes earlier, so it copies its value.
     if all_exact {
-        let mut of_cell = vec![None; board.n() * board.n()];
-        for entry in moves.iter_mut() {
-            let (mv, known) = *entry;
-            let cell = mv.row() * board.n() + mv.col();
-            let twin = is_twin(board, p, mv);
-            let value = match (known, twin.then(|| of_cell[cell]).flatten()) {
-                (RootValue::Exact(v), _) | (_, Some(v)) => Some(v),
-                (RootValue::AtMost(_), None) => {
-                    child_value(board, p, mv, depth, &deepening).map(|(v, n)| {
-                        nodes += n;
-                        v
-                    })
-                }
-            };
-            let Some(v) = value else {
-                cut = true;
-                break;
-            };
-            entry.1 = RootValue::Exact(v);
-            if mv.kind() == MoveKind::Stake {
-                of_cell[cell] = Some(v);
+        let canon: Vec<Move> = moves.iter().map(|&(mv, _)| mv).collect();
+        let twins = Twins::new(board, p, &canon);
+        let mut distinct = twins.distinct(&moves);
+        for entry in distinct.iter_mut() {
+            if let (mv, RootValue::AtMost(_)) = *entry {
+                let Some((v, n)) = child_value(board, p, mv, depth, &deepening) else {
+                    cut = true;
+                    break;
+                };
+                nodes += n;
+                entry.1 = RootValue::Exact(v);
             }
         }
+        moves = canon
+            .into_iter()
+            .zip(twins.spread(&distinct).into_iter().map(|(_, v)| v))
+            .collect();
     }
 
     // Step 3. The principal variation: each side's own choice at the depth

@@ -11,7 +11,7 @@ use crate::engine::competition::{self, CompetitionOptions};
 use crate::engine::pool::in_pool;
 use crate::game::random::{random_board, Rng};
 use crate::game::{legal_moves, Move};
-use crate::game::{Board, Player};
+use crate::game::{Board, Cols, Player};
 use crate::search::{reference, root, Eval};
 
 /// A way of choosing moves.
@@ -215,10 +215,7 @@ pub fn play_game(
 pub fn own_sum(board: &Board, p: Player) -> i64 {
     let mut s = 0;
     for r in 0..board.n() {
-        let mut row = board.row(p, r);
-        while row != 0 {
-            let c = row.trailing_zeros() as usize;
-            row &= row - 1;
+        for c in Cols(board.row(p, r)) {
             s += i64::from(board.value(r, c));
         }
     }
