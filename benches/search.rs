@@ -1,11 +1,85 @@
 //! Where the time goes: move generation, make/unmake, full minimax and
 //! alpha-beta by depth, and thread scaling, on named positions. Search
-//! benches report nodes/s and assert their node counts.
+//! benches report nodes/s and assert the node counts recorded in [`NODES`].
 
-use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
+use criterion::{criterion_group, BenchmarkId, Criterion, Throughput};
 use stakeraid::bench::{Search, Workload};
 use stakeraid::search::{reference, root};
 use stakeraid::{generate, rayon_pool_for_tests, Board, MoveList, Player};
+
+/// The node count of every single-threaded search the benches run: (group,
+/// position, depth, nodes). These are the in-tree engine's counts, which a
+/// change to search behaviour changes; record the new ones here in the same
+/// commit (as `profiles/signature.txt` for the signature). Before any bench
+/// runs, every count is checked, and a difference prints the whole table as
+/// the engine now gives it, ready to paste (`cargo test --bench search`
+/// runs the check and each bench once).
+const NODES: &[(&str, &str, u32, u64)] = &[
+    ("minimax", "small5", 3, 15462),
+    ("minimax", "small5", 4, 386719),
+    ("minimax", "small5", 5, 9013722),
+    ("minimax", "small5", 6, 213852810),
+    ("minimax", "mid8", 2, 2691),
+    ("minimax", "mid8", 3, 143071),
+    ("minimax", "mid8", 4, 6277308),
+    ("minimax", "mid8", 5, 310896136),
+    ("alphabeta", "small5", 4, 2035),
+    ("alphabeta", "small5", 5, 4820),
+    ("alphabeta", "small5", 6, 22191),
+    ("alphabeta", "small5", 7, 55496),
+    ("alphabeta", "small5", 8, 300861),
+    ("alphabeta", "mid8", 4, 980),
+    ("alphabeta", "mid8", 5, 3713),
+    ("alphabeta", "mid8", 6, 31652),
+    ("alphabeta", "mid8", 7, 94770),
+    ("alphabeta", "mid8", 8, 499723),
+    ("alphabeta", "empty26", 2, 1355),
+    ("alphabeta", "empty26", 3, 3389),
+    ("alphabeta", "empty26", 4, 461737),
+    ("alphabeta", "end8", 6, 1284),
+    ("alphabeta", "end8", 7, 3689),
+    ("alphabeta", "end8", 8, 4813),
+    ("alphabeta", "end8", 9, 9906),
+    ("alphabeta", "end8", 10, 9036),
+];
+
+/// The recorded node count of one search of [`NODES`].
+fn nodes(group: &str, name: &str, depth: u32) -> u64 {
+    NODES
+        .iter()
+        .find(|&&(g, n, d, _)| (g, n, d) == (group, name, depth))
+        .map(|w| w.3)
+        .unwrap_or_else(|| panic!("no node count recorded for {group} {name} depth {depth}"))
+}
+
+/// One single-threaded search of [`NODES`], as the benches run it.
+fn search(group: &str, board: &Board, depth: u32) -> root::RootResult {
+    match group {
+        "minimax" => root::minimax(board, Player::X, depth, false),
+        _ => root::alphabeta(board, Player::X, depth, false),
+    }
+}
+
+/// Checks every recorded node count against the engine, and fails with
+/// the table the engine gives now if any differs.
+fn check_node_counts() {
+    let boards = positions();
+    let board = |name: &str| &boards.iter().find(|(n, _)| n == name).unwrap().1;
+    let now: Vec<_> = NODES
+        .iter()
+        .map(|&(g, n, d, _)| (g, n, d, search(g, board(n), d).nodes))
+        .collect();
+    if now != NODES {
+        let rows: Vec<String> = now
+            .iter()
+            .map(|(g, n, d, nodes)| format!("    ({g:?}, {n:?}, {d}, {nodes}),"))
+            .collect();
+        panic!(
+            "the node counts differ from NODES in benches/search.rs; the engine now gives:\n{}",
+            rows.join("\n")
+        );
+    }
+}
 
 fn position(name: &str, size: usize, fill: f64, seed: u64) -> (String, Board) {
     let w = Workload {
@@ -75,19 +149,16 @@ fn minimax_by_depth(c: &mut Criterion) {
         ("mid8", positions().remove(1).1, 2..=5),
     ] {
         for depth in depths {
-            let fast = root::minimax(&board, Player::X, depth, false);
+            let expected = nodes("minimax", name, depth);
             if depth <= 4 {
                 // The reported count is the textbook tree's.
-                assert_eq!(
-                    fast.nodes,
-                    reference::minimax(&board, Player::X, depth).nodes
-                );
+                assert_eq!(expected, reference::minimax(&board, Player::X, depth).nodes);
             }
-            g.throughput(Throughput::Elements(fast.nodes));
+            g.throughput(Throughput::Elements(expected));
             g.bench_with_input(BenchmarkId::new(name, depth), &depth, |b, &d| {
                 b.iter(|| {
                     let r = root::minimax(&board, Player::X, d, false);
-                    assert_eq!(r.nodes, fast.nodes);
+                    assert_eq!(r.nodes, expected);
                     r.best
                 })
             });
@@ -102,19 +173,17 @@ fn alphabeta_by_depth(c: &mut Criterion) {
     let [small, mid, empty, end]: [(String, Board); 4] = positions().try_into().unwrap();
     for ((name, board), depths) in [(small, 4..=8), (mid, 4..=8), (empty, 2..=4), (end, 6..=10)] {
         for depth in depths {
-            let first = root::alphabeta(&board, Player::X, depth, false);
+            let expected = nodes("alphabeta", &name, depth);
             if depth <= 5 {
+                let first = root::alphabeta(&board, Player::X, depth, false);
                 let textbook = reference::alphabeta(&board, Player::X, depth);
                 assert_eq!((first.best, first.value), (textbook.best, textbook.value));
             }
-            g.throughput(Throughput::Elements(first.nodes));
+            g.throughput(Throughput::Elements(expected));
             g.bench_with_input(BenchmarkId::new(&name, depth), &depth, |b, &d| {
                 b.iter(|| {
                     let r = root::alphabeta(&board, Player::X, d, false);
-                    assert_eq!(
-                        r.nodes, first.nodes,
-                        "single-threaded search is deterministic"
-                    );
+                    assert_eq!(r.nodes, expected);
                     r.best
                 })
             });
@@ -132,6 +201,10 @@ fn thread_scaling(c: &mut Criterion) {
     let mid = positions().remove(1).1;
     let mm = root::minimax(&mid, Player::X, 5, false);
     let ab = root::alphabeta(&mid, Player::X, 8, false);
+    assert_eq!(
+        (mm.nodes, ab.nodes),
+        (nodes("minimax", "mid8", 5), nodes("alphabeta", "mid8", 8))
+    );
     for threads in counts {
         let pool = rayon_pool_for_tests(threads);
         let par = threads > 1;
@@ -169,4 +242,10 @@ criterion_group!(
     alphabeta_by_depth,
     thread_scaling
 );
-criterion_main!(benches);
+
+// `criterion_main!` with the node counts checked first.
+fn main() {
+    check_node_counts();
+    benches();
+    Criterion::default().configure_from_args().final_summary();
+}

@@ -51,7 +51,14 @@ enum Command {
     Analyse(cli::analyse::AnalyseArgs),
     /// Answer JSON requests, one per line on standard input, one response
     /// per line on standard output.
-    Serve,
+    ///
+    /// Responses come in request order. A request line may be up to 1 MiB
+    /// (1048576 bytes); a longer one is answered with an error, and the
+    /// server goes on with the next line. When standard input closes, the
+    /// searches not yet answered are stopped as a `{"cmd": "stop"}` request
+    /// stops them: each answers with its deepest completed depth, and the
+    /// server exits.
+    Serve(cli::serve::ServeArgs),
     /// The older Drop / Blitz variant: PlayerM (minimax) against PlayerA
     /// (alpha-beta) on 5x5 boards, with a trace and a summary.
     Driver(cli::driver::DriverArgs),
@@ -77,7 +84,7 @@ fn main() -> ExitCode {
         Some(Command::Play(args)) => cli::play::run_play(&args),
         Some(Command::Bench { verbose }) => cli::bench::run_bench(verbose),
         Some(Command::Analyse(args)) => cli::analyse::run_analyse(&args),
-        Some(Command::Serve) => cli::serve::run_serve(),
+        Some(Command::Serve(args)) => cli::serve::run_serve(&args),
         Some(Command::Driver(args)) => cli::driver::run_driver_command(&args),
     };
     match result {

@@ -27,6 +27,7 @@ use std::time::Instant;
 
 mod analysis;
 mod limits;
+mod lines;
 mod position;
 pub mod serve;
 
@@ -72,6 +73,30 @@ pub enum ApiError {
 /// deepest completed iteration answers, with `exact` false if that is not
 /// the depth asked for.
 pub fn analyse(position: &Position, limits: &Limits) -> Result<Analysis, ApiError> {
+    analyse_with_progress(position, limits, |_| {})
+}
+
+/// How far a running analysis has got: reported each time its iterative
+/// deepening completes a depth.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Progress {
+    /// The depth just completed.
+    pub depth: u32,
+    /// The depth the analysis goes to (capped at the empty cells).
+    pub target: u32,
+    /// Positions searched so far.
+    pub nodes: u64,
+}
+
+/// [`analyse`], calling `on_depth` (from a worker thread) each time the
+/// search completes a depth, so that a long analysis can show how far it
+/// has got. The deeper steps of MINIMAX mode and the principal variation
+/// come after the last report.
+pub fn analyse_with_progress(
+    position: &Position,
+    limits: &Limits,
+    on_depth: impl Fn(Progress) + Sync,
+) -> Result<Analysis, ApiError> {
     if limits.depth == Some(0) {
         return Err(ApiError::ZeroDepth);
     }
@@ -92,8 +117,15 @@ pub fn analyse(position: &Position, limits: &Limits) -> Result<Analysis, ApiErro
     let stop = Arc::new(stop);
     let all_exact = limits.mode == SearchMode::Minimax;
     let run = in_pool(limits.threads.min(MAX_THREADS), |parallel| {
+        let report = |depth, nodes| {
+            on_depth(Progress {
+                depth,
+                target,
+                nodes,
+            })
+        };
         exact_search(
-            board, player, target, all_exact, parallel, &stop, None, true,
+            board, player, target, all_exact, parallel, &stop, None, true, &report,
         )
     });
 

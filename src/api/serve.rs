@@ -7,15 +7,20 @@
 //! answered; each of those still answers, with the deepest completed
 //! iteration (depth 1 at least), and then the stop itself is acknowledged.
 //!
+//! The end of the input acts as a stop by default ([`AtEnd::Stop`]): a
+//! client that closes its end should not leave a search running for ever.
+//! [`AtEnd::Finish`] answers every search in full instead, for a file of
+//! requests piped in at once.
+//!
 //! ```
-//! use stakeraid::serve::{serve, Response};
+//! use stakeraid::serve::{serve_with, AtEnd, Response};
 //!
 //! let requests = concat!(
 //!     r#"{"id": 1, "input": "3\nMINIMAX\nO\n2\n1 8 23\n5 42 12\n26 30 9\nX..\n...\n...\n"}"#, "\n",
 //!     "not json\n",
 //! );
 //! let mut out = Vec::new();
-//! serve(std::io::Cursor::new(requests), &mut out)?;
+//! serve_with(std::io::Cursor::new(requests), &mut out, AtEnd::Finish)?;
 //! let replies: Vec<Response> = String::from_utf8(out)?
 //!     .lines()
 //!     .map(serde_json::from_str)
@@ -34,9 +39,15 @@ use std::time::Duration;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
+use crate::api::lines::{read_line, Line};
 use crate::api::{analyse, Analysis, ApiError, Grid, Limits, Position, SearchMode};
 use crate::text::parse_problem;
 use crate::text::Mode;
+
+/// The longest request line served, in bytes (1 MiB), its line end not
+/// counted. A longer line is read through without being held, and answered
+/// with an error.
+pub const MAX_REQUEST_BYTES: usize = 1 << 20;
 
 /// One request line.
 ///
@@ -123,6 +134,9 @@ pub enum RequestError {
     /// The line is not UTF-8 JSON of a request.
     #[error("bad request: {0}")]
     Json(String),
+    /// The line is longer than [`MAX_REQUEST_BYTES`].
+    #[error("bad request: longer than {MAX_REQUEST_BYTES} bytes")]
+    TooLong,
     /// Both `input` and `position`.
     #[error("give the position as \"input\" or as \"position\", not both")]
     TwoPositions,
@@ -191,10 +205,32 @@ enum Job {
     },
 }
 
+/// What the searches not yet answered do when the input ends.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum AtEnd {
+    /// They are stopped as a `stop` request stops them, and still answer.
+    #[default]
+    Stop,
+    /// They run to their own limits.
+    Finish,
+}
+
 /// Serves requests from `input` until it ends, writing one response line
-/// per request to `output` and flushing each. Blank lines are skipped.
+/// per request to `output` and flushing each; the end of the input stops
+/// the searches not yet answered ([`AtEnd::Stop`]).
+pub fn serve<R, W>(input: R, output: W) -> io::Result<()>
+where
+    R: BufRead + Send + 'static,
+    W: Write,
+{
+    serve_with(input, output, AtEnd::Stop)
+}
+
+/// Serves requests from `input` until it ends, writing one response line
+/// per request to `output` and flushing each. Blank lines are skipped; a
+/// line longer than [`MAX_REQUEST_BYTES`] is answered with an error.
 /// Returns when every request is answered, or on the first write error.
-pub fn serve<R, W>(input: R, mut output: W) -> io::Result<()>
+pub fn serve_with<R, W>(input: R, mut output: W, at_end: AtEnd) -> io::Result<()>
 where
     R: BufRead + Send + 'static,
     W: Write,
@@ -202,7 +238,7 @@ where
     let (jobs, queue) = mpsc::channel();
     // Not a scoped thread: after a write error the reader may still be
     // blocked on its input, and must not keep the caller waiting.
-    let reader = std::thread::spawn(move || read_requests(input, &jobs));
+    let reader = std::thread::spawn(move || read_requests(input, &jobs, at_end));
     for job in queue {
         let response = match &job {
             Job::Reply(response) => response.clone(),
@@ -233,28 +269,64 @@ where
         .unwrap_or_else(|_| Err(io::Error::other("the request reader panicked")))
 }
 
-/// Reads lines into jobs until the input ends or the searcher is gone.
-fn read_requests<R: BufRead>(mut input: R, jobs: &Sender<Job>) -> io::Result<()> {
+/// Reads lines into jobs until the input ends (or fails) or the searcher
+/// is gone, then applies `at_end` to the searches not yet answered.
+fn read_requests<R: BufRead>(input: R, jobs: &Sender<Job>, at_end: AtEnd) -> io::Result<()> {
     // The stop flags of searches sent but maybe not yet answered.
     let mut unanswered: Vec<Arc<AtomicBool>> = Vec::new();
+    let result = read_jobs(input, jobs, &mut unanswered);
+    if at_end == AtEnd::Stop {
+        stop_all(&mut unanswered);
+    }
+    result
+}
+
+/// Sets the stop flag of every search not yet answered, and returns how
+/// many there were.
+fn stop_all(unanswered: &mut Vec<Arc<AtomicBool>>) -> usize {
+    // A flag no one else holds belongs to an answered search.
+    unanswered.retain(|flag| Arc::strong_count(flag) > 1);
+    for flag in unanswered.iter() {
+        flag.store(true, Relaxed);
+    }
+    let stopped = unanswered.len();
+    unanswered.clear();
+    stopped
+}
+
+fn read_jobs<R: BufRead>(
+    mut input: R,
+    jobs: &Sender<Job>,
+    unanswered: &mut Vec<Arc<AtomicBool>>,
+) -> io::Result<()> {
     let mut line = Vec::new();
     loop {
-        line.clear();
-        if input.read_until(b'\n', &mut line)? == 0 {
-            return Ok(());
-        }
-        let job = match std::str::from_utf8(&line) {
-            Ok(text) if text.trim().is_empty() => continue,
-            Ok(text) => job_of(text, &mut unanswered),
-            Err(_) => Job::Reply(Response::error(
+        let job = match read_line(&mut input, &mut line, MAX_REQUEST_BYTES)? {
+            Line::End => return Ok(()),
+            Line::TooLong => Some(Job::Reply(Response::error(
                 Value::Null,
-                RequestError::Json("not UTF-8 text".into()),
-            )),
+                RequestError::TooLong,
+            ))),
+            Line::Whole => request_job(&line, unanswered),
         };
-        if jobs.send(job).is_err() {
-            return Ok(());
+        if let Some(job) = job {
+            if jobs.send(job).is_err() {
+                return Ok(());
+            }
         }
     }
+}
+
+/// The job of one whole line; none for a blank line.
+fn request_job(line: &[u8], unanswered: &mut Vec<Arc<AtomicBool>>) -> Option<Job> {
+    Some(match std::str::from_utf8(line) {
+        Ok(text) if text.trim().is_empty() => return None,
+        Ok(text) => job_of(text, unanswered),
+        Err(_) => Job::Reply(Response::error(
+            Value::Null,
+            RequestError::Json("not UTF-8 text".into()),
+        )),
+    })
 }
 
 fn job_of(text: &str, unanswered: &mut Vec<Arc<AtomicBool>>) -> Job {
@@ -274,22 +346,13 @@ fn job_of(text: &str, unanswered: &mut Vec<Arc<AtomicBool>>) -> Job {
         Err(e) => return Job::Reply(Response::error(id, RequestError::Json(e.to_string()))),
     };
     match request.cmd {
-        Cmd::Stop => {
-            // A flag no one else holds belongs to an answered search.
-            unanswered.retain(|flag| Arc::strong_count(flag) > 1);
-            for flag in unanswered.iter() {
-                flag.store(true, Relaxed);
-            }
-            let interrupted = Some(unanswered.len());
-            unanswered.clear();
-            Job::Reply(Response {
-                id,
-                ok: true,
-                analysis: None,
-                error: None,
-                interrupted,
-            })
-        }
+        Cmd::Stop => Job::Reply(Response {
+            id,
+            ok: true,
+            analysis: None,
+            error: None,
+            interrupted: Some(stop_all(unanswered)),
+        }),
         Cmd::Search => match request.search() {
             Ok((position, mut limits)) => {
                 let flag = Arc::new(AtomicBool::new(false));

@@ -2,11 +2,13 @@
 //! principal variation; optionally the searched tree as Graphviz DOT.
 
 use std::fmt::Write as _;
+use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::time::Duration;
 
 use anyhow::Context;
-use stakeraid::api::{analyse, Analysis, Bound, Limits, Position};
+use indicatif::{ProgressBar, ProgressStyle};
+use stakeraid::api::{analyse_with_progress, Analysis, Bound, Limits, Position};
 use stakeraid::search::trace::trace_alphabeta;
 use stakeraid::Mode;
 
@@ -30,7 +32,8 @@ pub struct AnalyseArgs {
     /// moves it proves are not chosen. The input's own mode is not used.
     #[arg(long, value_enum, default_value_t = ModeArg::Minimax)]
     mode: ModeArg,
-    /// Cut-off depth (default: the input.txt's).
+    /// Cut-off depth (default: the input.txt's); past the last empty cell,
+    /// the search goes to the end of the game.
     #[arg(long, value_parser = clap::value_parser!(u32).range(1..))]
     depth: Option<u32>,
     /// Time limit in seconds; the deepest completed depth answers.
@@ -87,13 +90,38 @@ pub fn run_analyse(args: &AnalyseArgs) -> anyhow::Result<()> {
         threads: args.threads,
         stop: None,
     };
-    let analysis = analyse(&position, &limits)?;
+    let bar = progress_bar();
+    let analysis = analyse_with_progress(&position, &limits, |p| {
+        bar.set_message(format!(
+            "depth {} of {} completed, {} nodes",
+            p.depth, p.target, p.nodes
+        ));
+    });
+    bar.finish_and_clear();
+    let analysis = analysis?;
     if args.json {
         println!("{}", serde_json::to_string(&analysis)?);
     } else {
         print!("{}", table(&analysis, args.format));
     }
     Ok(())
+}
+
+/// One line on standard error while the search runs, when that is a
+/// terminal (never in pipes or files): the depth completed, the nodes and
+/// the time so far, so that a deep search shows it is alive. Cleared at
+/// the end.
+fn progress_bar() -> ProgressBar {
+    if !std::io::stderr().is_terminal() {
+        return ProgressBar::hidden();
+    }
+    let bar = ProgressBar::new_spinner();
+    let style = ProgressStyle::with_template("{spinner} analysing: {msg}, {elapsed}")
+        .unwrap_or_else(|_| ProgressStyle::default_spinner());
+    bar.set_style(style);
+    bar.set_message("depth 1 running");
+    bar.enable_steady_tick(Duration::from_millis(200));
+    bar
 }
 
 /// The report: a header, one row per root move best first, the PV, the cost.

@@ -7,7 +7,7 @@ use anyhow::Context;
 use stakeraid::arena::{own_sum, Agent, Seat};
 use stakeraid::rng::{random_board, Rng};
 use stakeraid::search::root;
-use stakeraid::{legal_moves, parse_problem, Board, Move, Player, Square};
+use stakeraid::{parse_problem, Board, Game, Move, Player, Square};
 
 use super::io::read_input;
 
@@ -116,23 +116,13 @@ pub fn run_play(args: &PlayArgs) -> anyhow::Result<()> {
     let mut lines = stdin.lock().lines();
     let mut out = std::io::stdout().lock();
 
-    // The moves played so far, to replay after an undo.
-    let mut history: Vec<(Move, Player)> = Vec::new();
-    let position = |history: &[(Move, Player)]| {
-        let mut b = start.clone();
-        for &(mv, p) in history {
-            b.make(mv, p);
-        }
-        b
-    };
-    let to_move = |history: &[(Move, Player)]| history.last().map_or(first, |&(_, p)| p.other());
+    let mut game = Game::new(&start, first);
     writeln!(out, "You are {}. {HELP}", you.symbol())?;
     loop {
-        let board = position(&history);
-        let p = to_move(&history);
-        if board.is_full() {
-            write!(out, "{}", screen.draw(&board))?;
-            let margin = board.score(you);
+        let (board, p) = (game.board(), game.to_move());
+        if game.is_over() {
+            write!(out, "{}", screen.draw(board))?;
+            let margin = game.margin(you);
             let verdict = match margin.signum() {
                 1 => "you win",
                 -1 => "the engine wins",
@@ -142,12 +132,12 @@ pub fn run_play(args: &PlayArgs) -> anyhow::Result<()> {
             return Ok(());
         }
         if p != you {
-            let mv = seat.choose(&board, p, 0);
+            let mv = seat.choose(board, p, 0);
             writeln!(out, "engine ({}) plays {mv}", p.symbol())?;
-            history.push((mv, p));
+            game.play(mv);
             continue;
         }
-        write!(out, "{}{} to move> ", screen.draw(&board), p.symbol())?;
+        write!(out, "{}{} to move> ", screen.draw(board), p.symbol())?;
         out.flush()?;
         let Some(line) = lines.next() else {
             writeln!(out, "\nbye")?;
@@ -160,7 +150,7 @@ pub fn run_play(args: &PlayArgs) -> anyhow::Result<()> {
             "help" | "?" => writeln!(out, "{HELP}")?,
             "hint" => {
                 let depth = 4.min(board.empty_count());
-                let hint = root::alphabeta(&board, p, depth, false);
+                let hint = root::alphabeta(board, p, depth, false);
                 writeln!(
                     out,
                     "hint: {} (value {} at depth {depth})",
@@ -169,14 +159,14 @@ pub fn run_play(args: &PlayArgs) -> anyhow::Result<()> {
             }
             "undo" => {
                 // Back to this player's previous turn.
-                let back = history.iter().rposition(|&(_, q)| q == you);
+                let back = game.moves().rposition(|(_, q)| q == you);
                 match back {
-                    Some(i) => history.truncate(i),
+                    Some(i) => game.undo_to(i),
                     None => writeln!(out, "nothing to undo")?,
                 }
             }
             text => match text.parse::<Move>() {
-                Ok(mv) if legal_moves(&board, p).contains(&mv) => history.push((mv, p)),
+                Ok(mv) if game.is_legal(mv) => game.play(mv),
                 Ok(mv) => writeln!(out, "{mv} is not legal here")?,
                 Err(e) => writeln!(out, "{e}; {HELP}")?,
             },

@@ -4,7 +4,7 @@
 
 use std::sync::Arc;
 
-use crate::game::{is_twin, Board, Move, MoveKind, Player};
+use crate::game::{Board, Move, Player, Twins};
 use crate::search::root::{self, Iterative, RootResult, RootValue};
 use crate::search::{Compact, Deadline};
 
@@ -26,7 +26,9 @@ pub struct ExactRun {
 /// the depth (the chosen move and its value, other root values as bounds);
 /// with `all_exact`, an exact value for every bounded root move (what
 /// MINIMAX mode reports); with `with_pv`, the principal variation (its
-/// nodes not counted).
+/// nodes not counted). Each depth the first step completes is noted in
+/// `stop` (which also counts the nodes as they are searched) and reported
+/// to `on_depth` with the nodes so far, for progress displays.
 #[allow(clippy::too_many_arguments)]
 pub fn exact_search(
     board: &Board,
@@ -37,6 +39,7 @@ pub fn exact_search(
     stop: &Arc<Deadline>,
     table_bytes: Option<usize>,
     with_pv: bool,
+    on_depth: &(dyn Fn(u32, u64) + Sync),
 ) -> ExactRun {
     // Every step searches positions of this board, so where the compact
     // engine applies they share one: later steps find much of what they
@@ -56,8 +59,9 @@ pub fn exact_search(
 
     // Step 1. The move and its value: iterative deepening, where an abort
     // leaves the last completed depth (depth 1 always completes).
-    let (result, depth) = root::iterate(board, p, &deepening(target), |d, _| {
+    let (result, depth) = root::iterate(board, p, &deepening(target), |d, r| {
         stop.note_depth(d);
+        on_depth(d, r.nodes);
         true
     });
     let mut nodes = result.nodes;
@@ -68,29 +72,23 @@ pub fn exact_search(
     // only bounded. A Raid that flips nothing reaches the position its
     // Stake reaches, and that Stake comes earlier, so it copies its value.
     if all_exact {
-        let mut of_cell = vec![None; board.n() * board.n()];
-        for entry in moves.iter_mut() {
-            let (mv, known) = *entry;
-            let cell = mv.row() * board.n() + mv.col();
-            let twin = is_twin(board, p, mv);
-            let value = match (known, twin.then(|| of_cell[cell]).flatten()) {
-                (RootValue::Exact(v), _) | (_, Some(v)) => Some(v),
-                (RootValue::AtMost(_), None) => {
-                    child_value(board, p, mv, depth, &deepening).map(|(v, n)| {
-                        nodes += n;
-                        v
-                    })
-                }
-            };
-            let Some(v) = value else {
-                cut = true;
-                break;
-            };
-            entry.1 = RootValue::Exact(v);
-            if mv.kind() == MoveKind::Stake {
-                of_cell[cell] = Some(v);
+        let canon: Vec<Move> = moves.iter().map(|&(mv, _)| mv).collect();
+        let twins = Twins::new(board, p, &canon);
+        let mut distinct = twins.distinct(&moves);
+        for entry in distinct.iter_mut() {
+            if let (mv, RootValue::AtMost(_)) = *entry {
+                let Some((v, n)) = child_value(board, p, mv, depth, &deepening) else {
+                    cut = true;
+                    break;
+                };
+                nodes += n;
+                entry.1 = RootValue::Exact(v);
             }
         }
+        moves = canon
+            .into_iter()
+            .zip(twins.spread(&distinct).into_iter().map(|(_, v)| v))
+            .collect();
     }
 
     // Step 3. The principal variation: each side's own choice at the depth

@@ -1,4 +1,17 @@
 //! The worker threads of a search.
+//!
+//! Building a pool costs about a quarter of a millisecond (a thread start
+//! per worker), which a caller that searches move after move (a match, the
+//! server, the older variant's driver) would pay each time: the pools are
+//! built once per thread count and kept for the life of the process.
+//! Searches that run at the same time with the same count share its
+//! workers.
+
+use std::collections::HashMap;
+use std::sync::{Arc, OnceLock};
+
+use parking_lot::Mutex;
+use rayon::ThreadPool;
 
 /// Runs `f` on a pool of `threads` workers (0: one per core), telling it
 /// whether it may split work; a single thread runs in place.
@@ -11,13 +24,58 @@ pub fn in_pool<T: Send>(threads: usize, f: impl FnOnce(bool) -> T + Send) -> T {
     if threads == 1 {
         return f(false);
     }
+    match pool(threads) {
+        Some(pool) => pool.install(|| f(true)),
+        None => f(false),
+    }
+}
+
+/// The process's pool of `threads` workers, built on first use; `None` if
+/// the threads cannot be started.
+fn pool(threads: usize) -> Option<Arc<ThreadPool>> {
+    static POOLS: OnceLock<Mutex<HashMap<usize, Arc<ThreadPool>>>> = OnceLock::new();
+    let mut pools = POOLS.get_or_init(Mutex::default).lock();
+    if let Some(pool) = pools.get(&threads) {
+        return Some(pool.clone());
+    }
     // Deep endgame searches recurse once per empty cell: give workers room.
-    match rayon::ThreadPoolBuilder::new()
+    let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
         .stack_size(64 << 20)
         .build()
-    {
-        Ok(pool) => pool.install(|| f(true)),
-        Err(_) => f(false),
+        .ok()?;
+    let pool = Arc::new(pool);
+    pools.insert(threads, pool.clone());
+    Some(pool)
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::HashSet;
+    use std::thread::ThreadId;
+
+    use super::*;
+
+    /// The threads of the pool `f` runs on (none when it runs in place).
+    fn workers(threads: usize) -> HashSet<ThreadId> {
+        in_pool(threads, |parallel| {
+            if !parallel {
+                return HashSet::new();
+            }
+            rayon::broadcast(|_| std::thread::current().id())
+                .into_iter()
+                .collect()
+        })
+    }
+
+    #[test]
+    fn calls_with_the_same_count_share_one_pool() {
+        let first = workers(3);
+        assert_eq!(first.len(), 3);
+        assert_eq!(workers(3), first, "the same workers, not new ones");
+        let other = workers(2);
+        assert_eq!(other.len(), 2);
+        assert!(other.is_disjoint(&first));
+        assert!(workers(1).is_empty(), "one thread runs in place");
     }
 }

@@ -89,6 +89,7 @@ pub fn solve(problem: &Problem, options: &SolveOptions) -> Answer {
                     &stop,
                     options.table_bytes,
                     false,
+                    &|_, _| {},
                 )
             });
             searched = Some(run.depth);

@@ -3,6 +3,7 @@
 //! anything above it.
 
 mod board;
+mod cols;
 mod movegen;
 mod moves;
 mod player;
@@ -10,6 +11,7 @@ pub mod random;
 mod zobrist;
 
 pub use board::{Board, Undo};
-pub use movegen::{generate, is_twin, legal_moves};
+pub use cols::Cols;
+pub use movegen::{generate, legal_moves, Twins};
 pub use moves::{Move, MoveKind, MoveList, MAX_MOVES};
 pub use player::{Player, Square, MAX_N};

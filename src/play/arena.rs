@@ -12,6 +12,8 @@ use crate::engine::pool::in_pool;
 use crate::game::random::{random_board, Rng};
 use crate::game::{legal_moves, Move};
 use crate::game::{Board, Player};
+pub use crate::play::game::own_sum;
+use crate::play::game::Game;
 use crate::search::{reference, root, Eval};
 
 /// A way of choosing moves.
@@ -177,52 +179,36 @@ pub fn play_game(
     trace: &mut dyn FnMut(&str),
 ) -> GameRecord {
     let mut sides = [x, o].map(|agent| Seat::new(agent, seed));
-    let mut board = start.clone();
-    let mut p = Player::X;
-    trace(&format!("start  X: {x}  O: {o}\n{}", board.cells_text()));
-    while !board.is_full() {
-        let mv = sides[p as usize].choose(&board, p, threads);
-        board.make(mv, p);
+    let mut game = Game::new(start, Player::X);
+    trace(&format!("start  X: {x}  O: {o}\n{}", start.cells_text()));
+    while !game.is_over() {
+        let p = game.to_move();
+        let mv = sides[p as usize].choose(game.board(), p, threads);
+        game.play(mv);
         trace(&format!(
             "{}: {mv}  score X {} O {}\n{}",
             p.symbol(),
-            own_sum(&board, Player::X),
-            own_sum(&board, Player::O),
-            board.cells_text()
+            game.held(Player::X),
+            game.held(Player::O),
+            game.board().cells_text()
         ));
-        p = p.other();
     }
-    let margin_x = board.score(Player::X);
-    let winner = match margin_x.signum() {
-        1 => "X wins",
-        -1 => "O wins",
-        _ => "draw",
+    let winner = match game.winner() {
+        Some(Player::X) => "X wins",
+        Some(Player::O) => "O wins",
+        None => "draw",
     };
     trace(&format!(
         "final  X {} ({x})  O {} ({o})  {winner}\n",
-        own_sum(&board, Player::X),
-        own_sum(&board, Player::O)
+        game.held(Player::X),
+        game.held(Player::O)
     ));
     GameRecord {
-        margin_x,
+        margin_x: game.margin(Player::X),
         cpu: [sides[0].cpu, sides[1].cpu],
         max_move: [sides[0].max_move, sides[1].max_move],
         moves: [sides[0].moves, sides[1].moves],
     }
-}
-
-/// Sum of `p`'s cell values.
-pub fn own_sum(board: &Board, p: Player) -> i64 {
-    let mut s = 0;
-    for r in 0..board.n() {
-        let mut row = board.row(p, r);
-        while row != 0 {
-            let c = row.trailing_zeros() as usize;
-            row &= row - 1;
-            s += i64::from(board.value(r, c));
-        }
-    }
-    s
 }
 
 /// Board `k` of a match whose first board has seed `first_seed`, with its

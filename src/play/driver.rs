@@ -6,7 +6,8 @@ use std::fmt;
 
 use crate::engine::pool::in_pool;
 use crate::game::Move;
-use crate::game::{Board, Player, Square};
+use crate::game::{Board, Player};
+use crate::play::game::Game;
 use crate::search::{reference, root};
 use crate::text::dropblitz::{board_text, move_text};
 
@@ -89,15 +90,6 @@ impl GameResult {
     }
 }
 
-/// Sum of `p`'s cell values.
-fn own_sum(board: &Board, p: Player) -> i64 {
-    let n = board.n();
-    (0..n * n)
-        .filter(|&i| board.square(i / n, i % n) == Square::Piece(p))
-        .map(|i| i64::from(board.value(i / n, i % n)))
-        .sum()
-}
-
 /// One decision: the move, the nodes searched, and the nodes minimax to the
 /// same depth would search.
 fn decide(agent: Agent, board: &Board, p: Player, settings: &DriverSettings) -> (Move, u64, u64) {
@@ -151,13 +143,12 @@ pub fn play_game(
         a_minimax_nodes: 0,
         m_nodes: 0,
     };
-    let mut board = start.clone();
-    let mut agent = first;
-    let mut ply = 1;
-    while !board.is_full() {
-        let p = player_of(agent);
-        let (mv, nodes, minimax_nodes) = decide(agent, &board, p, settings);
-        board.make(mv, p);
+    let mut game = Game::new(start, Player::X);
+    while !game.is_over() {
+        let p = game.to_move();
+        let agent = if p == Player::X { first } else { first.other() };
+        let (mv, nodes, minimax_nodes) = decide(agent, game.board(), p, settings);
+        game.play(mv);
         let cost = match agent {
             Agent::PlayerM => {
                 result.m_nodes += nodes;
@@ -170,16 +161,15 @@ pub fn play_game(
             }
         };
         trace(&format!(
-            "{ply:>4}  {agent}  {:<10} PlayerA {:>4} : PlayerM {:>4}   {cost}\n",
+            "{:>4}  {agent}  {:<10} PlayerA {:>4} : PlayerM {:>4}   {cost}\n",
+            game.moves().len(),
             move_text(mv),
-            own_sum(&board, pa),
-            own_sum(&board, pm)
+            game.held(pa),
+            game.held(pm)
         ));
-        agent = agent.other();
-        ply += 1;
     }
-    result.score_a = own_sum(&board, pa);
-    result.score_m = own_sum(&board, pm);
+    result.score_a = game.held(pa);
+    result.score_m = game.held(pm);
     let verdict = match result.winner() {
         Some(w) => format!("{w} wins by {}", (result.score_a - result.score_m).abs()),
         None => "a draw".into(),
@@ -188,7 +178,7 @@ pub fn play_game(
         "final  PlayerA {} : PlayerM {}  {verdict}\nfinal board (1 = PlayerA, 2 = PlayerM):\n{}\n",
         result.score_a,
         result.score_m,
-        board_text(&board, pa)
+        board_text(game.board(), pa)
     ));
     result
 }

@@ -14,7 +14,7 @@ use super::frontier::{best_gain, best_gain_with_playout, stake_playout};
 use super::ordering::Picker;
 use super::split::SplitPoint;
 use super::tt::{Bound, Entry, Table};
-use crate::game::{Board, Player};
+use crate::game::{Board, Cols, Player};
 use crate::game::{Move, MoveKind};
 
 /// Larger than any game score (at most 676 cells of `i32::MAX`), and safe to negate.
@@ -399,10 +399,7 @@ impl Searcher {
         }
         alpha = alpha.max(best);
         for r in 0..board.n() {
-            let mut flipping = board.flipping_row(p, r);
-            while flipping != 0 {
-                let c = flipping.trailing_zeros() as usize;
-                flipping &= flipping - 1;
+            for c in Cols(board.flipping_row(p, r)) {
                 let undo = board.make(Move::new(r, c, MoveKind::Raid), p);
                 let v = -self.quiesce(board, p.other(), -beta, -alpha, plies - 1, nodes);
                 board.unmake(undo);

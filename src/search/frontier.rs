@@ -3,7 +3,7 @@
 //! its textbook child count follow from one pass over the empty cells,
 //! without making a single move.
 
-use crate::game::{Board, Player};
+use crate::game::{Board, Cols, Player};
 
 /// For `p` to move with one ply left: the largest gain over all moves (0 on
 /// a full board) and the number of legal moves (Stakes plus Raids, the
@@ -21,10 +21,7 @@ pub fn best_gain(board: &Board, p: Player) -> (i64, u64) {
         }
         let raid = board.raid_row(p, r);
         moves += u64::from(empty.count_ones() + raid.count_ones());
-        let mut flipping = raid & board.enemy_near_row(p, r);
-        while flipping != 0 {
-            let c = flipping.trailing_zeros() as usize;
-            flipping &= flipping - 1;
+        for c in Cols(raid & board.enemy_near_row(p, r)) {
             best = best.max(board.raid_gain(p, r, c));
         }
     }

@@ -11,8 +11,8 @@
 use rayon::prelude::*;
 
 use super::frontier::best_gain;
-use crate::game::{is_twin, Move, MoveKind};
 use crate::game::{Board, Player};
+use crate::game::{Cols, Move, MoveKind, Twins};
 
 /// Value and node count of a subtree.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -103,11 +103,8 @@ pub fn negamax(board: &mut Board, p: Player, remaining: u32, ply: u32, parallel:
         counts.into_iter().for_each(&mut add);
     } else {
         for r in 0..board.n() {
-            let mut empty = board.empty_row(r);
             let raid = board.raid_row(p, r);
-            while empty != 0 {
-                let c = empty.trailing_zeros() as usize;
-                empty &= empty - 1;
+            for c in Cols(board.empty_row(r)) {
                 let count = cell_children(board, p, r, c, raid & (1 << c) != 0, &mut |b| {
                     negamax(b, p.other(), remaining - 1, ply + 1, false)
                 });
@@ -126,11 +123,8 @@ pub fn negamax(board: &mut Board, p: Player, remaining: u32, ply: u32, parallel:
 fn empty_cells(board: &Board, p: Player) -> Vec<(usize, usize, bool)> {
     let mut cells = Vec::new();
     for r in 0..board.n() {
-        let mut empty = board.empty_row(r);
         let raid = board.raid_row(p, r);
-        while empty != 0 {
-            let c = empty.trailing_zeros() as usize;
-            empty &= empty - 1;
+        for c in Cols(board.empty_row(r)) {
             cells.push((r, c, raid & (1 << c) != 0));
         }
     }
@@ -147,13 +141,8 @@ pub fn root_values(
     parallel: bool,
 ) -> (Vec<i64>, u64) {
     // A non-flipping Raid repeats the Stake on its cell: search it once.
-    let twin =
-        |mv: Move| is_twin(board, p, mv).then(|| Move::new(mv.row(), mv.col(), MoveKind::Stake));
-    let unique: Vec<Move> = moves
-        .iter()
-        .copied()
-        .filter(|&mv| twin(mv).is_none())
-        .collect();
+    let twins = Twins::new(board, p, moves);
+    let unique = twins.distinct(moves);
     let results: Vec<Count> = if parallel {
         unique
             .par_iter()
@@ -166,23 +155,7 @@ pub fn root_values(
             .map(|&mv| child_count(&mut b, p, mv, depth, false))
             .collect()
     };
-    let mut slot = vec![usize::MAX; 32 * 32];
-    for (i, mv) in unique.iter().enumerate() {
-        if mv.kind() == MoveKind::Stake {
-            slot[mv.row() * 32 + mv.col()] = i;
-        }
-    }
-    let mut next = 0;
-    let all: Vec<Count> = moves
-        .iter()
-        .map(|&mv| match twin(mv) {
-            Some(stake) => results[slot[stake.row() * 32 + stake.col()]],
-            None => {
-                next += 1;
-                results[next - 1]
-            }
-        })
-        .collect();
+    let all = twins.spread(&results);
     let nodes = 1 + all.iter().map(|c| c.nodes).sum::<u64>();
     (all.iter().map(|c| -c.value).collect(), nodes)
 }

@@ -3,7 +3,7 @@
 //! the first few are picked by selection and the rest sorted only when a
 //! node goes on past them.
 
-use crate::game::{Board, Player};
+use crate::game::{Board, Cols, Player};
 use crate::game::{Move, MoveKind};
 
 /// Moves picked by selection before the remainder is sorted.
@@ -27,11 +27,8 @@ impl Picker {
     pub fn new(board: &Board, p: Player, first: Option<Move>, dominance: bool) -> Picker {
         let mut keys = Vec::with_capacity(64);
         for r in 0..board.n() {
-            let mut empty = board.empty_row(r);
             let flipping = board.flipping_row(p, r);
-            while empty != 0 {
-                let c = empty.trailing_zeros() as usize;
-                empty &= empty - 1;
+            for c in Cols(board.empty_row(r)) {
                 let flips = flipping & (1 << c) != 0;
                 if !(flips && dominance) {
                     let stake = Move::new(r, c, MoveKind::Stake);

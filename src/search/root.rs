@@ -13,7 +13,7 @@ use super::alphabeta::{Eval, Searcher, INF};
 use super::compact::Compact;
 use super::deadline::Deadline;
 use super::minimax;
-use crate::game::{is_twin, legal_moves, Move, MoveKind};
+use crate::game::{legal_moves, Move, Twins};
 use crate::game::{Board, Player};
 
 /// What the search proved about one root move's value.
@@ -36,38 +36,6 @@ pub struct RootResult {
     pub nodes: u64,
     /// Every root move in canonical order with what is known of its value.
     pub moves: Vec<(Move, RootValue)>,
-}
-
-/// Every canonical move with what is known of its value; a twin Raid
-/// shares its Stake's.
-fn with_twins(
-    board: &Board,
-    p: Player,
-    canon: &[Move],
-    cands: &[Move],
-    known: &[RootValue],
-) -> Vec<(Move, RootValue)> {
-    let mut of_cell = vec![None; 32 * 32];
-    for (mv, &v) in cands.iter().zip(known) {
-        if mv.kind() == MoveKind::Stake {
-            of_cell[mv.row() * 32 + mv.col()] = Some(v);
-        }
-    }
-    let mut next = cands.iter().zip(known);
-    canon
-        .iter()
-        .map(|&mv| {
-            let v = if is_twin(board, p, mv) {
-                of_cell[mv.row() * 32 + mv.col()].expect("a twin's Stake is a candidate")
-            } else {
-                *next
-                    .next()
-                    .expect("candidates are the non-twins in order")
-                    .1
-            };
-            (mv, v)
-        })
-        .collect()
 }
 
 /// Full-width minimax (MINIMAX mode): every root value exact, textbook node count.
@@ -163,11 +131,8 @@ pub fn iterate(
 ) -> (RootResult, u32) {
     let canon = legal_moves(board, p);
     // Candidates keep canonical order, so a smaller index is an earlier move.
-    let cands: Vec<Move> = canon
-        .iter()
-        .copied()
-        .filter(|&mv| !is_twin(board, p, mv))
-        .collect();
+    let twins = Twins::new(board, p, &canon);
+    let cands = twins.distinct(&canon);
     let empties = board.empty_count();
     let depth = settings.depth.clamp(1, empties.max(1));
     let bytes =
@@ -233,7 +198,7 @@ pub fn iterate(
             best: cands[best],
             value,
             nodes,
-            moves: with_twins(board, p, &canon, &cands, &known),
+            moves: canon.iter().copied().zip(twins.spread(&known)).collect(),
         };
         let go_on = on_depth(d, &result);
         done = Some((result, d));

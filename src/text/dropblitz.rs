@@ -5,6 +5,7 @@ use std::fmt;
 
 use crate::game::{Board, Player, Square};
 use crate::game::{Move, MoveKind};
+use crate::text::lines::{Lines, Quoted};
 
 /// The side of the older variant's board.
 pub const SIDE: usize = 5;
@@ -53,15 +54,18 @@ impl fmt::Display for LegacyErrorKind {
             CellCount(found) => write!(f, "expected {SIDE} tab-separated cells, found {found}"),
             BadCell(s) => write!(
                 f,
-                "bad cell {s:?}: expected value,owner like 42,0 or (42,0)"
+                "bad cell {}: expected value,owner like 42,0 or (42,0)",
+                Quoted(s)
             ),
             BadValue(s) => write!(
                 f,
-                "cell value must be an integer from 0 to 2147483647, got {s:?}"
+                "cell value must be an integer from 0 to 2147483647, got {}",
+                Quoted(s)
             ),
             BadOwner(s) => write!(
                 f,
-                "owner must be 0 (empty), 1 (player to move) or 2 (opponent), got {s:?}"
+                "owner must be 0 (empty), 1 (player to move) or 2 (opponent), got {}",
+                Quoted(s)
             ),
             BoardFull => write!(f, "the board is full: there is no legal move"),
             TrailingText => write!(f, "unexpected text after the board"),
@@ -69,40 +73,36 @@ impl fmt::Display for LegacyErrorKind {
     }
 }
 
-/// Reads a board file. Lenient about layout (CRLF, spaces around and
-/// inside pairs, runs of tabs or spaces between cells, a byte-order mark,
-/// trailing blank lines); strict about content. The player to move is
-/// [`TO_MOVE`].
+/// Reads a board file. Lenient about layout (LF, CRLF or CR line ends,
+/// spaces around and inside pairs, runs of tabs or spaces between cells, a
+/// byte-order mark, trailing blank lines: as `input.txt` is read); strict
+/// about content. The player to move is [`TO_MOVE`].
 pub fn parse_board(bytes: &[u8]) -> Result<Board, LegacyError> {
-    let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
-    let mut lines: Vec<&[u8]> = bytes.split(|&b| b == b'\n').collect();
-    while lines.last().is_some_and(|l| l.trim_ascii().is_empty()) {
-        lines.pop();
-    }
+    let mut lines = Lines::new(bytes);
     let err = |line: usize, kind| Err(LegacyError { line, kind });
-    if lines.len() < SIDE {
-        return err(lines.len() + 1, LegacyErrorKind::MissingRows(lines.len()));
+    if lines.total() < SIDE {
+        return err(
+            lines.total() + 1,
+            LegacyErrorKind::MissingRows(lines.total()),
+        );
     }
     let mut values = Vec::with_capacity(SIDE * SIDE);
     let mut owners = Vec::with_capacity(SIDE * SIDE);
-    for (i, raw) in lines[..SIDE].iter().enumerate() {
-        let Ok(text) = std::str::from_utf8(raw) else {
-            return err(i + 1, LegacyErrorKind::NotText);
+    for (line, text) in lines.by_ref().take(SIDE) {
+        let Ok(text) = text else {
+            return err(line, LegacyErrorKind::NotText);
         };
-        let cells = parse_row(text).map_err(|kind| LegacyError { line: i + 1, kind })?;
+        let cells = parse_row(text).map_err(|kind| LegacyError { line, kind })?;
         if cells.len() != SIDE {
-            return err(i + 1, LegacyErrorKind::CellCount(cells.len()));
+            return err(line, LegacyErrorKind::CellCount(cells.len()));
         }
         for (value, owner) in cells {
             values.push(value);
             owners.push(owner);
         }
     }
-    if let Some(extra) = lines[SIDE..]
-        .iter()
-        .position(|l| !l.trim_ascii().is_empty())
-    {
-        return err(SIDE + extra + 1, LegacyErrorKind::TrailingText);
+    if let Some(line) = lines.first_not_blank() {
+        return err(line, LegacyErrorKind::TrailingText);
     }
     let mut board = Board::new(SIDE, &values);
     for (i, owner) in owners.into_iter().enumerate() {
@@ -114,11 +114,11 @@ pub fn parse_board(bytes: &[u8]) -> Result<Board, LegacyError> {
     Ok(board)
 }
 
-/// The cells of one line, each a pair `value,owner` or `(value,owner)`,
-/// white space allowed around every part and between cells.
+/// The cells of one line (trimmed), each a pair `value,owner` or
+/// `(value,owner)`, white space allowed around every part and between cells.
 fn parse_row(text: &str) -> Result<Vec<(i32, Square)>, LegacyErrorKind> {
     let mut cells = Vec::new();
-    let mut rest = text.trim();
+    let mut rest = text;
     while !rest.is_empty() {
         // The cell's text for messages: up to the next tab, or all of it.
         let shown = rest.split('\t').next().unwrap_or(rest).trim();
@@ -209,7 +209,12 @@ pub fn move_text(mv: Move) -> String {
 /// [`move_text`].
 pub fn parse_move(text: &str) -> Result<Move, String> {
     let parts: Vec<&str> = text.split(',').map(str::trim).collect();
-    let bad = || format!("expected a move like drop,C,2 or blitz,C,2, got {text:?}");
+    let bad = || {
+        format!(
+            "expected a move like drop,C,2 or blitz,C,2, got {}",
+            Quoted(text)
+        )
+    };
     let [kind, col, row] = parts[..] else {
         return Err(bad());
     };
@@ -258,7 +263,8 @@ mod tests {
             .collect::<Vec<_>>()
             .join("\r\n");
         let spaced = PLAIN.replace('\t', "  ").replace(',', ", ");
-        for text in [paren, spaced, format!("\u{feff}{PLAIN}\n\n")] {
+        let cr = PLAIN.replace('\n', "\r");
+        for text in [paren, spaced, cr, format!("\u{feff}{PLAIN}\n\n")] {
             assert!(parse_board(text.as_bytes()).unwrap() == board, "{text}");
         }
     }
@@ -318,6 +324,12 @@ mod tests {
         let mut bytes = PLAIN.as_bytes().to_vec();
         bytes[0] = 0xff;
         assert_eq!(parse_board(&bytes).unwrap_err(), at(1, NotText));
+        let mut bytes = format!("{PLAIN}\n").into_bytes();
+        bytes.push(0xff);
+        assert_eq!(parse_board(&bytes).unwrap_err(), at(7, TrailingText));
+        let long = format!("{},0", "7".repeat(100_000));
+        let e = parse_board(PLAIN.replace("48,0", &long).as_bytes()).unwrap_err();
+        assert!(e.to_string().len() < 120, "{e}");
     }
 
     #[test]

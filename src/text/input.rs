@@ -5,6 +5,7 @@
 use std::fmt;
 
 use crate::game::{Board, Player, Square, MAX_N};
+use crate::text::lines::{Lines, NotText, Quoted};
 use crate::text::{Mode, Problem};
 
 /// Why an input was refused, and on which line (1-based).
@@ -104,78 +105,16 @@ impl fmt::Display for ParseErrorKind {
     }
 }
 
-/// The most characters of the offending text an error quotes.
-const QUOTE_MAX: usize = 40;
-
-/// Offending input as an error quotes it: cut to [`QUOTE_MAX`] characters
-/// and an ellipsis, so that a message stays one short line even when the
-/// whole file is one garbage line.
-struct Quoted<'a>(&'a str);
-
-impl fmt::Display for Quoted<'_> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self.0.char_indices().nth(QUOTE_MAX) {
-            Some((end, _)) => write!(f, "{:?}...", &self.0[..end]),
-            None => write!(f, "{:?}", self.0),
-        }
+/// The next line, or `Missing(what)` naming the line after the last.
+fn next_line<'a>(
+    lines: &mut Lines<'a>,
+    what: &'static str,
+) -> Result<(usize, &'a str), ParseError> {
+    match lines.next() {
+        None => err(lines.number(), ParseErrorKind::Missing(what)),
+        Some((line, Err(NotText))) => err(line, ParseErrorKind::NotText),
+        Some((line, Ok(text))) => Ok((line, text)),
     }
-}
-
-/// The lines of the file with line ends and surrounding white space removed,
-/// numbered from 1. Blank lines at the end of the file are not lines: a part
-/// that would start there is reported missing.
-struct Lines<'a> {
-    lines: Vec<&'a [u8]>,
-    next: usize,
-}
-
-impl<'a> Lines<'a> {
-    fn new(bytes: &'a [u8]) -> Lines<'a> {
-        let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
-        let mut lines = split_lines(bytes);
-        while lines.last().is_some_and(|l| l.trim_ascii().is_empty()) {
-            lines.pop();
-        }
-        Lines { lines, next: 0 }
-    }
-
-    /// The next line, or a `Missing(what)` error naming the line after the last.
-    fn next(&mut self, what: &'static str) -> Result<(usize, &'a str), ParseError> {
-        let line = self.next + 1;
-        let Some(raw) = self.lines.get(self.next) else {
-            return err(line, ParseErrorKind::Missing(what));
-        };
-        self.next += 1;
-        match std::str::from_utf8(raw) {
-            Ok(text) => Ok((line, text.trim())),
-            Err(_) => err(line, ParseErrorKind::NotText),
-        }
-    }
-}
-
-/// `bytes` cut at every line end: LF, CRLF, or a lone CR (as old Mac
-/// editors save), which would otherwise leave the whole file one line.
-fn split_lines(bytes: &[u8]) -> Vec<&[u8]> {
-    let mut lines = Vec::new();
-    let mut start = 0;
-    let mut i = 0;
-    while i < bytes.len() {
-        let end = i;
-        match bytes[i] {
-            b'\n' => {}
-            b'\r' if bytes.get(i + 1) == Some(&b'\n') => i += 1,
-            b'\r' => {}
-            _ => {
-                i += 1;
-                continue;
-            }
-        }
-        lines.push(&bytes[start..end]);
-        i += 1;
-        start = i;
-    }
-    lines.push(&bytes[start..]);
-    lines
 }
 
 fn err<T>(line: usize, kind: ParseErrorKind) -> Result<T, ParseError> {
@@ -187,26 +126,26 @@ pub fn parse_problem(bytes: &[u8]) -> Result<Problem, ParseError> {
     use ParseErrorKind::*;
     let mut lines = Lines::new(bytes);
 
-    let (l, text) = lines.next("the board size")?;
+    let (l, text) = next_line(&mut lines, "the board size")?;
     let n = match text.parse::<usize>() {
         Ok(n) if (1..=MAX_N).contains(&n) => n,
         _ => return err(l, BadSize(text.into())),
     };
 
-    let (l, mode_text) = lines.next("the mode")?;
+    let (l, mode_text) = next_line(&mut lines, "the mode")?;
     let mode_upper = mode_text.to_ascii_uppercase();
     if !matches!(mode_upper.as_str(), "MINIMAX" | "ALPHABETA" | "COMPETITION") {
         return err(l, UnknownMode(mode_text.into()));
     }
 
-    let (l, text) = lines.next("the player")?;
+    let (l, text) = next_line(&mut lines, "the player")?;
     let player = match text {
         "X" | "x" => Player::X,
         "O" | "o" => Player::O,
         _ => return err(l, UnknownPlayer(text.into())),
     };
 
-    let (l, text) = lines.next("the depth or time")?;
+    let (l, text) = next_line(&mut lines, "the depth or time")?;
     let mode = if mode_upper == "COMPETITION" {
         match text.parse::<f64>() {
             // Whatever a referee writes once the time has run out, the
@@ -230,7 +169,7 @@ pub fn parse_problem(bytes: &[u8]) -> Result<Problem, ParseError> {
 
     let mut values = Vec::with_capacity(n * n);
     for _ in 0..n {
-        let (l, text) = lines.next("a row of cell values")?;
+        let (l, text) = next_line(&mut lines, "a row of cell values")?;
         let row: Vec<&str> = text.split_whitespace().collect();
         if row.len() != n {
             return err(
@@ -252,7 +191,7 @@ pub fn parse_problem(bytes: &[u8]) -> Result<Problem, ParseError> {
 
     let mut last_row = 0;
     for r in 0..n {
-        let (l, text) = lines.next("a board row")?;
+        let (l, text) = next_line(&mut lines, "a board row")?;
         let found = text.chars().count();
         if found != n {
             return err(l, RowLength { expected: n, found });
@@ -271,10 +210,8 @@ pub fn parse_problem(bytes: &[u8]) -> Result<Problem, ParseError> {
     if board.is_full() {
         return err(last_row, BoardFull);
     }
-    while let Ok((l, text)) = lines.next("") {
-        if !text.is_empty() {
-            return err(l, TrailingText);
-        }
+    if let Some(l) = lines.first_not_blank() {
+        return err(l, TrailingText);
     }
     Ok(Problem {
         board,
@@ -423,6 +360,14 @@ mod tests {
         assert_eq!(kind_at(&competition), (4, BadTime("soon".into())));
         let e = parse_problem(b"3\nMINIMAX\nO\n2\n1 8 23\n5 \xff 12\n").unwrap_err();
         assert_eq!((e.line, e.kind), (6, NotText));
+        let mut trailing = format!("{EXAMPLE}\n").into_bytes();
+        trailing.push(0xff);
+        let e = parse_problem(&trailing).unwrap_err();
+        assert_eq!(
+            (e.line, e.kind),
+            (12, TrailingText),
+            "not text is not blank"
+        );
     }
 
     #[test]

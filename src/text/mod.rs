@@ -3,6 +3,7 @@
 
 pub mod dropblitz;
 mod input;
+mod lines;
 mod output;
 mod problem;
 

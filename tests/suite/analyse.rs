@@ -102,3 +102,102 @@ fn dot_draws_the_alphabeta_tree_with_its_cuts() {
         "--dot - prints only the tree"
     );
 }
+
+/// A depth far past the end of the game with a short time limit: the
+/// answer comes from the deepest completed depth, marked not exact, and on
+/// a terminal a progress line shows the depths as they complete.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_huge_depth_shows_progress_and_answers_at_the_time_limit() {
+    use std::io::Read;
+    use std::process::{Command, Stdio};
+    use std::time::{Duration, Instant};
+
+    let dir = tempfile::tempdir().unwrap();
+    let empty8 = run(
+        dir.path(),
+        &["position", "--size", "8", "--fill", "0", "--seed", "3"],
+        b"",
+    );
+    assert_ok(&empty8);
+    fs::write(dir.path().join("input.txt"), &empty8.stdout).unwrap();
+    let args = ["analyse", "--depth", "1000", "--time", "1", "--json"];
+
+    let (mut terminal, stderr) = pseudo_terminal();
+    let mut command = Command::new(env!("CARGO_BIN_EXE_stakeraid"));
+    command
+        .args(args)
+        .current_dir(dir.path())
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(stderr);
+    let start = Instant::now();
+    let child = command.spawn().unwrap();
+    // The command holds the terminal's other end until it goes.
+    drop(command);
+    let shown = std::thread::spawn(move || {
+        let mut shown = Vec::new();
+        // Ends with an error once the program has closed its end.
+        let _ = terminal.read_to_end(&mut shown);
+        String::from_utf8_lossy(&shown).into_owned()
+    });
+    let out = child.wait_with_output().unwrap();
+    assert!(
+        start.elapsed() < Duration::from_secs(10),
+        "{:?}",
+        start.elapsed()
+    );
+    assert!(out.status.success());
+    let analysis: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(analysis["requested_depth"], 64, "capped at the empty cells");
+    assert_eq!(
+        (analysis["exact"].clone(), analysis["stopped"].clone()),
+        (false.into(), true.into())
+    );
+    let shown = shown.join().unwrap();
+    assert!(
+        shown.contains("depth 2 of 64 completed") && shown.contains(" nodes"),
+        "{shown:?}"
+    );
+
+    // Not on a terminal: nothing on standard error.
+    let out = run(dir.path(), &args, b"");
+    assert_ok(&out);
+    assert!(out.stderr.is_empty());
+}
+
+/// A pseudo-terminal: its controlling end to read, and its other end to
+/// give a program as standard error.
+#[cfg(target_os = "linux")]
+fn pseudo_terminal() -> (fs::File, std::process::Stdio) {
+    use std::os::fd::FromRawFd;
+    use std::os::unix::fs::OpenOptionsExt;
+
+    // SAFETY: plain calls on a descriptor this function owns; the name is
+    // a NUL-terminated buffer ptsname_r fills.
+    let (master, name) = unsafe {
+        let fd = libc::posix_openpt(libc::O_RDWR | libc::O_NOCTTY);
+        assert!(fd >= 0, "no pseudo-terminal");
+        let master = fs::File::from_raw_fd(fd);
+        assert_eq!(libc::grantpt(fd), 0);
+        assert_eq!(libc::unlockpt(fd), 0);
+        let mut name = [0 as libc::c_char; 128];
+        assert_eq!(libc::ptsname_r(fd, name.as_mut_ptr(), name.len()), 0);
+        let size = libc::winsize {
+            ws_row: 24,
+            ws_col: 100,
+            ws_xpixel: 0,
+            ws_ypixel: 0,
+        };
+        libc::ioctl(fd, libc::TIOCSWINSZ, &size);
+        let name = std::ffi::CStr::from_ptr(name.as_ptr());
+        (master, name.to_str().unwrap().to_owned())
+    };
+    let other = fs::OpenOptions::new()
+        .read(true)
+        .write(true)
+        .custom_flags(libc::O_NOCTTY)
+        .open(name)
+        .unwrap();
+    (master, other.into())
+}

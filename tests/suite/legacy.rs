@@ -137,6 +137,50 @@ fn random_boards_match_the_reference() {
     }
 }
 
+/// `solve --format drop-blitz board.txt --depth 2` on `text` in `dir`.
+fn solve_board(dir: &std::path::Path, text: &str) -> std::process::Output {
+    fs::write(dir.join("board.txt"), text).unwrap();
+    let args = [
+        "solve",
+        "--format",
+        "drop-blitz",
+        "board.txt",
+        "--depth",
+        "2",
+    ];
+    run(dir, &args, b"")
+}
+
+/// Board files are read line by line as `input.txt` is: lone CR line ends
+/// end lines, and an error quotes only a short head of a long bad line.
+#[test]
+fn board_files_share_the_input_line_reading() {
+    let dir = tempfile::tempdir().unwrap();
+    let good = "1,0\t2,0\t3,0\t4,0\t5,0\n".repeat(5);
+    let solve = |text: &str| solve_board(dir.path(), text);
+    let lf = solve(&good);
+    assert_ok(&lf);
+    let cr = solve(&good.replace('\n', "\r"));
+    assert_ok(&cr);
+    assert_eq!(cr.stdout, lf.stdout);
+
+    // A megabyte of one bad value, and of one bad cell.
+    for (bad, message) in [
+        (format!("{},0", "3".repeat(1 << 20)), "line 1: cell value"),
+        ("3;0".repeat(1 << 18), "line 1: bad cell"),
+    ] {
+        let out = solve(&good.replacen("3,0", &bad, 1));
+        assert_eq!(out.status.code(), Some(2));
+        let err = String::from_utf8(out.stderr).unwrap();
+        assert!(
+            err.len() < 200 && err.contains(message),
+            "{} bytes: {:.300}",
+            err.len(),
+            err
+        );
+    }
+}
+
 #[test]
 fn bad_board_files_name_the_line() {
     let dir = tempfile::tempdir().unwrap();
@@ -155,19 +199,7 @@ fn bad_board_files_name_the_line() {
         (good.replace(",0", ",1"), "line 5"),
     ];
     for (text, line) in cases {
-        fs::write(dir.path().join("board.txt"), &text).unwrap();
-        let out = run(
-            dir.path(),
-            &[
-                "solve",
-                "--format",
-                "drop-blitz",
-                "board.txt",
-                "--depth",
-                "2",
-            ],
-            b"",
-        );
+        let out = solve_board(dir.path(), &text);
         assert_eq!(out.status.code(), Some(2), "{text}");
         let err = String::from_utf8(out.stderr).unwrap();
         assert!(err.contains(line) && err.lines().count() == 1, "{err}");

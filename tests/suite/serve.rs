@@ -49,13 +49,14 @@ impl Server {
     }
 
     fn response(&mut self) -> Value {
-        let line = self
-            .lines
-            .recv_timeout(Duration::from_secs(120))
-            .unwrap_or_else(|e| {
-                let _ = self.child.kill();
-                panic!("no response from the server: {e}")
-            });
+        self.response_within(Duration::from_secs(120))
+    }
+
+    fn response_within(&mut self, wait: Duration) -> Value {
+        let line = self.lines.recv_timeout(wait).unwrap_or_else(|e| {
+            let _ = self.child.kill();
+            panic!("no response from the server: {e}")
+        });
         serde_json::from_str(&line).unwrap_or_else(|e| panic!("{e}: {line}"))
     }
 
@@ -205,10 +206,10 @@ fn scripted_session() {
         (json!(8), json!(3))
     );
 
-    // End of input: everything answered, a clean exit.
+    // Everything answered, then the end of input: a clean exit.
     server.send(&json!({"id": 9, "input": spec(2), "mode": "MINIMAX"}).to_string());
-    drop(server.child.stdin.take());
     let r = server.response();
+    drop(server.child.stdin.take());
     assert_eq!(r["id"], 9);
     let a = analysis(&r);
     assert_eq!(a.output_text(), SPEC_EXAMPLES[2].1);
@@ -225,8 +226,9 @@ fn scripted_session() {
     assert!(server.child.wait().unwrap().success());
 }
 
-/// Requests piped in all at once (the stdin closes at once): every one is
-/// answered, in order, and a stop in the middle interrupts what came before it.
+/// Requests piped in all at once (the stdin closes at once) with `--finish`:
+/// every one is answered in full, in order, and a stop in the middle
+/// interrupts what came before it.
 #[test]
 fn piped_requests_are_answered_in_order() {
     let mut script = String::new();
@@ -241,7 +243,7 @@ fn piped_requests_are_answered_in_order() {
     script.push_str(&json!({"id": "after", "input": SPEC_EXAMPLES[1].0}).to_string());
     script.push('\n');
     let dir = tempfile::tempdir().unwrap();
-    let out = crate::util::run(dir.path(), &["serve"], script.as_bytes());
+    let out = crate::util::run(dir.path(), &["serve", "--finish"], script.as_bytes());
     assert!(out.status.success());
     let responses: Vec<Value> = String::from_utf8(out.stdout)
         .unwrap()
@@ -263,4 +265,72 @@ fn piped_requests_are_answered_in_order() {
     );
     let after = analysis(&responses[8]);
     assert!(after.exact && after.output_text() == SPEC_EXAMPLES[1].1);
+}
+
+/// Closing standard input stops the searches not yet answered, as a stop
+/// request does: each still answers, and the server exits.
+#[test]
+fn end_of_input_stops_the_searches() {
+    let mut server = Server::start();
+    server.send(&deep_request("running"));
+    server.send(&deep_request("queued"));
+    server.nothing_pending(Duration::from_millis(200));
+    drop(server.child.stdin.take());
+    for id in ["running", "queued"] {
+        let r = server.response_within(Duration::from_secs(10));
+        assert_eq!(r["id"], id);
+        let a = analysis(&r);
+        assert!(a.stopped && !a.exact && a.depth >= 1, "{r}");
+    }
+    let deadline = std::time::Instant::now() + Duration::from_secs(10);
+    let status = loop {
+        if let Some(status) = server.child.try_wait().unwrap() {
+            break status;
+        }
+        if std::time::Instant::now() > deadline {
+            let _ = server.child.kill();
+            panic!("the server did not exit after the end of its input");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    assert!(status.success());
+    assert!(
+        server.lines.recv_timeout(Duration::from_secs(5)).is_err(),
+        "nothing after the last answer"
+    );
+}
+
+/// A request line over the limit is answered with an error, without the
+/// server holding it, and the next line is served.
+#[test]
+fn an_overlong_line_is_refused_and_serving_goes_on() {
+    let mut server = Server::start();
+    let huge = format!("{{\"id\": 1, \"input\": \"{}\"}}", "9".repeat(32 << 20));
+    server.send(&huge);
+    server.send(&json!({"id": 2, "input": SPEC_EXAMPLES[0].0}).to_string());
+    let r = server.response();
+    assert_eq!(
+        (r["id"].clone(), r["ok"].clone()),
+        (Value::Null, json!(false))
+    );
+    assert_eq!(r["error"], "bad request: longer than 1048576 bytes", "{r}");
+    let r = server.response();
+    assert_eq!(r["id"], 2);
+    assert_eq!(analysis(&r).output_text(), SPEC_EXAMPLES[0].1);
+    #[cfg(target_os = "linux")]
+    {
+        // The peak resident size shows whether the line was held whole
+        // (32 MiB and more) or not (about 20 MiB, most of it the server's
+        // own start-up and allocator).
+        let status =
+            std::fs::read_to_string(format!("/proc/{}/status", server.child.id())).unwrap();
+        let peak_kb: u64 = status
+            .lines()
+            .find_map(|l| l.strip_prefix("VmHWM:"))
+            .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
+            .unwrap();
+        assert!(peak_kb < 28 << 10, "peak resident size {peak_kb} kB");
+    }
+    drop(server.child.stdin.take());
+    assert!(server.child.wait().unwrap().success());
 }

@@ -10,6 +10,7 @@ use std::time::Duration;
 use serde::Serialize;
 
 use crate::play::arena::{Agent, Seat};
+use crate::play::game::Game;
 use crate::{input_text, Board, Mode, Move, Player, Problem};
 
 use super::answer::check_answer;
@@ -320,7 +321,7 @@ pub fn play_game(
             },
         });
     }
-    let mut game = GameResult {
+    let mut result = GameResult {
         margin_x: 0,
         forfeit: None,
         cpu: [0.0; 2],
@@ -328,24 +329,24 @@ pub fn play_game(
         moves: [0; 2],
         record: Vec::new(),
     };
-    let mut board = start.clone();
-    let mut p = Player::X;
+    let mut game = Game::new(start, Player::X);
     trace(&format!(
         "start  X: {}  O: {}  {} s each\n{}",
         sides[0],
         sides[1],
         settings.time,
-        board.cells_text()
+        start.cells_text()
     ));
-    while !board.is_full() {
+    while !game.is_over() {
+        let p = game.to_move();
         let i = p as usize;
-        let left = settings.time - game.cpu[i];
-        let (cpu, result) = match &mut seats[i] {
+        let left = settings.time - result.cpu[i];
+        let (cpu, outcome) = match &mut seats[i] {
             Seated::Agent(seat) => {
                 let before = seat.cpu();
-                let mv = seat.choose(&board, p, settings.threads);
+                let mv = seat.choose(game.board(), p, settings.threads);
                 let cpu = seat.cpu() - before;
-                let result = if cpu >= left {
+                let outcome = if cpu >= left {
                     Err(Forfeit::new(
                         ForfeitReason::CpuOverrun,
                         format!("used {cpu:.3} s of CPU with {left:.3} s left"),
@@ -353,30 +354,30 @@ pub fn play_game(
                 } else {
                     Ok(mv)
                 };
-                (cpu, result)
+                (cpu, outcome)
             }
             Seated::Program { command, dir } => {
-                let m = program_move(command, dir.path(), &board, p, left, &settings.guard)?;
+                let m = program_move(command, dir.path(), game.board(), p, left, &settings.guard)?;
                 (m.cpu, m.result)
             }
         };
-        game.cpu[i] += cpu;
-        game.moves[i] += 1;
-        game.max_move[i] = game.max_move[i].max(cpu);
-        let left = settings.time - game.cpu[i];
-        game.record.push(MoveRecord {
+        result.cpu[i] += cpu;
+        result.moves[i] += 1;
+        result.max_move[i] = result.max_move[i].max(cpu);
+        let left = settings.time - result.cpu[i];
+        result.record.push(MoveRecord {
             player: p,
-            mv: result.as_ref().ok().copied(),
+            mv: outcome.as_ref().ok().copied(),
             cpu,
             left,
         });
-        match result {
+        match outcome {
             Ok(mv) => {
-                board.make(mv, p);
+                game.play(mv);
                 trace(&format!(
                     "{}: {mv}  cpu {cpu:.3} s  left {left:.3} s\n{}",
                     p.symbol(),
-                    board.cells_text()
+                    game.board().cells_text()
                 ));
             }
             Err(forfeit) => {
@@ -384,25 +385,24 @@ pub fn play_game(
                     "{}: forfeits, {forfeit}  cpu {cpu:.3} s  left {left:.3} s\n",
                     p.symbol()
                 ));
-                game.margin_x = forfeit_margin(&board, p);
-                game.forfeit = Some(GameForfeit { player: p, forfeit });
+                result.margin_x = forfeit_margin(game.board(), p);
+                result.forfeit = Some(GameForfeit { player: p, forfeit });
                 break;
             }
         }
-        p = p.other();
     }
-    if game.forfeit.is_none() {
-        game.margin_x = board.score(Player::X);
+    if result.forfeit.is_none() {
+        result.margin_x = game.margin(Player::X);
     }
-    let result = match game.winner() {
+    let verdict = match result.winner() {
         Some(w) => format!("{} wins", w.symbol()),
         None => "draw".to_owned(),
     };
     trace(&format!(
-        "final  margin X {:+}  {result}  cpu X {:.3} s  O {:.3} s\n",
-        game.margin_x, game.cpu[0], game.cpu[1]
+        "final  margin X {:+}  {verdict}  cpu X {:.3} s  O {:.3} s\n",
+        result.margin_x, result.cpu[0], result.cpu[1]
     ));
-    Ok(game)
+    Ok(result)
 }
 
 /// Serializes a player as `"X"` or `"O"`.

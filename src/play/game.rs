@@ -1,0 +1,149 @@
+//! One game in progress, whoever plays it: the position, whose turn it is,
+//! the moves so far (which can be taken back), and the verdict at the end.
+//! The match arena, the older variant's driver, the referee and `stakeraid
+//! play` keep their games in it; each drives its own turns, since what a
+//! turn is differs (an agent's search, a program run, a person's command).
+
+use crate::game::{legal_moves, Board, Cols, Move, Player, Undo};
+
+/// A game from a start position: moves are played for the side to move,
+/// and the turn passes to the other side.
+#[derive(Clone, Debug)]
+pub struct Game {
+    board: Board,
+    to_move: Player,
+    /// Each move played, with who played it and what takes it back.
+    played: Vec<(Move, Player, Undo)>,
+}
+
+impl Game {
+    /// A game from `start` with `first` to move.
+    pub fn new(start: &Board, first: Player) -> Game {
+        Game {
+            board: start.clone(),
+            to_move: first,
+            played: Vec::new(),
+        }
+    }
+
+    /// The position now.
+    pub fn board(&self) -> &Board {
+        &self.board
+    }
+
+    /// The side to move.
+    pub fn to_move(&self) -> Player {
+        self.to_move
+    }
+
+    /// True once the board is full: no side has a move.
+    pub fn is_over(&self) -> bool {
+        self.board.is_full()
+    }
+
+    /// The moves played so far, in order, with who played each.
+    pub fn moves(
+        &self,
+    ) -> impl DoubleEndedIterator<Item = (Move, Player)> + ExactSizeIterator + '_ {
+        self.played.iter().map(|&(mv, p, _)| (mv, p))
+    }
+
+    /// True when the side to move may play `mv`.
+    pub fn is_legal(&self, mv: Move) -> bool {
+        legal_moves(&self.board, self.to_move).contains(&mv)
+    }
+
+    /// Plays `mv` for the side to move and passes the turn. The move must
+    /// be legal: a move from outside is checked with [`Game::is_legal`]
+    /// first (agents and checked answers give only legal ones).
+    pub fn play(&mut self, mv: Move) {
+        debug_assert!(self.is_legal(mv), "{mv} is not legal here");
+        let undo = self.board.make(mv, self.to_move);
+        self.played.push((mv, self.to_move, undo));
+        self.to_move = self.to_move.other();
+    }
+
+    /// Takes back the last move, which was `p`'s: `p` is to move again.
+    /// `None` at the start.
+    pub fn undo(&mut self) -> Option<(Move, Player)> {
+        let (mv, p, undo) = self.played.pop()?;
+        self.board.unmake(undo);
+        self.to_move = p;
+        Some((mv, p))
+    }
+
+    /// Takes back moves until only the first `plies` are left.
+    pub fn undo_to(&mut self, plies: usize) {
+        while self.played.len() > plies && self.undo().is_some() {}
+    }
+
+    /// The sum of `p`'s cell values.
+    pub fn held(&self, p: Player) -> i64 {
+        own_sum(&self.board, p)
+    }
+
+    /// The game score for `p`: its values minus the other side's.
+    pub fn margin(&self, p: Player) -> i64 {
+        self.board.score(p)
+    }
+
+    /// The side ahead on the score, `None` when level: at the end, the
+    /// winner or a draw.
+    pub fn winner(&self) -> Option<Player> {
+        match self.margin(Player::X).signum() {
+            1 => Some(Player::X),
+            -1 => Some(Player::O),
+            _ => None,
+        }
+    }
+}
+
+/// Sum of `p`'s cell values.
+pub fn own_sum(board: &Board, p: Player) -> i64 {
+    let mut s = 0;
+    for r in 0..board.n() {
+        for c in Cols(board.row(p, r)) {
+            s += i64::from(board.value(r, c));
+        }
+    }
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::random::{random_board, Rng};
+
+    #[test]
+    fn moves_pass_the_turn_and_undo_takes_them_back() {
+        let start = random_board(&mut Rng::new(5), 3, 9, 0.2);
+        let mut game = Game::new(&start, Player::O);
+        let mut boards = vec![start.clone()];
+        while !game.is_over() {
+            let p = game.to_move();
+            let mv = legal_moves(game.board(), p)[0];
+            game.play(mv);
+            assert_eq!(game.to_move(), p.other());
+            assert_eq!(game.moves().last(), Some((mv, p)));
+            boards.push(game.board().clone());
+        }
+        assert_eq!(game.moves().len() as u32, start.empty_count());
+        let margin = game.margin(Player::X);
+        assert_eq!(margin, game.held(Player::X) - game.held(Player::O));
+        assert_eq!(
+            game.winner().map(|w| w.sign()),
+            Some(margin.signum()).filter(|&s| s != 0)
+        );
+        assert_eq!(game.margin(Player::O), -margin);
+
+        let (_, last) = game.undo().unwrap();
+        assert_eq!(game.to_move(), last, "the side that moved is to move again");
+        assert_eq!(game.board(), &boards[boards.len() - 2]);
+        game.undo_to(1);
+        assert_eq!((game.moves().len(), game.board()), (1, &boards[1]));
+        assert_eq!(game.to_move(), Player::X);
+        game.undo_to(0);
+        assert_eq!(game.board(), &start);
+        assert_eq!((game.undo(), game.to_move()), (None, Player::O));
+    }
+}
