@@ -82,7 +82,7 @@ workloads | while read -r name size fill seed mode depth threads compare; do
   rate=$(awk -v n="$nn" -v t="$nmed" 'BEGIN {printf "%.1f", n / t / 1e6}')
   printf "%-12s %3s  %-9s %12s %9s  %-9s %12s %9s %8s  %7s\n" "$name" "$threads" "$om" "$on" "$omed" "$nm" "$nn" "$nmed" "$rate" "$speed" | tee -a "$table"
 done
-median19=$(awk '$1 ~ /^e19-s[0-9]+$/ {print $9}' "$table" | median)
+median19=$(awk '$1 ~ /^e19-s[0-9]+$/ {print $8}' "$table" | median)
 echo "median new time over the 19-empty 2-thread solves: ${median19}s"
 if [ "$record" = 1 ]; then
   dir="profiles/$(date +%F)-vm"
