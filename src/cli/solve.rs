@@ -54,7 +54,8 @@ pub struct SolveArgs {
     #[arg(long, value_name = "SECONDS", value_parser = parse_seconds)]
     time: Option<Duration>,
     /// Transposition table size in MiB (default: sized for the search, at
-    /// most 64 MiB).
+    /// most 64 MiB; for exact solves deeper than 19 plies on boards of up
+    /// to 64 cells, twice that per ply more, up to 1 GiB).
     #[arg(long, value_name = "MIB", value_parser = clap::value_parser!(u32).range(1..=1 << 20))]
     table_mb: Option<u32>,
 }

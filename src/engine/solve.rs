@@ -28,7 +28,8 @@ pub struct SolveOptions {
     /// Worker threads; 0 means one per core.
     pub threads: usize,
     /// Transposition table size in bytes for the fast engine (default:
-    /// sized for the search, at most 64 MiB).
+    /// sized for the search: at most 64 MiB, more for solves deeper than
+    /// 19 plies on boards of up to 64 cells, up to 1 GiB).
     pub table_bytes: Option<usize>,
     /// Ends a fast MINIMAX / ALPHABETA search early when it fires: the
     /// answer then comes from the deepest depth completed, and
