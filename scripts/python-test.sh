@@ -23,7 +23,7 @@ venv_python="$PWD/$out/venv/bin/python"
 # The binding crate keeps its own target folder: its release profile differs
 # from the solver's (panic = "unwind").
 CARGO_TARGET_DIR="$PWD/target/python" "$venv_python" -m maturin build \
-  --release --locked --manifest-path python/Cargo.toml --interpreter "$venv_python" \
+  --profile wheel-test --locked --manifest-path python/Cargo.toml --interpreter "$venv_python" \
   --out "$out/wheels"
 wheels=("$out"/wheels/stakeraid-*.whl)
 [ ${#wheels[@]} -eq 1 ] || { echo "python-test.sh: expected one wheel, found: ${wheels[*]}" >&2; exit 1; }
