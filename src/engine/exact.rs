@@ -46,7 +46,8 @@ pub fn exact_search(
     // need in its table.
     let empties = board.empty_count();
     let plies = target.min(empties);
-    let compact_bytes = table_bytes.unwrap_or_else(|| compact_table_bytes(board.n(), empties, plies));
+    let compact_bytes =
+        table_bytes.unwrap_or_else(|| compact_table_bytes(board.n(), empties, plies));
     let compact = Compact::new(board, compact_bytes).map(Arc::new);
     let deepening = |depth: u32| Iterative {
         depth,

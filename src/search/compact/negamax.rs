@@ -20,8 +20,10 @@ const TABLE_MIN: u32 = 5;
 /// transposition cut-offs) from this many plies left.
 const ETC_MIN: u32 = 7;
 /// Children are ordered by their gain net of the best reply from this many
-/// plies left, and by their bare gain below.
-const LOOKAHEAD_MIN: u32 = 4;
+/// plies left, and by their bare gain below: nearer the leaves the
+/// lookahead costs more than the better order saves (measured on 5x5 full
+/// solves and 8x8 depth 11: 10 to 30% faster than from 4 plies).
+const LOOKAHEAD_MIN: u32 = 8;
 /// Younger brothers are searched in parallel only with this many plies left.
 const YBW_MIN: u32 = 7;
 
