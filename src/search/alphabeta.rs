@@ -2,17 +2,13 @@
 //! move ordering and Young Brothers Wait splitting. Values are exact where
 //! the window says so; the root tie-break lives in [`super::root`].
 
-use std::sync::atomic::{AtomicI64, AtomicU64, Ordering::Relaxed};
 use std::sync::Arc;
-
-use parking_lot::Mutex;
-use rayon::prelude::*;
 
 use super::compact::Compact;
 use super::deadline::Deadline;
 use super::frontier::{best_gain, best_gain_with_playout, stake_playout};
 use super::ordering::Picker;
-use super::split::SplitPoint;
+use super::split::{younger_brothers, SplitPoint};
 use super::tt::{Bound, Entry, Table};
 use crate::game::{Board, Cols, Player};
 use crate::game::{Move, MoveKind};
@@ -281,10 +277,13 @@ impl Searcher {
         loop {
             if !eldest && self.parallel && remaining >= YBW_MIN_REMAINING && picker.left() > 1 {
                 let rest = picker.rest();
-                let (v, m) =
-                    self.younger_brothers(board, p, remaining, alpha, beta, &rest, sp, nodes);
-                if v > best {
-                    (best, best_move) = (v, Some(m));
+                let found = younger_brothers(&rest, alpha, beta, sp, nodes, |&mv, a, split, n| {
+                    let mut child = board.clone();
+                    child.make(mv, p);
+                    self.child(&mut child, p, remaining, a, beta, false, Some(split), n)
+                });
+                if let Some((v, i)) = found.filter(|&(v, _)| v > best) {
+                    (best, best_move) = (v, Some(rest[i]));
                 }
                 break;
             }
@@ -446,64 +445,5 @@ impl Searcher {
             return -self.search(board, q, remaining - 1, -beta, -alpha, sp, nodes);
         }
         v
-    }
-
-    /// Searches `moves` in parallel with a shared alpha; the first to reach
-    /// `beta` stops the others. Returns the best value and its move (the
-    /// value is `-INF` if every search was stopped).
-    #[allow(clippy::too_many_arguments)]
-    fn younger_brothers(
-        &self,
-        board: &Board,
-        p: Player,
-        remaining: u32,
-        alpha: i64,
-        beta: i64,
-        moves: &[Move],
-        sp: Option<&SplitPoint<'_>>,
-        nodes: &mut u64,
-    ) -> (i64, Move) {
-        let split = SplitPoint::new(sp);
-        let shared_alpha = AtomicI64::new(alpha);
-        let best = Mutex::new((-INF, moves[0]));
-        let counted = AtomicU64::new(0);
-        moves.par_iter().for_each(|&mv| {
-            if split.stopped() {
-                return;
-            }
-            let a = shared_alpha.load(Relaxed);
-            if a >= beta {
-                return;
-            }
-            let mut child = board.clone();
-            let mut n = 0;
-            child.make(mv, p);
-            let v = self.child(
-                &mut child,
-                p,
-                remaining,
-                a,
-                beta,
-                false,
-                Some(&split),
-                &mut n,
-            );
-            counted.fetch_add(n, Relaxed);
-            // A stopped search's value is garbage; a cut-off that stopped it
-            // has already recorded a value >= beta.
-            if split.stopped() {
-                return;
-            }
-            let mut b = best.lock();
-            if v > b.0 {
-                *b = (v, mv);
-            }
-            shared_alpha.fetch_max(v, Relaxed);
-            if v >= beta {
-                split.stop();
-            }
-        });
-        *nodes += counted.into_inner();
-        best.into_inner()
     }
 }

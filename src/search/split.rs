@@ -2,7 +2,10 @@
 //! run in parallel. A cut-off there stops them, and a stop of any
 //! enclosing split point stops them too.
 
-use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
+use std::sync::atomic::{AtomicBool, AtomicI64, AtomicU64, Ordering::Relaxed};
+
+use parking_lot::Mutex;
+use rayon::prelude::*;
 
 pub struct SplitPoint<'a> {
     stop: AtomicBool,
@@ -28,4 +31,51 @@ impl<'a> SplitPoint<'a> {
     pub fn stopped(&self) -> bool {
         self.stop.load(Relaxed) || self.parent.is_some_and(|p| p.stopped())
     }
+}
+
+/// Searches the younger brothers `items` in parallel below a new split
+/// point under `parent`, each with the best alpha known when it starts;
+/// the first to reach `beta` stops the others. `search` gives an item's
+/// value within `(alpha, beta)` and counts its nodes. Returns the best
+/// value with its item's index (`None` if every search was stopped), and
+/// adds the nodes to `nodes`.
+pub fn younger_brothers<T: Sync>(
+    items: &[T],
+    alpha: i64,
+    beta: i64,
+    parent: Option<&SplitPoint<'_>>,
+    nodes: &mut u64,
+    search: impl Fn(&T, i64, &SplitPoint<'_>, &mut u64) -> i64 + Sync,
+) -> Option<(i64, usize)> {
+    let split = SplitPoint::new(parent);
+    let shared_alpha = AtomicI64::new(alpha);
+    let best: Mutex<Option<(i64, usize)>> = Mutex::new(None);
+    let counted = AtomicU64::new(0);
+    items.par_iter().enumerate().for_each(|(i, item)| {
+        if split.stopped() {
+            return;
+        }
+        let a = shared_alpha.load(Relaxed);
+        if a >= beta {
+            return;
+        }
+        let mut n = 0;
+        let v = search(item, a, &split, &mut n);
+        counted.fetch_add(n, Relaxed);
+        // A stopped search's value is garbage; a cut-off that stopped it
+        // has already recorded a value >= beta.
+        if split.stopped() {
+            return;
+        }
+        let mut b = best.lock();
+        if b.is_none_or(|(bv, _)| v > bv) {
+            *b = Some((v, i));
+        }
+        shared_alpha.fetch_max(v, Relaxed);
+        if v >= beta {
+            split.stop();
+        }
+    });
+    *nodes += counted.into_inner();
+    best.into_inner()
 }

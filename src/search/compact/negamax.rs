@@ -2,16 +2,12 @@
 //! variation search and Young Brothers Wait splitting.
 
 use std::mem::MaybeUninit;
-use std::sync::atomic::{AtomicI32, AtomicU64, Ordering::Relaxed};
-
-use parking_lot::Mutex;
-use rayon::prelude::*;
 
 use super::geometry::{Bits, Cells, Geometry, Pos};
 use super::table::{Bound, Hit, Table};
 use crate::game::{Board, Move, MoveKind, Player};
 use crate::search::deadline::Deadline;
-use crate::search::split::SplitPoint;
+use crate::search::split::{younger_brothers, SplitPoint};
 
 /// Nodes with fewer plies left are not stored: they are cheaper to search
 /// than to look up.
@@ -249,10 +245,24 @@ impl Run<'_> {
             if k > 0 && self.parallel && remaining >= YBW_MIN && k + 1 < children.len() {
                 let rest = &mut children[k..];
                 sort_by_key_descending(rest);
-                let (v, cell) =
-                    self.younger_brothers(pos, score, remaining, alpha, beta, rest, sp, nodes);
-                if v > best {
-                    (best, best_cell) = (v, cell);
+                let (a, b) = (i64::from(alpha), i64::from(beta));
+                let found = younger_brothers(rest, a, b, sp, nodes, |c, a, split, n| {
+                    // `a` is alpha or a value searched since: an i32.
+                    let v = self.child(
+                        pos,
+                        score,
+                        remaining,
+                        c,
+                        a as i32,
+                        beta,
+                        false,
+                        Some(split),
+                        n,
+                    );
+                    i64::from(v)
+                });
+                if let Some((v, i)) = found.filter(|&(v, _)| v > i64::from(best)) {
+                    (best, best_cell) = (v as i32, Some(rest[i].cell));
                 }
                 break;
             }
@@ -352,64 +362,6 @@ impl Run<'_> {
             return -self.search(child, s, r, -beta, -alpha, sp, nodes);
         }
         v
-    }
-
-    /// Searches `rest` in parallel with a shared alpha; the first to reach
-    /// `beta` stops the others. Returns the best value and its cell (the
-    /// value is `i32::MIN` if every search was stopped).
-    #[allow(clippy::too_many_arguments)]
-    fn younger_brothers(
-        &self,
-        pos: Pos,
-        score: i32,
-        remaining: u32,
-        alpha: i32,
-        beta: i32,
-        rest: &[Child],
-        sp: Option<&SplitPoint<'_>>,
-        nodes: &mut u64,
-    ) -> (i32, Option<usize>) {
-        let split = SplitPoint::new(sp);
-        let shared_alpha = AtomicI32::new(alpha);
-        let best = Mutex::new((i32::MIN, None));
-        let counted = AtomicU64::new(0);
-        rest.par_iter().for_each(|c| {
-            if split.stopped() {
-                return;
-            }
-            let a = shared_alpha.load(Relaxed);
-            if a >= beta {
-                return;
-            }
-            let mut n = 0;
-            let v = self.child(
-                pos,
-                score,
-                remaining,
-                c,
-                a,
-                beta,
-                false,
-                Some(&split),
-                &mut n,
-            );
-            counted.fetch_add(n, Relaxed);
-            // A stopped search's value is garbage; a cut-off that stopped it
-            // has already recorded a value >= beta.
-            if split.stopped() {
-                return;
-            }
-            let mut b = best.lock();
-            if v > b.0 {
-                *b = (v, Some(c.cell));
-            }
-            shared_alpha.fetch_max(v, Relaxed);
-            if v >= beta {
-                split.stop();
-            }
-        });
-        *nodes += counted.into_inner();
-        best.into_inner()
     }
 }
 
