@@ -5,23 +5,14 @@
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
+use stakeraid::parse_problem;
 use stakeraid::search::reference;
-use stakeraid::{parse_problem, Move};
 
-use crate::util::run;
+use crate::util::{answered_move, empty_8x8_input, run};
 
-/// An empty 8x8 board searched to the end: far beyond any test's time.
+/// An empty 8x8 board searched to the end.
 fn endless_input() -> String {
-    let mut text = String::from("8\nALPHABETA\nX\n64\n");
-    for r in 0..8 {
-        let row: Vec<String> = (0..8)
-            .map(|c| (1 + (r * 8 + c) * 37 % 97).to_string())
-            .collect();
-        text.push_str(&row.join(" "));
-        text.push('\n');
-    }
-    text.push_str(&"........\n".repeat(8));
-    text
+    empty_8x8_input(64)
 }
 
 #[test]
@@ -54,13 +45,7 @@ fn a_time_limit_answers_from_the_deepest_depth_and_says_so() {
     assert!(stderr.lines().count() == 1, "one line: {stderr}");
     // The answer is the textbook answer of the depth it names.
     let problem = parse_problem(input.as_bytes()).unwrap();
-    let got: Move = String::from_utf8(out.stdout)
-        .unwrap()
-        .lines()
-        .next()
-        .unwrap()
-        .parse()
-        .unwrap();
+    let got = answered_move(&out.stdout);
     if depth <= 3 {
         assert_eq!(
             got,
@@ -91,13 +76,7 @@ fn the_table_size_does_not_change_the_answer() {
     assert_eq!(answers[0], answers[2]);
     let problem = parse_problem(input.as_bytes()).unwrap();
     let want = reference::alphabeta(&problem.board, problem.player, 9).best;
-    let got: Move = String::from_utf8(answers[0].clone())
-        .unwrap()
-        .lines()
-        .next()
-        .unwrap()
-        .parse()
-        .unwrap();
+    let got = answered_move(&answers[0]);
     assert_eq!(got, want);
 }
 

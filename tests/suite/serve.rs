@@ -11,7 +11,7 @@ use stakeraid::api::Analysis;
 use stakeraid::search::reference;
 use stakeraid::{legal_moves, parse_problem};
 
-use crate::util::SPEC_EXAMPLES;
+use crate::util::{empty_8x8_input, SPEC_EXAMPLES};
 
 /// A running server with its response lines arriving on a channel, so a
 /// hung server fails the test instead of hanging it.
@@ -147,18 +147,7 @@ fn scripted_session() {
     let a = analysis(&r);
     assert!(!a.exact && a.stopped && a.depth >= 1 && a.depth < 64, "{r}");
     assert_eq!(a.requested_depth, 64);
-    let problem_board = {
-        let mut text = String::from("8\nALPHABETA\nX\n1\n");
-        for r in 0..8 {
-            let row: Vec<String> = (0..8)
-                .map(|c| (1 + (r * 8 + c) * 37 % 97).to_string())
-                .collect();
-            text.push_str(&row.join(" "));
-            text.push('\n');
-        }
-        text.push_str(&"........\n".repeat(8));
-        parse_problem(text.as_bytes()).unwrap().board
-    };
+    let problem_board = parse_problem(empty_8x8_input(1).as_bytes()).unwrap().board;
     assert!(legal_moves(&problem_board, stakeraid::Player::X).contains(&a.best));
     if a.depth <= 2 {
         assert_eq!(

@@ -108,3 +108,25 @@ pub fn run_with_closed_stdout(dir: &Path, args: &[&str]) -> (std::process::ExitS
         .unwrap();
     (child.wait().unwrap(), stderr)
 }
+
+/// The input.txt of an empty 8x8 board (values 1..97 in a fixed pattern),
+/// ALPHABETA to `depth` for X: to the end of the game, far beyond any
+/// test's time.
+pub fn empty_8x8_input(depth: u32) -> String {
+    let mut text = format!("8\nALPHABETA\nX\n{depth}\n");
+    for r in 0..8 {
+        let row: Vec<String> = (0..8)
+            .map(|c| (1 + (r * 8 + c) * 37 % 97).to_string())
+            .collect();
+        text.push_str(&row.join(" "));
+        text.push('\n');
+    }
+    text.push_str(&"........\n".repeat(8));
+    text
+}
+
+/// The move on the first line of an output.txt.
+pub fn answered_move(output: &[u8]) -> stakeraid::Move {
+    let text = std::str::from_utf8(output).unwrap();
+    text.lines().next().unwrap().parse().unwrap()
+}
