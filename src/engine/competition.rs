@@ -6,7 +6,11 @@
 //! of one move ([`CompetitionOptions::overhead`], measured, not a
 //! percentage) is set aside for every move this side still has to make
 //! (half the empty cells, rounded up); of what remains, this move's search
-//! may use up to [`FRONT_LOAD`] times the even share. The search polls the
+//! may use up to [`FRONT_LOAD`] times the even share over the moves that
+//! need a search (on small boards, the last ones are solved exactly at
+//! almost no cost), and never more than [`MAX_SHARE`] of it. Where the
+//! compact engine applies and a full solve usually costs a small part of
+//! that, the move is solved exactly first. The search polls the
 //! process's CPU clock itself (see [`crate::search::Deadline`]), so no
 //! timer thread is needed, and more threads (one by default) spend the
 //! share faster. Iterative deepening starts a new depth only while it is likely
@@ -24,8 +28,8 @@ use crate::engine::pool::in_pool;
 use crate::game::{legal_moves, Move};
 use crate::game::{Board, Player};
 use crate::search::deadline::process_cpu;
-use crate::search::root::{immediate, iterate, Iterative};
-use crate::search::{Deadline, Eval};
+use crate::search::root::{self, immediate, iterate, Iterative};
+use crate::search::{Compact, Deadline, Eval};
 
 /// CPU time one move of the `stakeraid` process costs besides its search:
 /// loading the program, reading `input.txt`, planning, writing
@@ -45,6 +49,15 @@ pub const IN_PROCESS_OVERHEAD: Duration = Duration::from_micros(500);
 /// cheap (the end of the game is solved exactly). Since every move takes a
 /// fraction of what is left, the budget is never spent.
 const FRONT_LOAD: f64 = 3.0;
+/// No move's search may use more than this share of what is left to
+/// spend: a move that needs more than planned still leaves the next ones
+/// something.
+const MAX_SHARE: f64 = 0.5;
+/// On a board the compact engine solves, a move with fewer empty cells
+/// than this is solved exactly at less than its fixed overhead
+/// ([`solve_cost`] of 13 cells: 4 ms), so the plan gives it no time of
+/// its own and spreads what is left over the moves before.
+const SOLVED_BELOW: u32 = 14;
 /// A new depth is started only before this share of the move's time is
 /// used: each depth costs several times the one before.
 const NEW_DEPTH_BEFORE: f64 = 0.5;
@@ -63,6 +76,17 @@ const MIN_SEARCH: Duration = Duration::from_millis(1);
 const MAX_SECONDS_LEFT: f64 = 3600.0;
 /// Nodes per CPU second, for sizing the transposition table.
 const NODE_RATE: f64 = 5e6;
+/// A full solve is tried first when its usual cost is at most this share
+/// of the move's time: solves of one size vary about twofold around the
+/// usual, a few up to fourfold.
+const SOLVE_IF_WITHIN: f64 = 0.25;
+/// The share of the move's time a full solve may take before it is given
+/// up and the depth-limited search plays with what is left.
+const SOLVE_FOR: f64 = 0.6;
+/// Table bytes per CPU second of a full solve: the compact engine stores
+/// about a million positions a second, at 32 bytes each, and a table twice
+/// that keeps most of them.
+const SOLVE_TABLE_RATE: f64 = 64.0 * 1024.0 * 1024.0;
 
 /// How the competition engine plays.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -108,10 +132,19 @@ pub struct Played {
     pub limit: Duration,
 }
 
-/// The CPU time this move's search may use, with `seconds_left` for the
-/// rest of the game and `overhead` set aside for every move still to make.
-pub fn search_time(empties: u32, seconds_left: f64, overhead: Duration) -> Duration {
+/// The CPU time this move's search may use on `board`, with
+/// `seconds_left` for the rest of the game and `overhead` set aside for
+/// every move still to make.
+pub fn search_time(board: &Board, seconds_left: f64, overhead: Duration) -> Duration {
+    let free_below = if Compact::fits(board) { SOLVED_BELOW } else { 0 };
+    plan(board.empty_count(), free_below, seconds_left, overhead)
+}
+
+/// [`search_time`] with `empties` cells left, where moves made with fewer
+/// than `free_below` cost nothing beyond their overhead.
+fn plan(empties: u32, free_below: u32, seconds_left: f64, overhead: Duration) -> Duration {
     let moves_left = f64::from(empties.div_ceil(2).max(1));
+    let planned = f64::from(empties.saturating_sub(free_below).div_ceil(2).max(1));
     // NaN compares false: no time to plan with.
     let left = if seconds_left > 0.0 {
         seconds_left.min(MAX_SECONDS_LEFT)
@@ -122,14 +155,15 @@ pub fn search_time(empties: u32, seconds_left: f64, overhead: Duration) -> Durat
     if spendable <= 0.0 {
         return Duration::ZERO;
     }
-    Duration::from_secs_f64(spendable * (FRONT_LOAD / moves_left).min(1.0))
+    Duration::from_secs_f64(spendable * (FRONT_LOAD / planned).min(MAX_SHARE))
 }
 
 /// Chooses `p`'s move with `seconds_left` CPU seconds for the rest of the game.
 pub fn play(board: &Board, p: Player, seconds_left: f64, options: &CompetitionOptions) -> Played {
     let start = Instant::now();
+    let cpu_at_start = process_cpu();
     let empties = board.empty_count();
-    let limit = search_time(empties, seconds_left, options.overhead);
+    let limit = search_time(board, seconds_left, options.overhead);
     if limit < MIN_SEARCH {
         let (best, value) = greedy(board, p);
         return Played {
@@ -142,6 +176,9 @@ pub fn play(board: &Board, p: Player, seconds_left: f64, options: &CompetitionOp
             limit,
         };
     }
+    if let Some(played) = solve(board, p, limit.mul_f64(SOLVE_FOR), start) {
+        return played;
+    }
     let threads = match options.threads {
         _ if limit < MIN_PARALLEL => 1,
         0 => 1,
@@ -151,8 +188,10 @@ pub fn play(board: &Board, p: Player, seconds_left: f64, options: &CompetitionOp
     let extra = u32::try_from(threads - 1).unwrap_or(u32::MAX);
     let limit = limit.saturating_sub(PARALLEL_TAIL.saturating_mul(extra));
     // Every thread draws on the same CPU budget, and the pool's start-up
-    // is charged to it too: the clock starts before the pool.
+    // is charged to it too: the clock starts before the pool. A full solve
+    // given up above was charged too.
     let started = process_cpu();
+    let limit = limit.saturating_sub(started.saturating_sub(cpu_at_start));
     let deadline = Arc::new(Deadline::none().with_cpu_budget(limit));
     let slot = 8 * (3 + Board::key_len(board.n()));
     let table = (limit.as_secs_f64() * NODE_RATE / 4.0) as usize;
@@ -163,8 +202,7 @@ pub fn play(board: &Board, p: Player, seconds_left: f64, options: &CompetitionOp
         deadline: Some(deadline.clone()),
         table_limit: Some(table.saturating_mul(slot).max(1 << 16)),
         play: true,
-        general: false,
-        compact: None,
+        ..Iterative::default()
     };
     let new_depth_before = limit.mul_f64(NEW_DEPTH_BEFORE);
     let (result, depth) = in_pool(threads, |parallel| {
@@ -187,6 +225,47 @@ pub fn play(board: &Board, p: Player, seconds_left: f64, options: &CompetitionOp
     }
 }
 
+/// Usual CPU seconds of a full solve with `empties` cells left, one
+/// thread, boards 5x5 to 8x8 alike (`profiles/2026-11-23-vm/solve-cost.txt`:
+/// medians of 0.04 s at 14 cells, 0.3 s at 17, 1.0 to 2.2 s at 18, 4.5 s at
+/// 19): about threefold per cell.
+fn solve_cost(empties: u32) -> f64 {
+    0.3 * 3f64.powi(empties as i32 - 17)
+}
+
+/// The exact move, when the position is small enough for the compact
+/// engine and its full solve usually costs a small share of `limit`, and
+/// it finishes inside `limit`; `None` otherwise, having spent at most
+/// `limit`.
+fn solve(board: &Board, p: Player, limit: Duration, start: Instant) -> Option<Played> {
+    let empties = board.empty_count();
+    if solve_cost(empties) > limit.as_secs_f64() * (SOLVE_IF_WITHIN / SOLVE_FOR) {
+        return None;
+    }
+    let bytes = (limit.as_secs_f64() * SOLVE_TABLE_RATE) as usize;
+    let table = root::table_bytes(board.n(), empties, empties).min(bytes);
+    let compact = Arc::new(Compact::new(board, table)?);
+    let deadline = Arc::new(Deadline::none().with_cpu_budget(limit));
+    let settings = Iterative {
+        depth: empties,
+        eval: Eval::Score,
+        deadline: Some(deadline),
+        compact: Some(compact),
+        direct: true,
+        ..Iterative::default()
+    };
+    let (result, depth) = iterate(board, p, &settings, |_, _| true);
+    (depth == empties).then(|| Played {
+        best: result.best,
+        value: result.value,
+        depth,
+        solved: true,
+        nodes: result.nodes,
+        elapsed: start.elapsed(),
+        limit,
+    })
+}
+
 /// `p`'s move with the best immediate score, the first in canonical order
 /// on ties, and that score.
 pub fn greedy(board: &Board, p: Player) -> (Move, i64) {
@@ -204,30 +283,30 @@ mod tests {
     #[test]
     fn time_share_keeps_every_later_moves_overhead() {
         let o = PROCESS_OVERHEAD;
-        let a = search_time(20, 10.0, o);
-        assert!(search_time(40, 10.0, o) < a);
-        assert_eq!(search_time(20, 0.0, o), Duration::ZERO);
-        assert_eq!(search_time(20, -1.0, o), Duration::ZERO);
-        assert_eq!(search_time(20, f64::NAN, o), Duration::ZERO);
+        let a = plan(20, 0, 10.0, o);
+        assert!(plan(40, 0, 10.0, o) < a);
+        assert_eq!(plan(20, 0, 0.0, o), Duration::ZERO);
+        assert_eq!(plan(20, 0, -1.0, o), Duration::ZERO);
+        assert_eq!(plan(20, 0, f64::NAN, o), Duration::ZERO);
         assert_eq!(
-            search_time(20, 1e300, o),
-            search_time(20, MAX_SECONDS_LEFT, o)
+            plan(20, 0, 1e300, o),
+            plan(20, 0, MAX_SECONDS_LEFT, o)
         );
         // Less than the overheads of the moves left: nothing to search with.
-        assert_eq!(search_time(20, 10.0 * o.as_secs_f64(), o), Duration::ZERO);
+        assert_eq!(plan(20, 0, 10.0 * o.as_secs_f64(), o), Duration::ZERO);
         // Play a whole game spending each move's share and its overhead:
         // every later move still finds its overhead set aside, whenever
         // the budget covered all the overheads at the start.
-        for budget in [2.71, 3.0, 10.0, 300.0] {
+        for (budget, free) in [2.71, 3.0, 10.0, 300.0].into_iter().zip([0, 14, 0, 14]) {
             let mut left = budget;
             for empties in (2..=338u32).rev().step_by(2) {
                 let moves_left = f64::from(empties.div_ceil(2));
-                left -= (search_time(empties, left, o) + o).as_secs_f64();
+                left -= (plan(empties, free, left, o) + o).as_secs_f64();
                 assert!(left >= o.as_secs_f64() * (moves_left - 1.0) - 1e-9);
             }
         }
         // The first moves get more than an even share: they decide more.
-        assert!(search_time(40, 10.0, o).as_secs_f64() > 10.0 / 20.0);
+        assert!(plan(40, 0, 10.0, o).as_secs_f64() > 10.0 / 20.0);
     }
 
     #[test]
@@ -243,10 +322,36 @@ mod tests {
     }
 
     #[test]
+    fn small_boards_save_no_time_for_their_solved_last_moves() {
+        let mut rng = Rng::new(4);
+        // 5x5 and 9x9 boards with about 20 empty cells each.
+        let small = random_board(&mut rng, 5, 99, 0.2);
+        let large = random_board(&mut rng, 9, 99, 0.753);
+        let o = PROCESS_OVERHEAD;
+        for left in [0.5, 3.0, 10.0] {
+            let e = small.empty_count();
+            assert_eq!(search_time(&small, left, o), plan(e, SOLVED_BELOW, left, o));
+            let e = large.empty_count();
+            assert_eq!(search_time(&large, left, o), plan(e, 0, left, o));
+        }
+    }
+
+    #[test]
     fn small_endgames_are_solved_exactly() {
         let mut rng = Rng::new(2);
-        for _ in 0..20 {
-            let board = random_board(&mut rng, 4, 20, 0.6);
+        for k in 0..24 {
+            // Ties are common with values up to 20; on 5x5 boards with up
+            // to 9 empty cells the search under a clock may stop short of
+            // the end, the full solve does not.
+            let board = loop {
+                let board = match k % 3 {
+                    0 => random_board(&mut rng, 5, 99, 0.68),
+                    _ => random_board(&mut rng, 4, 20, 0.6),
+                };
+                if board.empty_count() <= 9 {
+                    break board;
+                }
+            };
             let empties = board.empty_count();
             let exact = reference::alphabeta(&board, Player::X, empties);
             for eval in [Eval::Score, Eval::Playout, Eval::Quiet] {

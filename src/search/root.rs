@@ -117,6 +117,10 @@ pub struct Iterative {
     /// A compact engine to search with, where it applies: its table keeps
     /// what earlier searches of positions on the same board proved.
     pub compact: Option<Arc<Compact>>,
+    /// Goes from the first iteration straight to the last even under a
+    /// clock, for a caller that only wants the deepest answer (the
+    /// compact engine does so anyway when there is no clock).
+    pub direct: bool,
 }
 
 /// Searches depth 1, 2, ... up to `settings.depth`, calling `on_depth` with
@@ -147,7 +151,8 @@ pub fn iterate(
     // worse than none at all (a depth-limited score swings with the
     // parity of the depth), so unless a clock may need a shallower
     // answer, it goes from the first iteration straight to the last.
-    let direct = compact.is_some() && settings.deadline.as_ref().is_none_or(|d| d.is_untimed());
+    let direct = compact.is_some()
+        && (settings.direct || settings.deadline.as_ref().is_none_or(|d| d.is_untimed()));
     let mut searcher = match compact {
         Some(compact) => Searcher::compact(compact, board.n(), settings.parallel),
         None => Searcher::new(board.n(), bytes, settings.parallel)
