@@ -36,11 +36,12 @@ use crate::search::{Compact, Deadline, Eval};
 /// `output.txt`, ending the threads, and the overshoot of the search's
 /// last poll of the clock. Measured by `scripts/move-cost.py` on the 2-core
 /// VM with the other core busy (`profiles/2026-11-23-vm/move-cost.txt`): a
-/// move with nothing to search costs 2.4 to 2.8 ms (median), 6 to 11 ms
-/// (99th percentile) and 11 ms at the worst on boards from 3x3 to 26x26; a
-/// referee that starts it through `sh -c` adds about a millisecond. This
-/// keeps a margin above the worst.
-pub const PROCESS_OVERHEAD: Duration = Duration::from_millis(16);
+/// move with nothing to search costs 2.4 to 3.4 ms (median), 4 to 11 ms
+/// (99th percentile) and 15 ms at the worst on boards from 3x3 to 26x26,
+/// on a quiet machine as on a busy one; a referee that starts it through
+/// `sh -c` adds about a millisecond. This keeps a margin above the worst
+/// (a budget sweep with 16 ms saw one move of 11 ms of search take 28 ms).
+pub const PROCESS_OVERHEAD: Duration = Duration::from_millis(20);
 /// The same for an engine that runs inside a longer-lived process (the
 /// match arena): only the overshoot of the last poll and the thread joins.
 pub const IN_PROCESS_OVERHEAD: Duration = Duration::from_micros(500);
@@ -49,6 +50,10 @@ pub const IN_PROCESS_OVERHEAD: Duration = Duration::from_micros(500);
 /// cheap (the end of the game is solved exactly). Since every move takes a
 /// fraction of what is left, the budget is never spent.
 const FRONT_LOAD: f64 = 3.0;
+/// The part of a move's time its searches may use; the rest covers the
+/// cost that grows with them and falls after their deadline (on 12x12 with
+/// 0.79 s to search, 3 ms).
+const SEARCH_SHARE: f64 = 0.97;
 /// No move's search may use more than this share of what is left to
 /// spend: a move that needs more than planned still leaves the next ones
 /// something.
@@ -136,7 +141,11 @@ pub struct Played {
 /// `seconds_left` for the rest of the game and `overhead` set aside for
 /// every move still to make.
 pub fn search_time(board: &Board, seconds_left: f64, overhead: Duration) -> Duration {
-    let free_below = if Compact::fits(board) { SOLVED_BELOW } else { 0 };
+    let free_below = if Compact::fits(board) {
+        SOLVED_BELOW
+    } else {
+        0
+    };
     plan(board.empty_count(), free_below, seconds_left, overhead)
 }
 
@@ -163,7 +172,10 @@ pub fn play(board: &Board, p: Player, seconds_left: f64, options: &CompetitionOp
     let start = Instant::now();
     let cpu_at_start = process_cpu();
     let empties = board.empty_count();
-    let limit = search_time(board, seconds_left, options.overhead);
+    // What a search touched costs CPU time after it: the table's memory
+    // is unmapped at exit. It grows with the search, so it is kept out of
+    // the share in proportion.
+    let limit = search_time(board, seconds_left, options.overhead).mul_f64(SEARCH_SHARE);
     if limit < MIN_SEARCH {
         let (best, value) = greedy(board, p);
         return Played {
@@ -288,16 +300,16 @@ mod tests {
         assert_eq!(plan(20, 0, 0.0, o), Duration::ZERO);
         assert_eq!(plan(20, 0, -1.0, o), Duration::ZERO);
         assert_eq!(plan(20, 0, f64::NAN, o), Duration::ZERO);
-        assert_eq!(
-            plan(20, 0, 1e300, o),
-            plan(20, 0, MAX_SECONDS_LEFT, o)
-        );
+        assert_eq!(plan(20, 0, 1e300, o), plan(20, 0, MAX_SECONDS_LEFT, o));
         // Less than the overheads of the moves left: nothing to search with.
         assert_eq!(plan(20, 0, 10.0 * o.as_secs_f64(), o), Duration::ZERO);
         // Play a whole game spending each move's share and its overhead:
         // every later move still finds its overhead set aside, whenever
         // the budget covered all the overheads at the start.
-        for (budget, free) in [2.71, 3.0, 10.0, 300.0].into_iter().zip([0, 14, 0, 14]) {
+        for (budget, free) in [169.0 * o.as_secs_f64() + 0.01, 4.0, 10.0, 300.0]
+            .into_iter()
+            .zip([0, 14, 0, 14])
+        {
             let mut left = budget;
             for empties in (2..=338u32).rev().step_by(2) {
                 let moves_left = f64::from(empties.div_ceil(2));
