@@ -66,7 +66,7 @@ impl Tally {
         command: &str,
         dir: &Path,
     ) -> Option<Move> {
-        let share = search_time(board, left, PROCESS_OVERHEAD) + PROCESS_OVERHEAD;
+        let share = search_time(board.empty_count(), left, PROCESS_OVERHEAD) + PROCESS_OVERHEAD;
         let played = program_move(command, dir, board, p, left, &WallGuard::default())
             .expect("the referee runs the program");
         self.moves += 1;

@@ -6,9 +6,8 @@
 //! of one move ([`CompetitionOptions::overhead`], measured, not a
 //! percentage) is set aside for every move this side still has to make
 //! (half the empty cells, rounded up); of what remains, this move's search
-//! may use up to [`FRONT_LOAD`] times the even share over the moves that
-//! need a search (on small boards, the last ones are solved exactly at
-//! almost no cost), and never more than [`MAX_SHARE`] of it. Where the
+//! may use up to [`FRONT_LOAD`] times the even share, and never more than
+//! [`MAX_SHARE`] of it. Where the
 //! compact engine applies and a full solve usually costs a small part of
 //! that, the move is solved exactly first. The search polls the
 //! process's CPU clock itself (see [`crate::search::Deadline`]), so no
@@ -58,11 +57,6 @@ const SEARCH_SHARE: f64 = 0.97;
 /// spend: a move that needs more than planned still leaves the next ones
 /// something.
 const MAX_SHARE: f64 = 0.5;
-/// On a board the compact engine solves, a move with fewer empty cells
-/// than this is solved exactly at less than its fixed overhead
-/// ([`solve_cost`] of 13 cells: 4 ms), so the plan gives it no time of
-/// its own and spreads what is left over the moves before.
-const SOLVED_BELOW: u32 = 14;
 /// A new depth is started only before this share of the move's time is
 /// used: each depth costs several times the one before.
 const NEW_DEPTH_BEFORE: f64 = 0.5;
@@ -137,23 +131,11 @@ pub struct Played {
     pub limit: Duration,
 }
 
-/// The CPU time this move's search may use on `board`, with
+/// The CPU time this move's search may use with `empties` cells left,
 /// `seconds_left` for the rest of the game and `overhead` set aside for
 /// every move still to make.
-pub fn search_time(board: &Board, seconds_left: f64, overhead: Duration) -> Duration {
-    let free_below = if Compact::fits(board) {
-        SOLVED_BELOW
-    } else {
-        0
-    };
-    plan(board.empty_count(), free_below, seconds_left, overhead)
-}
-
-/// [`search_time`] with `empties` cells left, where moves made with fewer
-/// than `free_below` cost nothing beyond their overhead.
-fn plan(empties: u32, free_below: u32, seconds_left: f64, overhead: Duration) -> Duration {
+pub fn search_time(empties: u32, seconds_left: f64, overhead: Duration) -> Duration {
     let moves_left = f64::from(empties.div_ceil(2).max(1));
-    let planned = f64::from(empties.saturating_sub(free_below).div_ceil(2).max(1));
     // NaN compares false: no time to plan with.
     let left = if seconds_left > 0.0 {
         seconds_left.min(MAX_SECONDS_LEFT)
@@ -164,7 +146,7 @@ fn plan(empties: u32, free_below: u32, seconds_left: f64, overhead: Duration) ->
     if spendable <= 0.0 {
         return Duration::ZERO;
     }
-    Duration::from_secs_f64(spendable * (FRONT_LOAD / planned).min(MAX_SHARE))
+    Duration::from_secs_f64(spendable * (FRONT_LOAD / moves_left).min(MAX_SHARE))
 }
 
 /// Chooses `p`'s move with `seconds_left` CPU seconds for the rest of the game.
@@ -175,7 +157,7 @@ pub fn play(board: &Board, p: Player, seconds_left: f64, options: &CompetitionOp
     // What a search touched costs CPU time after it: the table's memory
     // is unmapped at exit. It grows with the search, so it is kept out of
     // the share in proportion.
-    let limit = search_time(board, seconds_left, options.overhead).mul_f64(SEARCH_SHARE);
+    let limit = search_time(empties, seconds_left, options.overhead).mul_f64(SEARCH_SHARE);
     if limit < MIN_SEARCH {
         let (best, value) = greedy(board, p);
         return Played {
@@ -239,10 +221,10 @@ pub fn play(board: &Board, p: Player, seconds_left: f64, options: &CompetitionOp
 
 /// Usual CPU seconds of a full solve with `empties` cells left, one
 /// thread, boards 5x5 to 8x8 alike (`profiles/2026-11-23-vm/solve-cost.txt`:
-/// medians of 0.04 s at 14 cells, 0.3 s at 17, 1.0 to 2.2 s at 18, 4.5 s at
-/// 19): about threefold per cell.
+/// medians of about 0.05 s at 14 cells, 0.25 s at 16, 0.55 s at 17, 1 to
+/// 2 s at 18, 2 to 4.5 s at 19): about 2.4 times more per cell.
 fn solve_cost(empties: u32) -> f64 {
-    0.3 * 3f64.powi(empties as i32 - 17)
+    0.55 * 2.4f64.powi(empties as i32 - 17)
 }
 
 /// The exact move, when the position is small enough for the compact
@@ -295,30 +277,33 @@ mod tests {
     #[test]
     fn time_share_keeps_every_later_moves_overhead() {
         let o = PROCESS_OVERHEAD;
-        let a = plan(20, 0, 10.0, o);
-        assert!(plan(40, 0, 10.0, o) < a);
-        assert_eq!(plan(20, 0, 0.0, o), Duration::ZERO);
-        assert_eq!(plan(20, 0, -1.0, o), Duration::ZERO);
-        assert_eq!(plan(20, 0, f64::NAN, o), Duration::ZERO);
-        assert_eq!(plan(20, 0, 1e300, o), plan(20, 0, MAX_SECONDS_LEFT, o));
+        let a = search_time(20, 10.0, o);
+        assert!(search_time(40, 10.0, o) < a);
+        assert_eq!(search_time(20, 0.0, o), Duration::ZERO);
+        assert_eq!(search_time(20, -1.0, o), Duration::ZERO);
+        assert_eq!(search_time(20, f64::NAN, o), Duration::ZERO);
+        assert_eq!(
+            search_time(20, 1e300, o),
+            search_time(20, MAX_SECONDS_LEFT, o)
+        );
         // Less than the overheads of the moves left: nothing to search with.
-        assert_eq!(plan(20, 0, 10.0 * o.as_secs_f64(), o), Duration::ZERO);
+        assert_eq!(search_time(20, 10.0 * o.as_secs_f64(), o), Duration::ZERO);
         // Play a whole game spending each move's share and its overhead:
         // every later move still finds its overhead set aside, whenever
         // the budget covered all the overheads at the start.
-        for (budget, free) in [169.0 * o.as_secs_f64() + 0.01, 4.0, 10.0, 300.0]
-            .into_iter()
-            .zip([0, 14, 0, 14])
-        {
+        for budget in [169.0 * o.as_secs_f64() + 0.01, 4.0, 10.0, 300.0] {
             let mut left = budget;
             for empties in (2..=338u32).rev().step_by(2) {
                 let moves_left = f64::from(empties.div_ceil(2));
-                left -= (plan(empties, free, left, o) + o).as_secs_f64();
+                left -= (search_time(empties, left, o) + o).as_secs_f64();
                 assert!(left >= o.as_secs_f64() * (moves_left - 1.0) - 1e-9);
             }
         }
         // The first moves get more than an even share: they decide more.
-        assert!(plan(40, 0, 10.0, o).as_secs_f64() > 10.0 / 20.0);
+        assert!(search_time(40, 10.0, o).as_secs_f64() > 10.0 / 20.0);
+        // But no move takes more than its cap of what is left.
+        let spendable = 10.0 - 2.0 * o.as_secs_f64();
+        assert!(search_time(4, 10.0, o).as_secs_f64() <= spendable * MAX_SHARE + 1e-9);
     }
 
     #[test]
@@ -330,21 +315,6 @@ mod tests {
             assert_eq!(played.depth, 0);
             assert_eq!(played.best, greedy(&board, Player::O).0);
             assert!(legal_moves(&board, Player::O).contains(&played.best));
-        }
-    }
-
-    #[test]
-    fn small_boards_save_no_time_for_their_solved_last_moves() {
-        let mut rng = Rng::new(4);
-        // 5x5 and 9x9 boards with about 20 empty cells each.
-        let small = random_board(&mut rng, 5, 99, 0.2);
-        let large = random_board(&mut rng, 9, 99, 0.753);
-        let o = PROCESS_OVERHEAD;
-        for left in [0.5, 3.0, 10.0] {
-            let e = small.empty_count();
-            assert_eq!(search_time(&small, left, o), plan(e, SOLVED_BELOW, left, o));
-            let e = large.empty_count();
-            assert_eq!(search_time(&large, left, o), plan(e, 0, left, o));
         }
     }
 

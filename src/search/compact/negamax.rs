@@ -63,11 +63,6 @@ impl Compact {
         })
     }
 
-    /// Whether the compact engine can search `board` (see [`Compact::new`]).
-    pub fn fits(board: &Board) -> bool {
-        Geometry::of(board).is_some()
-    }
-
     /// The move the table holds as best for `board`, `p` to move,
     /// `remaining` plies deep, from an exact result.
     pub fn proved_best(&self, board: &Board, p: Player, remaining: u32) -> Option<Move> {
