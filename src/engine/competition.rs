@@ -221,8 +221,9 @@ pub fn play(board: &Board, p: Player, seconds_left: f64, options: &CompetitionOp
 
 /// Usual CPU seconds of a full solve with `empties` cells left, one
 /// thread, boards 5x5 to 8x8 alike (`profiles/2026-11-23-vm/solve-cost.txt`:
-/// medians of about 0.05 s at 14 cells, 0.25 s at 16, 0.55 s at 17, 1 to
-/// 2 s at 18, 2 to 4.5 s at 19): about 2.4 times more per cell.
+/// medians of about 0.05 s at 14 cells, 0.15 to 0.3 s at 16, 0.2 to 0.8 s
+/// at 17, 0.7 to 3.6 s at 18, 3.9 to 5.6 s at 19): about 2.4 times more
+/// per cell.
 fn solve_cost(empties: u32) -> f64 {
     0.55 * 2.4f64.powi(empties as i32 - 17)
 }
