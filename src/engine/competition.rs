@@ -7,9 +7,9 @@
 //! percentage) is set aside for every move this side still has to make
 //! (half the empty cells, rounded up); of what remains, this move's search
 //! may use up to [`FRONT_LOAD`] times the even share, and never more than
-//! [`MAX_SHARE`] of it. Where the
-//! compact engine applies and a full solve usually costs a small part of
-//! that, the move is solved exactly first. The search polls the
+//! [`MAX_SHARE`] of it. Where the compact engine applies and a full solve
+//! usually costs a small part of that, the move is solved exactly first.
+//! The search polls the
 //! process's CPU clock itself (see [`crate::search::Deadline`]), so no
 //! timer thread is needed, and more threads (one by default) spend the
 //! share faster. Iterative deepening starts a new depth only while it is likely
@@ -170,7 +170,7 @@ pub fn play(board: &Board, p: Player, seconds_left: f64, options: &CompetitionOp
             limit,
         };
     }
-    if let Some(played) = solve(board, p, limit.mul_f64(SOLVE_FOR), start) {
+    if let Some(played) = solve(board, p, limit, start) {
         return played;
     }
     let threads = match options.threads {
@@ -229,14 +229,15 @@ fn solve_cost(empties: u32) -> f64 {
 }
 
 /// The exact move, when the position is small enough for the compact
-/// engine and its full solve usually costs a small share of `limit`, and
-/// it finishes inside `limit`; `None` otherwise, having spent at most
-/// `limit`.
+/// engine, its full solve usually costs at most [`SOLVE_IF_WITHIN`] of the
+/// move's time `limit`, and it finishes inside [`SOLVE_FOR`] of it; `None`
+/// otherwise, having spent at most that.
 fn solve(board: &Board, p: Player, limit: Duration, start: Instant) -> Option<Played> {
     let empties = board.empty_count();
-    if solve_cost(empties) > limit.as_secs_f64() * (SOLVE_IF_WITHIN / SOLVE_FOR) {
+    if solve_cost(empties) > limit.as_secs_f64() * SOLVE_IF_WITHIN {
         return None;
     }
+    let limit = limit.mul_f64(SOLVE_FOR);
     let bytes = (limit.as_secs_f64() * SOLVE_TABLE_RATE) as usize;
     let table = root::table_bytes(board.n(), empties, empties).min(bytes);
     let compact = Arc::new(Compact::new(board, table)?);
