@@ -29,6 +29,11 @@ pub struct Geometry {
     /// Cells not in the first column, and not in the last.
     not_first: Cells,
     not_last: Cells,
+    /// Every cell, most valuable first.
+    by_value: [u8; 64],
+    /// The most a move on each cell can gain: its value and twice each
+    /// neighbour's.
+    most: [i32; 64],
 }
 
 /// Largest total of cell values the compact search takes on: with it,
@@ -82,6 +87,16 @@ impl Geometry {
         }
         let first: Cells = (0..n).map(|r| bit(r * n)).sum();
         let last = first << (n - 1);
+        let mut by_value = [0u8; 64];
+        let mut order: Vec<usize> = (0..n * n).collect();
+        order.sort_by_key(|&i| std::cmp::Reverse(values[i]));
+        for (slot, &i) in by_value.iter_mut().zip(&order) {
+            *slot = i as u8;
+        }
+        let mut most = [0; 64];
+        for (i, m) in most.iter_mut().enumerate().take(n * n) {
+            *m = values[i] + Bits(neighbours[i]).map(|j| 2 * values[j]).sum::<i32>();
+        }
         Some(Geometry {
             n,
             all,
@@ -91,6 +106,8 @@ impl Geometry {
             sums,
             not_first: all & !first,
             not_last: all & !last,
+            by_value,
+            most,
         })
     }
 
@@ -160,11 +177,10 @@ impl Geometry {
     #[inline(always)]
     pub fn flips(&self, pos: Pos, i: usize) -> Cells {
         let near = self.neighbours[i];
-        if near & pos.own != 0 {
-            near & pos.opp
-        } else {
-            0
-        }
+        // Branch-free: whether the mover has a neighbour there is as good
+        // as a coin toss.
+        let raid = u64::from(near & pos.own != 0).wrapping_neg();
+        near & pos.opp & raid
     }
 
     /// The mover's gain from moving on `i` and turning over `flips`.
@@ -175,6 +191,12 @@ impl Geometry {
             gain += 2 * self.values[j];
         }
         gain
+    }
+
+    /// The gain of the side to move's one move on empty cell `i`.
+    #[inline(always)]
+    pub fn gain_on(&self, pos: Pos, i: usize) -> i32 {
+        self.gain(i, self.flips(pos, i))
     }
 
     /// The position after the side to move moves on `i`, turning over
@@ -194,11 +216,23 @@ impl Geometry {
     pub fn best_gain(&self, pos: Pos) -> i32 {
         let empty = self.empty(pos);
         let mut best = 0;
-        for i in Bits(empty) {
-            best = best.max(self.values[i]);
+        if empty.count_ones() <= 4 {
+            for i in Bits(empty) {
+                best = best.max(self.values[i]);
+            }
+        } else {
+            // The most valuable empty cell comes within the first few.
+            for &i in &self.by_value {
+                if empty >> i & 1 != 0 {
+                    best = self.values[usize::from(i)];
+                    break;
+                }
+            }
         }
         for i in Bits(empty & self.near(pos.own) & self.near(pos.opp)) {
-            best = best.max(self.gain(i, self.neighbours[i] & pos.opp));
+            if self.most[i] > best {
+                best = best.max(self.gain(i, self.neighbours[i] & pos.opp));
+            }
         }
         best
     }
