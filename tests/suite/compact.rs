@@ -88,3 +88,39 @@ fn deep_searches_equal_the_general_engine() {
         );
     }
 }
+
+/// Full solves of larger boards, where the hand-written last plies and
+/// the settled-piece bounds meet cell values of every size, against the
+/// general engine.
+#[test]
+fn full_solves_of_larger_boards_equal_the_general_engine() {
+    let mut rng = Rng::new(4099);
+    let pools: Vec<_> = [1, 2, 3].into_iter().map(pool).collect();
+    for round in 0..36 {
+        let n = 5 + round % 4;
+        let max = [1, 9, 99][round % 3];
+        let empties = 8 + round as u32 % 4;
+        let board = board_with_empties(&mut rng, n, max, empties);
+        let p = if round % 2 == 0 { Player::X } else { Player::O };
+        let pool = &pools[round % pools.len()];
+        let parallel = pool.current_num_threads() > 1;
+        let general = Iterative {
+            parallel,
+            general: true,
+            ..Iterative::default()
+        };
+        let compact = Iterative {
+            parallel,
+            table_limit: [Some(64), None][round % 2],
+            ..Iterative::default()
+        };
+        let want = pool.install(|| search(&board, p, empties, general));
+        let got = pool.install(|| search(&board, p, empties, compact));
+        assert_eq!(
+            (got.best, got.value),
+            (want.best, want.value),
+            "{} threads, {p:?}, {board:?}",
+            pool.current_num_threads()
+        );
+    }
+}

@@ -97,14 +97,16 @@ impl Compact {
         sp: Option<&SplitPoint<'_>>,
         nodes: &mut u64,
     ) -> i64 {
+        let pos = self.g.pos(board, p);
+        let empties = self.g.empty(pos).count_ones();
+        let remaining = remaining.min(empties);
         let run = Run {
             g: &self.g,
             table: &self.table,
             parallel,
             deadline,
+            to_end: remaining == empties,
         };
-        let pos = self.g.pos(board, p);
-        let remaining = remaining.min(self.g.empty(pos).count_ones());
         // No value lies outside [-total, total]: a wider window only needs
         // to be just wider.
         let edge = self.g.total() + 1;
@@ -119,6 +121,11 @@ struct Run<'a> {
     table: &'a Table,
     parallel: bool,
     deadline: &'a Deadline,
+    /// Every node's plies left are its empty cells: the search goes to the
+    /// end of the game (both fall by one a ply, so this holds for the
+    /// whole tree or for none of it), and the last plies are solved by
+    /// [`Run::end_two`] and [`Run::end_three`].
+    to_end: bool,
 }
 
 impl Run<'_> {
@@ -146,7 +153,12 @@ impl Run<'_> {
         match remaining {
             0 => return score,
             1 => return score + g.best_gain(pos),
+            2 if self.to_end => return score + self.end_two(pos, nodes),
             2 => return self.last_two(pos, score, beta, nodes),
+            3 if self.to_end => return score + self.end_three(pos, beta - score, nodes),
+            4 if self.to_end => {
+                return score + self.end_four(pos, alpha - score, beta - score, nodes)
+            }
             _ => {}
         }
         if self.stopped(sp) {
@@ -328,6 +340,96 @@ impl Run<'_> {
                 if v >= beta {
                     break;
                 }
+            }
+        }
+        best
+    }
+
+    /// The last two moves of the game, on the two empty cells left: what
+    /// the side to move gains over the other side, the better of the two
+    /// orders. The counting matches `last_two`'s: this position, and each
+    /// position after one move.
+    #[inline(always)]
+    fn end_two(&self, pos: Pos, nodes: &mut u64) -> i32 {
+        let g = self.g;
+        let empty = g.empty(pos);
+        let a = empty.trailing_zeros() as usize;
+        let b = (empty & (empty - 1)).trailing_zeros() as usize;
+        *nodes += 2;
+        let (fa, fb) = (g.flips(pos, a), g.flips(pos, b));
+        let after_a = g.gain(a, fa) - g.gain_on(g.play(pos, a, fa), b);
+        let after_b = g.gain(b, fb) - g.gain_on(g.play(pos, b, fb), a);
+        after_a.max(after_b)
+    }
+
+    /// The last three moves of the game: the net gain of the side to move,
+    /// fail-soft below `beta` (relative to the score, like the result; the
+    /// replies are solved exactly, so alpha would not save anything).
+    /// Moves come by gain; the first to reach beta ends it.
+    #[inline(always)]
+    fn end_three(&self, pos: Pos, beta: i32, nodes: &mut u64) -> i32 {
+        let g = self.g;
+        *nodes += 1;
+        let mut moves = [(0usize, 0 as Cells, 0i32); 3];
+        for (slot, cell) in moves.iter_mut().zip(Bits(g.empty(pos))) {
+            let flips = g.flips(pos, cell);
+            *slot = (cell, flips, g.gain(cell, flips));
+        }
+        // Three elements: a sorting network, largest gain first, equal
+        // gains in cell order.
+        if moves[1].2 > moves[0].2 {
+            moves.swap(0, 1);
+        }
+        if moves[2].2 > moves[1].2 {
+            moves.swap(1, 2);
+            if moves[1].2 > moves[0].2 {
+                moves.swap(0, 1);
+            }
+        }
+        let mut best = i32::MIN;
+        for (cell, flips, gain) in moves {
+            let v = gain - self.end_two(g.play(pos, cell, flips), nodes);
+            if v > best {
+                best = v;
+                if v >= beta {
+                    break;
+                }
+            }
+        }
+        best
+    }
+
+    /// The last four moves of the game: the net gain of the side to move,
+    /// fail-soft within `(alpha, beta)` (relative to the score, like the
+    /// result). A move is worth its gain less the reply's net gain, so the
+    /// reply's search may stop once that gain leaves the move at alpha or
+    /// below.
+    #[inline(always)]
+    fn end_four(&self, pos: Pos, mut alpha: i32, beta: i32, nodes: &mut u64) -> i32 {
+        let g = self.g;
+        *nodes += 1;
+        let mut moves = [(0usize, 0 as Cells, 0i32); 4];
+        for (slot, cell) in moves.iter_mut().zip(Bits(g.empty(pos))) {
+            let flips = g.flips(pos, cell);
+            *slot = (cell, flips, g.gain(cell, flips));
+        }
+        // Insertion sort, largest gain first, equal gains in cell order.
+        for i in 1..4 {
+            let mut j = i;
+            while j > 0 && moves[j - 1].2 < moves[j].2 {
+                moves.swap(j - 1, j);
+                j -= 1;
+            }
+        }
+        let mut best = i32::MIN;
+        for (cell, flips, gain) in moves {
+            let v = gain - self.end_three(g.play(pos, cell, flips), gain - alpha, nodes);
+            if v > best {
+                best = v;
+                if v >= beta {
+                    break;
+                }
+                alpha = alpha.max(v);
             }
         }
         best
