@@ -2,6 +2,7 @@
 //! from the deepest completed depth and says so, a table size option, and
 //! an interrupt that leaves the output file as it was.
 
+use std::os::unix::process::CommandExt;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
@@ -105,14 +106,24 @@ fn an_interrupt_leaves_the_output_file_alone() {
     let dir = tempfile::tempdir().unwrap();
     std::fs::write(dir.path().join("input.txt"), endless_input()).unwrap();
     std::fs::write(dir.path().join("output.txt"), "before\n").unwrap();
-    let mut child = Command::new(env!("CARGO_BIN_EXE_stakeraid"))
+    let mut command = Command::new(env!("CARGO_BIN_EXE_stakeraid"));
+    command
         .args(["solve", "--threads", "2"])
         .current_dir(dir.path())
         .stdin(Stdio::null())
         .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
+        .stderr(Stdio::null());
+    // A shell without job control starts its background commands with
+    // SIGINT ignored, and an ignored signal stays ignored across exec: the
+    // child gets the action a terminal's Ctrl-C would meet.
+    // SAFETY: only async-signal-safe calls between fork and exec.
+    unsafe {
+        command.pre_exec(|| {
+            libc::signal(libc::SIGINT, libc::SIG_DFL);
+            Ok(())
+        });
+    }
+    let mut child = command.spawn().unwrap();
     std::thread::sleep(Duration::from_millis(500));
     // SAFETY: a signal to the child this test started.
     unsafe { libc::kill(child.id() as i32, libc::SIGINT) };
