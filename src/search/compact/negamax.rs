@@ -217,7 +217,16 @@ impl Run<'_> {
             unsafe { std::slice::from_raw_parts_mut(buf.as_mut_ptr().cast::<Child>(), count) };
 
         // Step 4. Enhanced transposition cut-off: a child already known to
-        // be bad enough for the opponent ends the node unsearched.
+        // be bad enough for the opponent ends the node unsearched. Below
+        // that, in a solve (where a node has as few children as plies
+        // left), the children's buckets are only asked for, so that their
+        // misses overlap with this node's work and with each other; on a
+        // wide board most of them would never be read.
+        if self.to_end && remaining > TABLE_MIN && remaining < ETC_MIN {
+            for c in children.iter() {
+                self.table.prefetch(g.play(pos, c.cell, c.flips));
+            }
+        }
         if remaining >= ETC_MIN {
             // Ask for every bucket before reading any: the misses overlap.
             for c in children.iter() {
