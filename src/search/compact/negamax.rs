@@ -124,7 +124,7 @@ struct Run<'a> {
     /// Every node's plies left are its empty cells: the search goes to the
     /// end of the game (both fall by one a ply, so this holds for the
     /// whole tree or for none of it), and the last plies are solved by
-    /// [`Run::end_two`] and [`Run::end_three`].
+    /// [`Run::end_two`], [`Run::end_three`] and [`Run::end_four`].
     to_end: bool,
 }
 
@@ -379,24 +379,8 @@ impl Run<'_> {
     fn end_three(&self, pos: Pos, beta: i32, nodes: &mut u64) -> i32 {
         let g = self.g;
         *nodes += 1;
-        let mut moves = [(0usize, 0 as Cells, 0i32); 3];
-        for (slot, cell) in moves.iter_mut().zip(Bits(g.empty(pos))) {
-            let flips = g.flips(pos, cell);
-            *slot = (cell, flips, g.gain(cell, flips));
-        }
-        // Three elements: a sorting network, largest gain first, equal
-        // gains in cell order.
-        if moves[1].2 > moves[0].2 {
-            moves.swap(0, 1);
-        }
-        if moves[2].2 > moves[1].2 {
-            moves.swap(1, 2);
-            if moves[1].2 > moves[0].2 {
-                moves.swap(0, 1);
-            }
-        }
         let mut best = i32::MIN;
-        for (cell, flips, gain) in moves {
+        for (cell, flips, gain) in self.by_gain::<3>(pos) {
             let v = gain - self.end_two(g.play(pos, cell, flips), nodes);
             if v > best {
                 best = v;
@@ -417,21 +401,8 @@ impl Run<'_> {
     fn end_four(&self, pos: Pos, mut alpha: i32, beta: i32, nodes: &mut u64) -> i32 {
         let g = self.g;
         *nodes += 1;
-        let mut moves = [(0usize, 0 as Cells, 0i32); 4];
-        for (slot, cell) in moves.iter_mut().zip(Bits(g.empty(pos))) {
-            let flips = g.flips(pos, cell);
-            *slot = (cell, flips, g.gain(cell, flips));
-        }
-        // Insertion sort, largest gain first, equal gains in cell order.
-        for i in 1..4 {
-            let mut j = i;
-            while j > 0 && moves[j - 1].2 < moves[j].2 {
-                moves.swap(j - 1, j);
-                j -= 1;
-            }
-        }
         let mut best = i32::MIN;
-        for (cell, flips, gain) in moves {
+        for (cell, flips, gain) in self.by_gain::<4>(pos) {
             let v = gain - self.end_three(g.play(pos, cell, flips), gain - alpha, nodes);
             if v > best {
                 best = v;
@@ -442,6 +413,27 @@ impl Run<'_> {
             }
         }
         best
+    }
+
+    /// The moves of a position with exactly `K` empty cells, as (cell,
+    /// what it turns over, gain), largest gain first, equal gains in cell
+    /// order.
+    #[inline(always)]
+    fn by_gain<const K: usize>(&self, pos: Pos) -> [(usize, Cells, i32); K] {
+        let g = self.g;
+        let mut moves = [(0usize, 0 as Cells, 0i32); K];
+        for (slot, cell) in moves.iter_mut().zip(Bits(g.empty(pos))) {
+            let flips = g.flips(pos, cell);
+            *slot = (cell, flips, g.gain(cell, flips));
+        }
+        for i in 1..K {
+            let mut j = i;
+            while j > 0 && moves[j - 1].2 < moves[j].2 {
+                moves.swap(j - 1, j);
+                j -= 1;
+            }
+        }
+        moves
     }
 
     /// The value of child `c` for the side to move. Principal variation
