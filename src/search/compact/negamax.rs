@@ -356,8 +356,8 @@ impl Run<'_> {
 
     /// The last two moves of the game, on the two empty cells left: what
     /// the side to move gains over the other side, the better of the two
-    /// orders. The counting matches `last_two`'s: this position, and each
-    /// position after one move.
+    /// orders. Like every end solver it counts the positions it moves
+    /// into (here both), not its own: the caller has counted that.
     #[inline(always)]
     fn end_two(&self, pos: Pos, nodes: &mut u64) -> i32 {
         let g = self.g;
@@ -378,9 +378,9 @@ impl Run<'_> {
     #[inline(always)]
     fn end_three(&self, pos: Pos, beta: i32, nodes: &mut u64) -> i32 {
         let g = self.g;
-        *nodes += 1;
         let mut best = i32::MIN;
         for (cell, flips, gain) in self.by_gain::<3>(pos) {
+            *nodes += 1;
             let v = gain - self.end_two(g.play(pos, cell, flips), nodes);
             if v > best {
                 best = v;
@@ -400,9 +400,9 @@ impl Run<'_> {
     #[inline(always)]
     fn end_four(&self, pos: Pos, mut alpha: i32, beta: i32, nodes: &mut u64) -> i32 {
         let g = self.g;
-        *nodes += 1;
         let mut best = i32::MIN;
         for (cell, flips, gain) in self.by_gain::<4>(pos) {
+            *nodes += 1;
             let v = gain - self.end_three(g.play(pos, cell, flips), gain - alpha, nodes);
             if v > best {
                 best = v;
