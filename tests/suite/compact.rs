@@ -53,6 +53,37 @@ fn full_solves_equal_reference() {
     }
 }
 
+/// The compact engine (with a table of at most `table_limit` bytes) and
+/// the general one give `board` the same answer, `depth` plies deep, on
+/// `pool`'s threads.
+fn assert_compact_equals_general(
+    board: &Board,
+    p: Player,
+    depth: u32,
+    pool: &rayon::ThreadPool,
+    table_limit: Option<usize>,
+) {
+    let parallel = pool.current_num_threads() > 1;
+    let general = Iterative {
+        parallel,
+        general: true,
+        ..Iterative::default()
+    };
+    let compact = Iterative {
+        parallel,
+        table_limit,
+        ..Iterative::default()
+    };
+    let want = pool.install(|| search(board, p, depth, general));
+    let got = pool.install(|| search(board, p, depth, compact));
+    assert_eq!(
+        (got.best, got.value),
+        (want.best, want.value),
+        "{} threads, depth {depth}, {p:?}, {board:?}",
+        pool.current_num_threads()
+    );
+}
+
 /// Depth-limited searches on larger boards, against the general engine
 /// (which the agreement tests hold to the textbook search).
 #[test]
@@ -66,26 +97,8 @@ fn deep_searches_equal_the_general_engine() {
         let board = board_with_empties(&mut rng, n, max, empties);
         let p = if round % 2 == 0 { Player::O } else { Player::X };
         let depth = 6 + round as u32 % 4;
-        let pool = &pools[round % pools.len()];
-        let parallel = pool.current_num_threads() > 1;
-        let general = Iterative {
-            parallel,
-            general: true,
-            ..Iterative::default()
-        };
-        let compact = Iterative {
-            parallel,
-            table_limit: [Some(64), None][round % 2],
-            ..Iterative::default()
-        };
-        let want = pool.install(|| search(&board, p, depth, general));
-        let got = pool.install(|| search(&board, p, depth, compact));
-        assert_eq!(
-            (got.best, got.value),
-            (want.best, want.value),
-            "{} threads, depth {depth}, {p:?}, {board:?}",
-            pool.current_num_threads()
-        );
+        let table_limit = [Some(64), None][round % 2];
+        assert_compact_equals_general(&board, p, depth, &pools[round % pools.len()], table_limit);
     }
 }
 
@@ -102,25 +115,7 @@ fn full_solves_of_larger_boards_equal_the_general_engine() {
         let empties = 8 + round as u32 % 4;
         let board = board_with_empties(&mut rng, n, max, empties);
         let p = if round % 2 == 0 { Player::X } else { Player::O };
-        let pool = &pools[round % pools.len()];
-        let parallel = pool.current_num_threads() > 1;
-        let general = Iterative {
-            parallel,
-            general: true,
-            ..Iterative::default()
-        };
-        let compact = Iterative {
-            parallel,
-            table_limit: [Some(64), None][round % 2],
-            ..Iterative::default()
-        };
-        let want = pool.install(|| search(&board, p, empties, general));
-        let got = pool.install(|| search(&board, p, empties, compact));
-        assert_eq!(
-            (got.best, got.value),
-            (want.best, want.value),
-            "{} threads, {p:?}, {board:?}",
-            pool.current_num_threads()
-        );
+        let table_limit = [Some(64), None][round % 2];
+        assert_compact_equals_general(&board, p, empties, &pools[round % pools.len()], table_limit);
     }
 }
