@@ -174,6 +174,11 @@ impl Searcher {
         self.compact.as_ref()?.proved_best(board, p, remaining)
     }
 
+    /// Whether the compact engine searches.
+    pub fn is_compact(&self) -> bool {
+        self.compact.is_some()
+    }
+
     /// Whether younger brothers may be searched in parallel.
     pub fn parallel(&self) -> bool {
         self.parallel

@@ -16,6 +16,18 @@ use super::minimax;
 use crate::game::{legal_moves, Move, Twins};
 use crate::game::{Board, Player};
 
+/// A root move whose value must be exact, at this depth or deeper on the
+/// compact engine, gets it from null-window tests rather than one wide
+/// window (see `README.md`, "Exact values by tests").
+const TESTS_MIN: u32 = 12;
+/// A direct search this deep or deeper first orders the root by one this
+/// many plies shallower (the same parity), on a table of its own: the
+/// shallow search is under 1% of the deep one, and it mostly picks the
+/// deep search's best move, which the deep one then searches first.
+const ORDER_SHORT: u32 = 10;
+/// The ordering search's table.
+const ORDER_TABLE: usize = 4 << 20;
+
 /// What the search proved about one root move's value.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum RootValue {
@@ -23,6 +35,15 @@ pub enum RootValue {
     Exact(i64),
     /// The minimax value is at most this (the move was proved not to be chosen).
     AtMost(i64),
+}
+
+impl RootValue {
+    /// The value, or the bound on it.
+    pub fn bound(self) -> i64 {
+        match self {
+            RootValue::Exact(v) | RootValue::AtMost(v) => v,
+        }
+    }
 }
 
 /// The outcome of a root search.
@@ -159,36 +180,56 @@ pub fn iterate(
             .with_eval(settings.eval)
             .with_reductions(settings.play),
     };
+    // The ordering search keeps its shallow entries out of the deep
+    // search's table: their best moves, tried first, would steer the deep
+    // search by a score of the wrong depth.
+    let mut ordering = (direct && depth >= TESTS_MIN.max(ORDER_SHORT + 3))
+        .then(|| Compact::new(board, ORDER_TABLE))
+        .flatten()
+        .map(|c| {
+            let s = Searcher::compact(Arc::new(c), board.n(), settings.parallel);
+            (depth - ORDER_SHORT, s)
+        });
+    let order_depth = ordering.as_ref().map(|o| o.0);
     let mut known = vec![RootValue::Exact(0); cands.len()];
     let mut nodes = 1u64;
     let mut done: Option<(RootResult, u32)> = None;
-    for d in (1..=depth).filter(|&d| !direct || d == 1 || d == depth) {
+    let plan: Vec<u32> = (1..=depth)
+        .filter(|&d| !direct || d == 1 || d == depth || Some(d) == order_depth)
+        .collect();
+    for d in plan {
         // Depth 1 must give an answer, so only later ones stop; in play,
         // where on a large board even depth 1 can overrun a small budget,
         // the best immediate move stands in for it.
-        searcher = searcher.with_dominance(settings.eval != Eval::Quiet || d >= empties);
-        if let Some(deadline) = &settings.deadline {
-            if d > 1 || settings.play {
-                searcher = searcher.with_deadline(deadline.clone());
+        let configure = |s: Searcher| {
+            let s = s.with_dominance(settings.eval != Eval::Quiet || d >= empties);
+            match &settings.deadline {
+                Some(deadline) if d > 1 || settings.play => s.with_deadline(deadline.clone()),
+                _ => s,
             }
-            // The search polls the clocks only every so many nodes, and a
-            // small iteration may never reach a poll.
-            if d > 1 && deadline.poll() {
-                break;
-            }
+        };
+        let shallow = ordering.take_if(|o| o.0 == d).map(|(_, s)| configure(s));
+        if shallow.is_none() {
+            searcher = configure(searcher);
         }
+        // The search polls the clocks only every so many nodes, and a
+        // small iteration may never reach a poll.
+        if d > 1
+            && settings
+                .deadline
+                .as_ref()
+                .is_some_and(|deadline| deadline.poll())
+        {
+            break;
+        }
+        let active = shallow.as_ref().unwrap_or(&searcher);
         // Best of the last iteration first; bounds rank like values. A
         // move the table proved best at this depth before goes first of all.
         let proved = searcher.proved_best(board, p, d);
         let mut order: Vec<usize> = (0..cands.len()).collect();
-        order.sort_by_key(|&i| {
-            let v = match known[i] {
-                RootValue::Exact(v) | RootValue::AtMost(v) => v,
-            };
-            (proved != Some(cands[i]), Reverse(v), i)
-        });
+        order.sort_by_key(|&i| (proved != Some(cands[i]), Reverse(known[i].bound()), i));
         let ((value, best), n) =
-            match root_iteration(&searcher, board, p, d, &cands, &order, &mut known) {
+            match root_iteration(active, board, p, d, &cands, &order, &mut known) {
                 Iteration::Complete(best, n) => (best, n),
                 Iteration::Partial(Some((value, best))) if settings.play => {
                     if let Some((result, _)) = &mut done {
@@ -248,6 +289,50 @@ enum Iteration {
     Partial(Option<(i64, usize)>),
 }
 
+/// The exact value `v`, known to lie in `lo..=hi`, from null-window
+/// tests: `test(beta)` is a fail-soft search of the window
+/// `(beta - 1, beta)`, so a result `t >= beta` proves `v >= t` and a result
+/// `t < beta` proves `v <= t`. Every test moves one end strictly inward.
+/// The first tests `beta`, the next step away from the known end by 1, 2,
+/// 4, ... while the other end is unknown, then the interval is halved: a
+/// window near the value costs the most, one far from it little.
+/// Garbage once `aborted`.
+fn exact_by_tests(
+    mut lo: i64,
+    mut hi: i64,
+    mut beta: i64,
+    mut test: impl FnMut(i64) -> i64,
+    aborted: impl Fn() -> bool,
+) -> i64 {
+    let (floor, ceiling) = (lo, hi);
+    let mut step = 1;
+    while lo < hi && !aborted() {
+        let t = test(beta);
+        if t >= beta {
+            lo = t.min(hi);
+        } else {
+            hi = t.max(lo);
+        }
+        beta = if hi == ceiling && lo != floor {
+            (lo + step).min(hi)
+        } else if lo == floor && hi != ceiling {
+            (hi - step + 1).max(lo + 1)
+        } else {
+            lo + (hi - lo + 1) / 2
+        };
+        step *= 2;
+    }
+    lo
+}
+
+/// The sum of the board's values: no score lies outside `-total..=total`.
+fn board_total(board: &Board) -> i64 {
+    let n = board.n();
+    (0..n * n)
+        .map(|i| i64::from(board.value(i / n, i % n)))
+        .sum()
+}
+
 /// One depth of the root.
 fn root_iteration(
     searcher: &Searcher,
@@ -258,15 +343,38 @@ fn root_iteration(
     order: &[usize],
     known: &mut [RootValue],
 ) -> Iteration {
+    let by_tests = searcher.is_compact() && depth >= TESTS_MIN;
+    let edge = board_total(board);
+    // What the last iteration knew of each move: where the tests start.
+    let guesses: Vec<i64> = known.iter().map(|k| k.bound()).collect();
     let child = |b: &mut Board, i: usize, alpha: i64, nodes: &mut u64| {
         let undo = b.make(cands[i], p);
+        let mut window = |lo: i64, hi: i64, nodes: &mut u64| {
+            -searcher.search(b, p.other(), depth - 1, -hi, -lo, None, nodes)
+        };
         // A null window first: most moves only need to be shown no better.
         let mut v = -INF;
         if alpha > -INF {
-            v = -searcher.search(b, p.other(), depth - 1, -alpha - 1, -alpha, None, nodes);
+            v = window(alpha, alpha + 1, nodes);
         }
-        if v > alpha || alpha == -INF {
-            v = -searcher.search(b, p.other(), depth - 1, -INF, -alpha, None, nodes);
+        if by_tests && alpha == -INF {
+            v = exact_by_tests(
+                -edge,
+                edge,
+                guesses[i].clamp(-edge + 1, edge),
+                |beta| window(beta - 1, beta, nodes),
+                || searcher.aborted(),
+            );
+        } else if by_tests && v > alpha {
+            v = exact_by_tests(
+                v,
+                edge,
+                v + 1,
+                |beta| window(beta - 1, beta, nodes),
+                || searcher.aborted(),
+            );
+        } else if v > alpha || alpha == -INF {
+            v = window(alpha, INF, nodes);
         }
         b.unmake(undo);
         v
@@ -335,4 +443,51 @@ fn root_iteration(
         nodes += n;
     }
     Iteration::Complete(best.into_inner(), nodes)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::exact_by_tests;
+    use crate::game::random::Rng;
+
+    /// Against a fail-soft oracle that gives any bound the rules allow,
+    /// the tests find the value from any start, in at most about twice
+    /// log2 of the range.
+    #[test]
+    fn tests_find_the_value_from_any_guess() {
+        let mut rng = Rng::new(31);
+        for _ in 0..20_000 {
+            let edge = rng.range(0, 3000) as i64;
+            let span = 2 * edge as u64;
+            let v = rng.range(0, span) as i64 - edge;
+            let (lo, hi) = match rng.range(0, 2) {
+                0 => (-edge, edge),
+                1 => (v - rng.range(0, (v + edge) as u64) as i64, edge),
+                _ => (v, v),
+            };
+            if lo == hi {
+                assert_eq!(exact_by_tests(lo, hi, lo, |_| unreachable!(), || false), v);
+                continue;
+            }
+            let beta = lo + 1 + rng.range(0, (hi - lo - 1) as u64) as i64;
+            let mut calls = 0;
+            let got = exact_by_tests(
+                lo,
+                hi,
+                beta,
+                |beta| {
+                    calls += 1;
+                    assert!(lo < beta && beta <= hi, "{beta} outside {lo}..={hi}");
+                    if v >= beta {
+                        beta + rng.range(0, (v - beta) as u64) as i64
+                    } else {
+                        v + rng.range(0, (beta - 1 - v) as u64) as i64
+                    }
+                },
+                || false,
+            );
+            assert_eq!(got, v, "from {lo}..={hi} at {beta}");
+            assert!(calls <= 30, "{calls} tests");
+        }
+    }
 }

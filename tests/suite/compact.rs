@@ -6,7 +6,7 @@
 
 use stakeraid::rng::{random_board_from, Rng};
 use stakeraid::search::reference;
-use stakeraid::search::root::{iterate, Iterative, RootResult};
+use stakeraid::search::root::{iterate, Iterative, RootResult, RootValue};
 use stakeraid::{rayon_pool_for_tests as pool, Board, Player};
 
 /// A board of side `n` with values `0..=max` and `empties` empty cells
@@ -82,6 +82,15 @@ fn assert_compact_equals_general(
         "{} threads, depth {depth}, {p:?}, {board:?}",
         pool.current_num_threads()
     );
+    // What each engine proved of every root move must agree.
+    for ((mv, got), (_, want)) in got.moves.iter().zip(&want.moves) {
+        if let (RootValue::Exact(want), got) = (want, got) {
+            match got {
+                RootValue::Exact(got) => assert_eq!(got, want, "{mv:?}, {board:?}"),
+                RootValue::AtMost(bound) => assert!(bound >= want, "{mv:?}, {board:?}"),
+            }
+        }
+    }
 }
 
 /// Depth-limited searches on larger boards, against the general engine
@@ -113,6 +122,23 @@ fn full_solves_of_larger_boards_equal_the_general_engine() {
         let n = 5 + round % 4;
         let max = [1, 9, 99][round % 3];
         let empties = 8 + round as u32 % 4;
+        let board = board_with_empties(&mut rng, n, max, empties);
+        let p = if round % 2 == 0 { Player::X } else { Player::O };
+        let table_limit = [Some(64), None][round % 2];
+        assert_compact_equals_general(&board, p, empties, &pools[round % pools.len()], table_limit);
+    }
+}
+
+/// Solves deep enough for the root's own shortcuts: the ordering search
+/// on a table of its own, and exact values from null-window tests.
+#[test]
+fn solves_of_twelve_to_fourteen_empty_cells_equal_the_general_engine() {
+    let mut rng = Rng::new(6143);
+    let pools: Vec<_> = [1, 2, 3].into_iter().map(pool).collect();
+    for round in 0..18 {
+        let n = 5 + round % 3;
+        let max = [1, 9, 99][round % 3];
+        let empties = 12 + round as u32 % 3;
         let board = board_with_empties(&mut rng, n, max, empties);
         let p = if round % 2 == 0 { Player::X } else { Player::O };
         let table_limit = [Some(64), None][round % 2];
