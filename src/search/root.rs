@@ -22,9 +22,10 @@ use crate::game::{Board, Player};
 const TESTS_MIN: u32 = 12;
 /// A direct search this deep or deeper first orders the root by one this
 /// many plies shallower (the same parity), on a table of its own: the
-/// shallow search is under 1% of the deep one, and it mostly picks the
-/// deep search's best move, which the deep one then searches first.
-const ORDER_SHORT: u32 = 10;
+/// shallow search costs next to nothing beside the deep one, and it mostly
+/// picks the deep search's best move, which the deep one then searches
+/// first.
+const ORDER_SHORT: u32 = 12;
 /// The ordering search's table.
 const ORDER_TABLE: usize = 4 << 20;
 
