@@ -180,6 +180,15 @@ impl Board {
             .filter(|&(r, c)| self.empty_row(r) & (1 << c) != 0)
     }
 
+    /// Sum of every cell's value: no score lies outside `-total..=total`.
+    pub fn total(&self) -> i64 {
+        self.values[..self.n]
+            .iter()
+            .flat_map(|row| &row[..self.n])
+            .map(|&v| i64::from(v))
+            .sum()
+    }
+
     /// Number of empty cells.
     pub fn empty_count(&self) -> u32 {
         (0..self.n).map(|r| self.empty_row(r).count_ones()).sum()

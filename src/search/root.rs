@@ -326,14 +326,6 @@ fn exact_by_tests(
     lo
 }
 
-/// The sum of the board's values: no score lies outside `-total..=total`.
-fn board_total(board: &Board) -> i64 {
-    let n = board.n();
-    (0..n * n)
-        .map(|i| i64::from(board.value(i / n, i % n)))
-        .sum()
-}
-
 /// One depth of the root.
 fn root_iteration(
     searcher: &Searcher,
@@ -345,7 +337,7 @@ fn root_iteration(
     known: &mut [RootValue],
 ) -> Iteration {
     let by_tests = searcher.is_compact() && depth >= TESTS_MIN;
-    let edge = board_total(board);
+    let edge = board.total();
     // What the last iteration knew of each move: where the tests start.
     let guesses: Vec<i64> = known.iter().map(|k| k.bound()).collect();
     let child = |b: &mut Board, i: usize, alpha: i64, nodes: &mut u64| {

@@ -276,10 +276,7 @@ impl GameResult {
 /// better than playing on (the winner is recorded with the forfeit, so
 /// a board of zeros still has one).
 pub fn forfeit_margin(board: &Board, loser: Player) -> i64 {
-    let n = board.n();
-    let total: i64 = (0..n * n)
-        .map(|i| i64::from(board.value(i / n, i % n)))
-        .sum();
+    let total = board.total();
     match loser {
         Player::X => -total,
         Player::O => total,

@@ -50,12 +50,11 @@ impl Geometry {
         }
         let mut values = [0; 64];
         let mut neighbours = [0; 64];
-        let mut total = 0i64;
+        let total = board.total();
         for r in 0..n {
             for c in 0..n {
                 let i = r * n + c;
                 values[i] = board.value(r, c);
-                total += i64::from(values[i]);
                 let mut near = 0;
                 if r > 0 {
                     near |= bit(i - n);
