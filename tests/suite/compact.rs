@@ -37,7 +37,8 @@ fn full_solves_equal_reference() {
         let board = board_with_empties(&mut rng, n, max, empties);
         let p = if round % 3 == 0 { Player::O } else { Player::X };
         let want = reference::alphabeta(&board, p, empties);
-        let pool = &pools[round % pools.len()];
+        // Not `round % 4`, which would give each pool one value range.
+        let pool = &pools[(round / 8) % pools.len()];
         let settings = Iterative {
             parallel: pool.current_num_threads() > 1,
             table_limit: [Some(64), Some(4096), None][round % 3],
@@ -98,7 +99,9 @@ fn assert_compact_equals_general(
 #[test]
 fn deep_searches_equal_the_general_engine() {
     let mut rng = Rng::new(8128);
-    let pools: Vec<_> = [1, 2, 8].into_iter().map(pool).collect();
+    // Four pools against three value ranges: every thread count meets
+    // every range.
+    let pools: Vec<_> = [1, 2, 3, 8].into_iter().map(pool).collect();
     for round in 0..60 {
         let n = 5 + round % 4;
         let max = [1, 5, 99][round % 3];
@@ -117,7 +120,7 @@ fn deep_searches_equal_the_general_engine() {
 #[test]
 fn full_solves_of_larger_boards_equal_the_general_engine() {
     let mut rng = Rng::new(4099);
-    let pools: Vec<_> = [1, 2, 3].into_iter().map(pool).collect();
+    let pools: Vec<_> = [1, 2, 3, 8].into_iter().map(pool).collect();
     for round in 0..36 {
         let n = 5 + round % 4;
         let max = [1, 9, 99][round % 3];
@@ -134,7 +137,7 @@ fn full_solves_of_larger_boards_equal_the_general_engine() {
 #[test]
 fn solves_of_thirteen_to_fifteen_empty_cells_equal_the_general_engine() {
     let mut rng = Rng::new(6143);
-    let pools: Vec<_> = [1, 2, 3].into_iter().map(pool).collect();
+    let pools: Vec<_> = [1, 2, 3, 8].into_iter().map(pool).collect();
     for round in 0..12 {
         let n = 5 + round % 3;
         let max = [1, 9, 99][round % 3];
