@@ -168,6 +168,15 @@ pub struct GameRecord {
     pub moves: [u32; 2],
 }
 
+/// The side ahead on X's margin `margin_x`, `None` on a draw.
+pub fn winner_by_margin(margin_x: i64) -> Option<Player> {
+    match margin_x.signum() {
+        1 => Some(Player::X),
+        -1 => Some(Player::O),
+        _ => None,
+    }
+}
+
 /// Plays `start` to the end, X moving first; `trace` receives each move
 /// and board as text.
 pub fn play_game(
@@ -263,6 +272,10 @@ pub struct MatchReport {
     pub max_move: [f64; 2],
     /// Most CPU seconds A and B used in one game.
     pub max_game: [f64; 2],
+    /// Boards whose two games (one with each colour) A won, drew and lost
+    /// on the sum of its two margins: the first move is worth a lot, so a
+    /// board decides more as a pair than as two games.
+    pub pairs: [u32; 3],
 }
 
 impl MatchReport {
@@ -290,16 +303,18 @@ impl MatchReport {
         (elo(s), elo(s - 1.96 * se), elo(s + 1.96 * se))
     }
 
-    fn add(&mut self, g: &GameRecord, a: Player) {
+    /// Counts game `g`, in which A played `a` and `winner` won (`None`: a
+    /// draw), and returns A's margin.
+    pub fn add(&mut self, g: &GameRecord, a: Player, winner: Option<Player>) -> i64 {
         let margin = if a == Player::X {
             g.margin_x
         } else {
             -g.margin_x
         };
-        match margin.signum() {
-            1 => self.wins += 1,
-            -1 => self.losses += 1,
-            _ => self.draws += 1,
+        match winner {
+            Some(w) if w == a => self.wins += 1,
+            Some(_) => self.losses += 1,
+            None => self.draws += 1,
         }
         self.margin_sum += margin;
         for (k, side) in [a, a.other()].into_iter().enumerate() {
@@ -309,6 +324,12 @@ impl MatchReport {
             self.max_move[k] = self.max_move[k].max(g.max_move[i]);
             self.max_game[k] = self.max_game[k].max(g.cpu[i]);
         }
+        margin
+    }
+
+    /// Counts a board pair on `margin`, the sum of A's two margins on it.
+    pub fn add_pair(&mut self, margin: i64) {
+        self.pairs[(1 - margin.signum()) as usize] += 1;
     }
 }
 
@@ -330,6 +351,12 @@ impl fmt::Display for MatchReport {
             f,
             "mean margin for A {:.1}",
             self.margin_sum as f64 / f64::from(self.games().max(1))
+        )?;
+        let [won, even, lost] = self.pairs;
+        writeln!(
+            f,
+            "board pairs {}  A wins {won}  even {even}  losses {lost}",
+            won + even + lost
         )?;
         writeln!(f, "Elo A-B {elo:+.0} (95% {lo:+.0} .. {hi:+.0})")?;
         for (k, name) in ["A", "B"].iter().enumerate() {
@@ -364,10 +391,14 @@ pub fn run_match(
             settings.max_value,
             settings.fill,
         );
+        let mut pair = 0;
         for a_plays in [Player::X, Player::O] {
             let (x, o) = if a_plays == Player::X { (a, b) } else { (b, a) };
             let game = play_game(&board, x, o, settings.threads, seed, trace);
-            report.add(&game, a_plays);
+            pair += report.add(&game, a_plays, winner_by_margin(game.margin_x));
+            if a_plays == Player::O {
+                report.add_pair(pair);
+            }
             on_game(report.games(), &report);
         }
     }
@@ -405,16 +436,24 @@ mod tests {
             max_move: [0.5, 0.25],
             moves: [3, 2],
         };
-        r.add(&g, Player::X);
-        r.add(&g, Player::O);
+        assert_eq!(r.add(&g, Player::X, Some(Player::X)), 10);
+        assert_eq!(r.add(&g, Player::O, Some(Player::X)), -10);
         r.add(
             &GameRecord {
                 margin_x: 0,
                 ..g.clone()
             },
             Player::X,
+            None,
         );
         assert_eq!((r.wins, r.draws, r.losses, r.margin_sum), (1, 1, 1, 0));
+        for margin in [30, 0, -5, 1] {
+            r.add_pair(margin);
+        }
+        assert_eq!(r.pairs, [2, 1, 1]);
+        assert!(r
+            .to_string()
+            .contains("board pairs 4  A wins 2  even 1  losses 1"));
         assert_eq!(r.cpu, [4.0, 5.0]);
         assert_eq!(r.moves, [8, 7]);
         assert_eq!(r.max_move, [0.5, 0.5]);
@@ -464,14 +503,24 @@ mod tests {
             fill: 0.1,
             threads: 1,
         };
+        // Each board's two margins, from the running totals.
+        let (mut sums, mut last) = (Vec::new(), 0);
         let r = run_match(
             &Agent::Greedy,
             &Agent::Random,
             &settings,
             &mut |_| {},
-            &mut |_, _| {},
+            &mut |games, r| {
+                if games % 2 == 1 {
+                    sums.push(0);
+                }
+                *sums.last_mut().unwrap() += r.margin_sum - last;
+                last = r.margin_sum;
+            },
         );
         assert_eq!(r.games(), 20);
         assert!(r.wins > 15, "{r}");
+        let count = |sign: i64| sums.iter().filter(|m| m.signum() == sign).count() as u32;
+        assert_eq!(r.pairs, [count(1), count(0), count(-1)]);
     }
 }

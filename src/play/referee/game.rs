@@ -9,7 +9,7 @@ use std::time::Duration;
 
 use serde::Serialize;
 
-use crate::play::arena::{Agent, Seat};
+use crate::play::arena::{winner_by_margin, Agent, Seat};
 use crate::play::game::Game;
 use crate::{input_text, Board, Mode, Move, Player, Problem};
 
@@ -262,11 +262,9 @@ pub struct GameResult {
 impl GameResult {
     /// The winner, or `None` for a draw: a forfeit loses whatever the score.
     pub fn winner(&self) -> Option<Player> {
-        match (&self.forfeit, self.margin_x.signum()) {
-            (Some(f), _) => Some(f.player.other()),
-            (None, 1) => Some(Player::X),
-            (None, -1) => Some(Player::O),
-            _ => None,
+        match &self.forfeit {
+            Some(f) => Some(f.player.other()),
+            None => winner_by_margin(self.margin_x),
         }
     }
 }

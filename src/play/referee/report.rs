@@ -7,7 +7,7 @@ use std::fmt;
 
 use serde::Serialize;
 
-use crate::play::arena::MatchReport;
+use crate::play::arena::{GameRecord, MatchReport};
 use crate::{Board, Player};
 
 use super::forfeit::ForfeitReason;
@@ -117,33 +117,19 @@ impl RefereeReport {
     /// Adds a game of board pair number `board`, made from `seed` as
     /// `start`, in which A played `a_plays`.
     pub fn add(&mut self, board: u32, seed: u64, start: &Board, a_plays: Player, game: GameResult) {
-        let margin_a = match a_plays {
-            Player::X => game.margin_x,
-            Player::O => -game.margin_x,
+        let winner = game.winner();
+        let charged = GameRecord {
+            margin_x: game.margin_x,
+            cpu: game.cpu,
+            max_move: game.max_move,
+            moves: game.moves,
         };
-        let t = &mut self.totals;
-        let result = match game.winner() {
-            Some(w) if w == a_plays => {
-                t.wins += 1;
-                "win"
-            }
-            Some(_) => {
-                t.losses += 1;
-                "loss"
-            }
-            None => {
-                t.draws += 1;
-                "draw"
-            }
+        let margin_a = self.totals.add(&charged, a_plays, winner);
+        let result = match winner {
+            Some(w) if w == a_plays => "win",
+            Some(_) => "loss",
+            None => "draw",
         };
-        t.margin_sum += margin_a;
-        for (k, colour) in [a_plays, a_plays.other()].into_iter().enumerate() {
-            let i = colour as usize;
-            t.cpu[k] += game.cpu[i];
-            t.moves[k] += u64::from(game.moves[i]);
-            t.max_move[k] = t.max_move[k].max(game.max_move[i]);
-            t.max_game[k] = t.max_game[k].max(game.cpu[i]);
-        }
         if let Some(f) = &game.forfeit {
             let k = usize::from(f.player != a_plays);
             self.forfeits[k][f.forfeit.reason.index()] += 1;
@@ -168,6 +154,9 @@ impl RefereeReport {
                 result,
                 game,
             });
+            if pair.games.len() == 2 {
+                self.totals.add_pair(pair.margin_a());
+            }
         }
     }
 
@@ -214,6 +203,10 @@ impl RefereeReport {
             score: f64,
             mean_margin: f64,
             elo: Elo,
+            /// Board pairs A won, drew and lost on its two margins' sum.
+            pairs_won: u32,
+            pairs_even: u32,
+            pairs_lost: u32,
             sides: [SideSummary; 2],
             pairs: &'a [BoardPair],
         }
@@ -229,6 +222,9 @@ impl RefereeReport {
             score: t.score_rate(),
             mean_margin: self.mean_margin(),
             elo: self.elo(),
+            pairs_won: t.pairs[0],
+            pairs_even: t.pairs[1],
+            pairs_lost: t.pairs[2],
             sides: [self.side(0), self.side(1)],
             pairs: &self.pairs,
         };
@@ -335,6 +331,8 @@ mod tests {
         let t = &r.totals;
         assert_eq!((t.wins, t.draws, t.losses), (2, 1, 1));
         assert_eq!(t.margin_sum, 10 + 20 - 5);
+        // Board 1: +10 and +20; board 2: 0 and -5 (A's forfeit).
+        assert_eq!(t.pairs, [1, 0, 1]);
         assert_eq!(r.pairs.len(), 2);
         assert_eq!((r.pairs[1].size, r.pairs[1].start[3].as_str()), (4, "...."));
         assert_eq!(r.pairs[1].values[3], [2; 4]);
@@ -357,6 +355,10 @@ mod tests {
         let text = r.to_string();
         assert!(text.contains("A as O +20 win (B forfeits: hang)"), "{text}");
         assert!(text.contains("A forfeits: crash 1"), "{text}");
+        assert!(
+            text.contains("board pairs 2  A wins 1  even 0  losses 1"),
+            "{text}"
+        );
         assert!(text.contains("B forfeits: hang 1"), "{text}");
     }
 }
