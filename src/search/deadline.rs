@@ -27,6 +27,8 @@ thread_local! {
     /// smaller than the poll interval, and must still reach a poll.
     static TICKS: Cell<u32> = const { Cell::new(0) };
     static NEXT_POLL: Cell<Option<Instant>> = const { Cell::new(None) };
+    /// Nodes counted since the last flush without a tick each.
+    static UNTICKED: Cell<u64> = const { Cell::new(0) };
 }
 
 /// A stop condition shared by every thread of one search. Once it fires it
@@ -115,8 +117,15 @@ impl Deadline {
         }
     }
 
-    /// About how many nodes have been ticked (at most [`TICK_EVERY`] per
-    /// thread short of the truth).
+    /// Counts `nodes` more on this thread without polling: for solvers of
+    /// the last plies, whose nodes are too cheap to tick one by one.
+    #[inline]
+    pub fn count(&self, nodes: u64) {
+        UNTICKED.with(|u| u.set(u.get() + nodes));
+    }
+
+    /// About how many nodes have been ticked or counted (short of the
+    /// truth by what each thread did since its last [`TICK_EVERY`] ticks).
     pub fn nodes_seen(&self) -> u64 {
         self.ticked.load(Relaxed)
     }
@@ -133,7 +142,9 @@ impl Deadline {
 
     #[cold]
     fn tick_slow(&self) {
-        self.ticked.fetch_add(u64::from(TICK_EVERY), Relaxed);
+        let counted = UNTICKED.with(|u| u.replace(0));
+        self.ticked
+            .fetch_add(u64::from(TICK_EVERY) + counted, Relaxed);
         let now = Instant::now();
         let due = NEXT_POLL.with(|next| {
             let due = next.get().is_none_or(|at| now >= at);

@@ -346,3 +346,38 @@ fn solve_json_matches_the_text_output() {
     );
     assert_eq!(out.status.code(), Some(2), "--json uses the fast engine");
 }
+
+/// A watched solve shows, as its progress, about the nodes it reports at
+/// the end: the solvers of the last plies count theirs too.
+#[test]
+fn a_watched_solve_shows_the_nodes_it_reports() {
+    let mut rng = Rng::new(4711);
+    for threads in [1, 2] {
+        let board = loop {
+            let board = random_board(&mut rng, 5, 99, 0.36);
+            if board.empty_count() == 16 {
+                break board;
+            }
+        };
+        let problem = stakeraid::Problem {
+            board,
+            player: Player::X,
+            mode: Mode::AlphaBeta { depth: 16 },
+        };
+        let watch = Arc::new(stakeraid::search::Deadline::none());
+        let answer = stakeraid::solve(
+            &problem,
+            &stakeraid::SolveOptions {
+                threads,
+                deadline: Some(watch.clone()),
+                ..Default::default()
+            },
+        );
+        // Each thread flushes its count every 64 nodes it ticks.
+        let (seen, nodes) = (watch.nodes_seen() as f64, answer.nodes as f64);
+        assert!(
+            (seen - nodes).abs() <= 0.02 * nodes,
+            "{threads} threads: {seen} seen, {nodes} reported"
+        );
+    }
+}

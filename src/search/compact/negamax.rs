@@ -150,16 +150,25 @@ impl Run<'_> {
         let g = self.g;
         *nodes += 1;
         self.deadline.tick();
-        match remaining {
-            0 => return score,
-            1 => return score + g.best_gain(pos),
-            2 if self.to_end => return score + self.end_two(pos, nodes),
-            2 => return self.last_two(pos, score, beta, nodes),
-            3 if self.to_end => return score + self.end_three(pos, beta - score, nodes),
-            4 if self.to_end => {
-                return score + self.end_four(pos, alpha - score, beta - score, nodes)
+        if remaining <= 4 {
+            // The last plies tick once for all their nodes, and the
+            // progress display hears of the rest by a count.
+            let before = *nodes;
+            let v = match remaining {
+                0 => return score,
+                1 => return score + g.best_gain(pos),
+                2 if self.to_end => Some(score + self.end_two(pos, nodes)),
+                2 => Some(self.last_two(pos, score, beta, nodes)),
+                3 if self.to_end => Some(score + self.end_three(pos, beta - score, nodes)),
+                4 if self.to_end => {
+                    Some(score + self.end_four(pos, alpha - score, beta - score, nodes))
+                }
+                _ => None,
+            };
+            if let Some(v) = v {
+                self.deadline.count(*nodes - before);
+                return v;
             }
-            _ => {}
         }
         if self.stopped(sp) {
             return 0;
