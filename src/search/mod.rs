@@ -3,18 +3,28 @@
 
 mod alphabeta;
 mod compact;
-pub mod deadline;
+mod deadline;
+mod engine;
 mod frontier;
 mod minimax;
 mod ordering;
+mod progress;
 pub mod reference;
 pub mod root;
 mod split;
+#[cfg(test)]
+mod tests;
 pub mod trace;
 mod tt;
+mod window;
+mod worker;
 
 pub use alphabeta::Eval;
-pub use compact::Compact;
+pub(crate) use compact::Compact;
+pub(crate) use deadline::process_cpu;
 pub use deadline::Deadline;
+pub(crate) use engine::Threads;
+pub use progress::Progress;
 pub use reference::Decision;
-pub use root::{Iterative, RootResult, RootValue};
+pub use root::{RootResult, RootValue};
+pub use window::Bound;

@@ -364,12 +364,12 @@ fn a_watched_solve_shows_the_nodes_it_reports() {
             player: Player::X,
             mode: Mode::AlphaBeta { depth: 16 },
         };
-        let watch = Arc::new(stakeraid::search::Deadline::none());
+        let watch = Arc::new(stakeraid::search::Progress::default());
         let answer = stakeraid::solve(
             &problem,
             &stakeraid::SolveOptions {
                 threads,
-                deadline: Some(watch.clone()),
+                progress: Some(watch.clone()),
                 ..Default::default()
             },
         );
