@@ -31,7 +31,8 @@ mod lines;
 mod position;
 pub mod serve;
 
-pub use analysis::{Analysis, Bound, RootMove};
+pub use crate::search::Bound;
+pub use analysis::{Analysis, RootMove};
 pub use limits::{Limits, SearchMode};
 pub use position::{Grid, Position, PositionError};
 

@@ -59,7 +59,9 @@ impl<V: Value> Window<V> {
     }
 }
 
-/// What a value says about the true one.
+/// What a value says about the true one: in the tables, and for a root
+/// move of an analysis (where a move proved not to be chosen carries an
+/// upper bound). Written in JSON as `"exact"`, `"lower"`, `"upper"`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Bound {

@@ -149,6 +149,7 @@ fn root_values_and_pv_match_the_reference() {
                     Bound::Upper => {
                         assert!(mode == SearchMode::AlphaBeta && v <= m.value, "{}", m.mv)
                     }
+                    Bound::Lower => panic!("{}: a root value is never a lower bound", m.mv),
                 }
             }
             // The PV: each side's textbook choice with the plies left.
