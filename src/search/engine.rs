@@ -5,8 +5,8 @@
 
 use std::sync::Arc;
 
-use super::alphabeta::Searcher;
 use super::compact::Compact;
+use super::general::Searcher;
 use super::window::Window;
 use super::worker::Worker;
 use crate::game::{Board, Move, Player};

@@ -1,13 +1,10 @@
 //! The searches. [`reference`] holds the textbook oracle; [`root`] the fast
 //! exact engines behind the tie-break layer (see `README.md` here).
 
-mod alphabeta;
 mod compact;
 mod deadline;
 mod engine;
-mod frontier;
-mod minimax;
-mod ordering;
+mod general;
 mod progress;
 pub mod reference;
 pub mod root;
@@ -15,15 +12,14 @@ mod split;
 #[cfg(test)]
 mod tests;
 pub mod trace;
-mod tt;
 mod window;
 mod worker;
 
-pub use alphabeta::Eval;
 pub(crate) use compact::Compact;
 pub(crate) use deadline::process_cpu;
 pub use deadline::Deadline;
 pub(crate) use engine::Threads;
+pub use general::Eval;
 pub use progress::Progress;
 pub use reference::Decision;
 pub use root::{RootResult, RootValue};

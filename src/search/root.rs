@@ -9,11 +9,10 @@ use rayon::prelude::*;
 
 use std::sync::Arc;
 
-use super::alphabeta::{Dominance, Eval, Reductions, Searcher, INF};
 use super::compact::Compact;
 use super::deadline::Deadline;
 use super::engine::{Engine, Threads};
-use super::minimax;
+use super::general::{minimax, Dominance, Eval, Reductions, Searcher, INF};
 use super::progress::Progress;
 use super::window::Window;
 use super::worker::{Signals, Worker};

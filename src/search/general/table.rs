@@ -10,8 +10,8 @@ use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
 use parking_lot::Mutex;
 
-use super::window::Bound;
 use crate::game::Move;
+use crate::search::window::Bound;
 
 /// A stored search result.
 #[derive(Clone, Copy, Debug)]

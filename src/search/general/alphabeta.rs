@@ -1,16 +1,16 @@
 //! Parallel alpha-beta (negamax form, fail-soft) with a transposition table,
 //! move ordering and Young Brothers Wait splitting. Values are exact where
-//! the window says so; the root tie-break lives in [`super::root`].
+//! the window says so; the root tie-break lives in [`crate::search::root`].
 
-use super::engine::Threads;
 use super::frontier::{best_gain, best_gain_with_playout, stake_playout};
 use super::ordering::Picker;
-use super::split::younger_brothers;
-use super::tt::{Entry, Table};
-use super::window::{Bound, Window};
-use super::worker::Worker;
+use super::table::{Entry, Table};
 use crate::game::{Board, Cols, Player};
 use crate::game::{Move, MoveKind};
+use crate::search::engine::Threads;
+use crate::search::split::younger_brothers;
+use crate::search::window::{Bound, Window};
+use crate::search::worker::Worker;
 
 /// Larger than any game score (at most 676 cells of `i32::MAX`), and safe to negate.
 pub(crate) const INF: i64 = i64::MAX;
