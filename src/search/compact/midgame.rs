@@ -5,7 +5,7 @@
 
 use std::mem::MaybeUninit;
 
-use super::geometry::{Bits, Cells, Geometry, Pos};
+use super::geometry::{Cells, Geometry, Pos};
 use super::table::{Hit, Table};
 use crate::game::{Board, Move, MoveKind, Player};
 use crate::search::engine::Threads;
@@ -72,12 +72,12 @@ impl Compact {
     pub fn proved_best(&self, board: &Board, p: Player, remaining: u32) -> Option<Move> {
         let pos = self.g.pos(board, p);
         let hit = self.table.probe(pos)?;
-        let remaining = remaining.min(self.g.empty(pos).count_ones());
+        let remaining = remaining.min(self.g.empty(pos).count());
         if hit.remaining != remaining || hit.bound != Bound::Exact {
             return None;
         }
         let cell = hit.best?;
-        let kind = if self.g.flips(pos, cell) != 0 {
+        let kind = if !self.g.flips(pos, cell).is_empty() {
             MoveKind::Raid
         } else {
             MoveKind::Stake
@@ -98,7 +98,7 @@ impl Compact {
         w: &mut Worker<'_>,
     ) -> i64 {
         let pos = self.g.pos(board, p);
-        let empties = self.g.empty(pos).count_ones();
+        let empties = self.g.empty(pos).count();
         let remaining = remaining.min(empties);
         let run = Run {
             g: &self.g,
@@ -197,7 +197,7 @@ impl Run<'_> {
         // Step 3. Children, valued by their bare gain for now.
         let mut buf = [MaybeUninit::<Child>::uninit(); 64];
         let mut count = 0;
-        for cell in Bits(g.empty(pos)) {
+        for cell in g.empty(pos) {
             let flips = g.flips(pos, cell);
             let gain = g.gain(cell, flips);
             buf[count].write(Child {

@@ -63,7 +63,8 @@ impl Table {
 
     #[inline(always)]
     fn bucket(&self, pos: Pos) -> &Bucket {
-        let h = (pos.own ^ pos.opp.rotate_left(23)).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        let (own, opp) = (pos.own.bits(), pos.opp.bits());
+        let h = (own ^ opp.rotate_left(23)).wrapping_mul(0x9E37_79B9_7F4A_7C15);
         &self.buckets[(h >> 32) as usize & self.mask]
     }
 
@@ -88,7 +89,7 @@ impl Table {
         for slot in 0..2 {
             let w = &b.0[slot * 4..slot * 4 + 4];
             let (own, opp) = (w[0].load(Relaxed), w[1].load(Relaxed));
-            if own != pos.own || opp != pos.opp {
+            if own != pos.own.bits() || opp != pos.opp.bits() {
                 continue;
             }
             let (data, check) = (w[2].load(Relaxed), w[3].load(Relaxed));
@@ -109,8 +110,9 @@ impl Table {
             let data = b.0[slot * 4 + 2].load(Relaxed);
             (data >> 34) & 127
         };
+        let (own, opp) = (pos.own.bits(), pos.opp.bits());
         let mine = |slot: usize| {
-            b.0[slot * 4].load(Relaxed) == pos.own && b.0[slot * 4 + 1].load(Relaxed) == pos.opp
+            b.0[slot * 4].load(Relaxed) == own && b.0[slot * 4 + 1].load(Relaxed) == opp
         };
         let slot = if mine(0) {
             0
@@ -123,10 +125,10 @@ impl Table {
         };
         let data = pack(hit);
         let w = &b.0[slot * 4..slot * 4 + 4];
-        w[0].store(pos.own, Relaxed);
-        w[1].store(pos.opp, Relaxed);
+        w[0].store(own, Relaxed);
+        w[1].store(opp, Relaxed);
         w[2].store(data, Relaxed);
-        w[3].store(mix(pos.own, pos.opp, data), Relaxed);
+        w[3].store(mix(own, opp, data), Relaxed);
     }
 }
 
@@ -185,6 +187,7 @@ fn unpack(data: u64) -> Option<Hit> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::search::compact::cells::Cells;
 
     fn hit(value: i32, remaining: u32) -> Hit {
         Hit {
@@ -198,8 +201,20 @@ mod tests {
     #[test]
     fn a_fresh_table_has_no_entries() {
         let t = Table::new(1 << 12);
-        assert_eq!(t.probe(Pos { own: 0, opp: 0 }), None);
-        assert_eq!(t.probe(Pos { own: 1, opp: 2 }), None);
+        assert_eq!(
+            t.probe(Pos {
+                own: Cells(0),
+                opp: Cells(0)
+            }),
+            None
+        );
+        assert_eq!(
+            t.probe(Pos {
+                own: Cells(1),
+                opp: Cells(2)
+            }),
+            None
+        );
     }
 
     #[test]
@@ -207,8 +222,8 @@ mod tests {
         let t = Table::new(1 << 16);
         for (k, v) in [(1u64, -7), (2, i32::MIN / 4), (3, i32::MAX / 4)] {
             let pos = Pos {
-                own: k,
-                opp: k << 30,
+                own: Cells(k),
+                opp: Cells(k << 30),
             };
             t.store(pos, hit(v, k as u32));
             assert_eq!(t.probe(pos), Some(hit(v, k as u32)));
@@ -217,8 +232,20 @@ mod tests {
             best: None,
             ..hit(0, 64)
         };
-        t.store(Pos { own: 9, opp: 0 }, none);
-        assert_eq!(t.probe(Pos { own: 9, opp: 0 }), Some(none));
+        t.store(
+            Pos {
+                own: Cells(9),
+                opp: Cells(0),
+            },
+            none,
+        );
+        assert_eq!(
+            t.probe(Pos {
+                own: Cells(9),
+                opp: Cells(0)
+            }),
+            Some(none)
+        );
     }
 
     #[test]
@@ -226,9 +253,18 @@ mod tests {
         // One bucket: every position lands in it.
         let t = Table::new(64);
         let (a, b, c) = (
-            Pos { own: 1, opp: 0 },
-            Pos { own: 2, opp: 0 },
-            Pos { own: 4, opp: 0 },
+            Pos {
+                own: Cells(1),
+                opp: Cells(0),
+            },
+            Pos {
+                own: Cells(2),
+                opp: Cells(0),
+            },
+            Pos {
+                own: Cells(4),
+                opp: Cells(0),
+            },
         );
         t.store(a, hit(1, 10));
         t.store(b, hit(2, 3));
@@ -241,7 +277,10 @@ mod tests {
     #[test]
     fn a_torn_entry_is_a_miss() {
         let t = Table::new(64);
-        let pos = Pos { own: 3, opp: 12 };
+        let pos = Pos {
+            own: Cells(3),
+            opp: Cells(12),
+        };
         t.store(pos, hit(40, 6));
         // Another result's data word over this entry, as a race could leave it.
         let slot = (0..2)
