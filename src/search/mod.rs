@@ -1,5 +1,9 @@
-//! The searches. [`reference`] holds the textbook oracle; [`root`] the fast
-//! exact engines behind the tie-break layer (see `README.md` here).
+//! The searches. [`mod@reference`] holds the textbook oracle; [`root`] the
+//! fast exact engines behind the tie-break layer (see `README.md` here):
+//! the root picks one engine for a search, the general one (`general/`,
+//! any board) or the compact one (`compact/`, up to 64 cells), and both
+//! search with a window and one worker per thread, stopped by a
+//! [`Deadline`] and reporting to a [`Progress`].
 
 mod compact;
 mod deadline;

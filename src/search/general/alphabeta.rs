@@ -101,7 +101,7 @@ pub(crate) enum Reductions {
     LateStakes,
 }
 
-/// Which children a node searches (see [`Searcher::with_dominance`]).
+/// Which children a node searches (see [`Searcher::set_dominance`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Dominance {
     /// Every legal move.
@@ -213,8 +213,7 @@ impl Searcher {
         }
 
         // Step 3. Moves, best-looking first.
-        let one_per_cell = self.dominance == Dominance::OnePerCell;
-        let mut picker = Picker::new(board, p, tt_move, one_per_cell);
+        let mut picker = Picker::new(board, p, tt_move, self.dominance);
         if picker.left() == 0 {
             return board.score(p);
         }

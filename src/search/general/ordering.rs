@@ -3,6 +3,7 @@
 //! the first few are picked by selection and the rest sorted only when a
 //! node goes on past them.
 
+use super::alphabeta::Dominance;
 use crate::game::{Board, Cols, Player};
 use crate::game::{Move, MoveKind};
 
@@ -20,17 +21,18 @@ pub struct Picker {
 impl Picker {
     /// Stakes and flipping Raids of `p`. A Raid that flips nothing is left
     /// out: it leads to the same position as the Stake on its cell, so it
-    /// cannot change the node's value. With `dominance`, a Stake is left out
+    /// cannot change the node's value. With [`Dominance::OnePerCell`], a Stake is left out
     /// where the Raid on its cell flips something: that Raid's value is at
     /// least the Stake's (see `README.md`), so one child per empty cell
     /// gives the node's value.
-    pub fn new(board: &Board, p: Player, first: Option<Move>, dominance: bool) -> Picker {
+    pub fn new(board: &Board, p: Player, first: Option<Move>, dominance: Dominance) -> Picker {
+        let one_per_cell = dominance == Dominance::OnePerCell;
         let mut keys = Vec::with_capacity(64);
         for r in 0..board.n() {
             let flipping = board.flipping_row(p, r);
             for c in Cols(board.empty_row(r)) {
                 let flips = flipping & (1 << c) != 0;
-                if !(flips && dominance) {
+                if !(flips && one_per_cell) {
                     let stake = Move::new(r, c, MoveKind::Stake);
                     keys.push(sort_key(i64::from(board.value(r, c)), stake, first));
                 }
@@ -117,13 +119,13 @@ mod tests {
         let mut rng = Rng::new(3);
         for round in 0..300 {
             let board = random_board(&mut rng, 1 + round % 12, 50, 0.5);
-            let all = Picker::new(&board, Player::X, None, false).rest();
+            let all = Picker::new(&board, Player::X, None, Dominance::EveryMove).rest();
             let first = all.get(round % all.len().max(1)).copied();
-            let mut want = Picker::new(&board, Player::X, first, false).rest();
+            let mut want = Picker::new(&board, Player::X, first, Dominance::EveryMove).rest();
             if let Some(f) = first {
                 assert_eq!(want[0], f);
             }
-            let mut picker = Picker::new(&board, Player::X, first, false);
+            let mut picker = Picker::new(&board, Player::X, first, Dominance::EveryMove);
             let mut got = Vec::new();
             for _ in 0..round % 6 {
                 got.extend(picker.next());
