@@ -23,7 +23,7 @@ pub(crate) enum Threads {
 
 impl Threads {
     /// [`Threads::Pool`] when `parallel` (what the pools tell their callers).
-    pub fn pool_if(parallel: bool) -> Threads {
+    pub(crate) fn pool_if(parallel: bool) -> Threads {
         if parallel {
             Threads::Pool
         } else {
@@ -45,7 +45,7 @@ impl Engine {
     /// Negamax value of `board` for `p` to move, `remaining` plies deep,
     /// within `window`, fail-soft: exact inside the window, a bound outside
     /// it. Garbage once `w` is stopped.
-    pub fn search(
+    pub(crate) fn search(
         &self,
         board: &mut Board,
         p: Player,
@@ -61,7 +61,7 @@ impl Engine {
 
     /// The move an earlier search of `board`, `p` to move, `remaining`
     /// plies deep, proved best, if the compact engine's table still holds it.
-    pub fn proved_best(&self, board: &Board, p: Player, remaining: u32) -> Option<Move> {
+    pub(crate) fn proved_best(&self, board: &Board, p: Player, remaining: u32) -> Option<Move> {
         match self {
             Engine::General(_) => None,
             Engine::Compact(c, _) => c.proved_best(board, p, remaining),
@@ -69,12 +69,12 @@ impl Engine {
     }
 
     /// Whether the compact engine searches.
-    pub fn is_compact(&self) -> bool {
+    pub(crate) fn is_compact(&self) -> bool {
         matches!(self, Engine::Compact(..))
     }
 
     /// How the search spreads over threads.
-    pub fn threads(&self) -> Threads {
+    pub(crate) fn threads(&self) -> Threads {
         match self {
             Engine::General(s) => s.threads(),
             Engine::Compact(_, threads) => *threads,

@@ -8,66 +8,66 @@ use crate::game::Bits;
 
 /// Bit `r * n + c` is the cell at row `r`, column `c`.
 #[derive(Clone, Copy, Default, PartialEq, Eq, Hash)]
-pub struct Cells(pub u64);
+pub(crate) struct Cells(pub u64);
 
 impl Cells {
-    pub const NONE: Cells = Cells(0);
+    pub(crate) const NONE: Cells = Cells(0);
 
     /// The set of the one cell `i`.
     #[inline(always)]
-    pub const fn of(i: usize) -> Cells {
+    pub(crate) const fn of(i: usize) -> Cells {
         Cells(1 << i)
     }
 
     /// The word, one bit per cell.
     #[inline(always)]
-    pub const fn bits(self) -> u64 {
+    pub(crate) const fn bits(self) -> u64 {
         self.0
     }
 
     #[inline(always)]
-    pub const fn is_empty(self) -> bool {
+    pub(crate) const fn is_empty(self) -> bool {
         self.0 == 0
     }
 
     /// How many cells the set holds.
     #[inline(always)]
-    pub const fn count(self) -> u32 {
+    pub(crate) const fn count(self) -> u32 {
         self.0.count_ones()
     }
 
     #[inline(always)]
-    pub const fn contains(self, i: usize) -> bool {
+    pub(crate) const fn contains(self, i: usize) -> bool {
         self.0 >> i & 1 != 0
     }
 
     /// Whether the two sets share a cell.
     #[inline(always)]
-    pub const fn meets(self, other: Cells) -> bool {
+    pub(crate) const fn meets(self, other: Cells) -> bool {
         self.0 & other.0 != 0
     }
 
     /// The lowest cell (the set is not empty).
     #[inline(always)]
-    pub const fn first(self) -> usize {
+    pub(crate) const fn first(self) -> usize {
         self.0.trailing_zeros() as usize
     }
 
     /// The set without its lowest cell.
     #[inline(always)]
-    pub const fn without_first(self) -> Cells {
+    pub(crate) const fn without_first(self) -> Cells {
         Cells(self.0 & self.0.wrapping_sub(1))
     }
 
     /// Every cell moved `k` places up the numbering (bits past 63 drop).
     #[inline(always)]
-    pub const fn up(self, k: usize) -> Cells {
+    pub(crate) const fn up(self, k: usize) -> Cells {
         Cells(self.0 << k)
     }
 
     /// Every cell moved `k` places down the numbering (bits below 0 drop).
     #[inline(always)]
-    pub const fn down(self, k: usize) -> Cells {
+    pub(crate) const fn down(self, k: usize) -> Cells {
         Cells(self.0 >> k)
     }
 }

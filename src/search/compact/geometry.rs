@@ -2,20 +2,20 @@
 //! values and neighbours, and the one move per empty cell that the exact
 //! search needs.
 
-pub use super::cells::Cells;
+pub(crate) use super::cells::Cells;
 use crate::game::{Board, Player};
 
 /// A position from the side to move's point of view. The game is the same
 /// for both players, so this pair is the whole position: whoever `own`
 /// belongs to, its value for the side to move is the same.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct Pos {
+pub(crate) struct Pos {
     pub own: Cells,
     pub opp: Cells,
 }
 
 /// What does not change during a search: the board's shape and values.
-pub struct Geometry {
+pub(crate) struct Geometry {
     n: usize,
     all: Cells,
     values: [i32; 64],
@@ -37,12 +37,12 @@ pub struct Geometry {
 
 /// Largest total of cell values the compact search takes on: with it,
 /// every score, bound and window fits an `i32` with room to spare.
-pub const MAX_TOTAL: i64 = 1 << 28;
+pub(crate) const MAX_TOTAL: i64 = 1 << 28;
 
 impl Geometry {
     /// The geometry of `board`, if it has at most 64 cells and values small
     /// enough for 32-bit scores.
-    pub fn of(board: &Board) -> Option<Geometry> {
+    pub(crate) fn of(board: &Board) -> Option<Geometry> {
         let n = board.n();
         if n * n > 64 {
             return None;
@@ -114,17 +114,17 @@ impl Geometry {
     }
 
     /// Board side.
-    pub fn n(&self) -> usize {
+    pub(crate) fn n(&self) -> usize {
         self.n
     }
 
     /// Sum of all values.
-    pub fn total(&self) -> i64 {
+    pub(crate) fn total(&self) -> i64 {
         self.total
     }
 
     /// `board` with `p` to move.
-    pub fn pos(&self, board: &Board, p: Player) -> Pos {
+    pub(crate) fn pos(&self, board: &Board, p: Player) -> Pos {
         let (mut own, mut opp) = (Cells::NONE, Cells::NONE);
         for r in 0..self.n {
             let (mine, theirs) = (board.row(p, r), board.row(p.other(), r));
@@ -143,13 +143,13 @@ impl Geometry {
 
     /// Empty cells of `pos`.
     #[inline(always)]
-    pub fn empty(&self, pos: Pos) -> Cells {
+    pub(crate) fn empty(&self, pos: Pos) -> Cells {
         self.all & !(pos.own | pos.opp)
     }
 
     /// Sum of the values of `cells`.
     #[inline(always)]
-    pub fn sum(&self, cells: Cells) -> i32 {
+    pub(crate) fn sum(&self, cells: Cells) -> i32 {
         let mut s = 0;
         let mut rest = cells.bits();
         let mut k = 0;
@@ -163,7 +163,7 @@ impl Geometry {
 
     /// The cells next to any of `cells`.
     #[inline(always)]
-    pub fn near(&self, cells: Cells) -> Cells {
+    pub(crate) fn near(&self, cells: Cells) -> Cells {
         let n = self.n;
         (cells.up(n)
             | cells.down(n)
@@ -177,7 +177,7 @@ impl Geometry {
     /// nothing (a Stake). By dominance this is the only move on `i` that the
     /// search needs (see `../README.md`).
     #[inline(always)]
-    pub fn flips(&self, pos: Pos, i: usize) -> Cells {
+    pub(crate) fn flips(&self, pos: Pos, i: usize) -> Cells {
         let near = self.neighbours[i];
         // Branch-free: whether the mover has a neighbour there is as good
         // as a coin toss.
@@ -187,7 +187,7 @@ impl Geometry {
 
     /// The mover's gain from moving on `i` and turning over `flips`.
     #[inline(always)]
-    pub fn gain(&self, i: usize, flips: Cells) -> i32 {
+    pub(crate) fn gain(&self, i: usize, flips: Cells) -> i32 {
         let mut gain = self.values[i];
         for j in flips {
             gain += 2 * self.values[j];
@@ -197,14 +197,14 @@ impl Geometry {
 
     /// The gain of the side to move's one move on empty cell `i`.
     #[inline(always)]
-    pub fn gain_on(&self, pos: Pos, i: usize) -> i32 {
+    pub(crate) fn gain_on(&self, pos: Pos, i: usize) -> i32 {
         self.gain(i, self.flips(pos, i))
     }
 
     /// The position after the side to move moves on `i`, turning over
     /// `flips`, seen by the other side, who moves next.
     #[inline(always)]
-    pub fn play(&self, pos: Pos, i: usize, flips: Cells) -> Pos {
+    pub(crate) fn play(&self, pos: Pos, i: usize, flips: Cells) -> Pos {
         Pos {
             own: pos.opp & !flips,
             opp: pos.own | Cells::of(i) | flips,
@@ -215,7 +215,7 @@ impl Geometry {
     /// empty cell's value, unless a Raid that turns something over gains
     /// more, and those are only on cells next to pieces of both sides.
     #[inline(always)]
-    pub fn best_gain(&self, pos: Pos) -> i32 {
+    pub(crate) fn best_gain(&self, pos: Pos) -> i32 {
         let empty = self.empty(pos);
         let mut best = 0;
         if empty.count() <= 4 {
@@ -242,7 +242,7 @@ impl Geometry {
     /// Pieces that can never change owner again: no empty cell is next to
     /// them, and only a Raid on a neighbouring cell turns a piece over.
     #[inline(always)]
-    pub fn settled(&self, pos: Pos) -> Cells {
+    pub(crate) fn settled(&self, pos: Pos) -> Cells {
         (pos.own | pos.opp) & !self.near(self.empty(pos))
     }
 }

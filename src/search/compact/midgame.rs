@@ -29,7 +29,7 @@ const YBW_MIN: u32 = 7;
 
 /// The search's state that lives across iterations: the geometry and the
 /// table.
-pub struct Compact {
+pub(crate) struct Compact {
     g: Geometry,
     table: Table,
 }
@@ -59,7 +59,7 @@ impl Compact {
     /// The compact search for `board`'s shape and values with a table of
     /// about `table_bytes`, if the board is small enough: at most 64
     /// cells, values summing to at most 2^28.
-    pub fn new(board: &Board, table_bytes: usize) -> Option<Compact> {
+    pub(crate) fn new(board: &Board, table_bytes: usize) -> Option<Compact> {
         let g = Geometry::of(board)?;
         Some(Compact {
             g,
@@ -69,7 +69,7 @@ impl Compact {
 
     /// The move the table holds as best for `board`, `p` to move,
     /// `remaining` plies deep, from an exact result.
-    pub fn proved_best(&self, board: &Board, p: Player, remaining: u32) -> Option<Move> {
+    pub(crate) fn proved_best(&self, board: &Board, p: Player, remaining: u32) -> Option<Move> {
         let pos = self.g.pos(board, p);
         let hit = self.table.probe(pos)?;
         let remaining = remaining.min(self.g.empty(pos).count());

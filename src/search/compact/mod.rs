@@ -11,4 +11,4 @@ mod geometry;
 mod midgame;
 mod table;
 
-pub use midgame::Compact;
+pub(crate) use midgame::Compact;

@@ -15,7 +15,7 @@ use crate::search::window::Bound;
 
 /// One stored result.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Hit {
+pub(crate) struct Hit {
     pub value: i32,
     pub bound: Bound,
     /// Plies searched below the position (capped at its empty cells).
@@ -29,7 +29,7 @@ struct Bucket([AtomicU64; 8]);
 
 const _: () = assert!(std::mem::size_of::<Bucket>() == 64);
 
-pub struct Table {
+pub(crate) struct Table {
     buckets: Box<[Bucket]>,
     mask: usize,
 }
@@ -39,7 +39,7 @@ const NO_MOVE: u64 = 127;
 impl Table {
     /// A table of at most `bytes` (at least one bucket), fewer if the
     /// memory is not there.
-    pub fn new(bytes: usize) -> Table {
+    pub(crate) fn new(bytes: usize) -> Table {
         let mut count = (bytes / 64).max(1);
         if !count.is_power_of_two() {
             count = count.next_power_of_two() / 2;
@@ -57,7 +57,7 @@ impl Table {
     }
 
     /// Size in bytes.
-    pub fn bytes(&self) -> usize {
+    pub(crate) fn bytes(&self) -> usize {
         self.buckets.len() * 64
     }
 
@@ -70,7 +70,7 @@ impl Table {
 
     /// Starts loading `pos`'s bucket into the cache.
     #[inline(always)]
-    pub fn prefetch(&self, pos: Pos) {
+    pub(crate) fn prefetch(&self, pos: Pos) {
         #[cfg(target_arch = "x86_64")]
         // SAFETY: a prefetch has no effect but on the cache, and the
         // address is that of a live bucket.
@@ -84,7 +84,7 @@ impl Table {
 
     /// The entry stored for `pos`, if any.
     #[inline]
-    pub fn probe(&self, pos: Pos) -> Option<Hit> {
+    pub(crate) fn probe(&self, pos: Pos) -> Option<Hit> {
         let b = self.bucket(pos);
         for slot in 0..2 {
             let w = &b.0[slot * 4..slot * 4 + 4];
@@ -104,7 +104,7 @@ impl Table {
     /// Stores `hit` for `pos`: over its own entry, else over the entry
     /// with the smaller subtree (the second on a tie).
     #[inline]
-    pub fn store(&self, pos: Pos, hit: Hit) {
+    pub(crate) fn store(&self, pos: Pos, hit: Hit) {
         let b = self.bucket(pos);
         let remaining = |slot: usize| {
             let data = b.0[slot * 4 + 2].load(Relaxed);

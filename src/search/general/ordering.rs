@@ -11,7 +11,7 @@ use crate::game::{Move, MoveKind};
 const LAZY_PICKS: usize = 3;
 
 /// Hands out a node's moves best-looking first.
-pub struct Picker {
+pub(crate) struct Picker {
     /// Sort keys: rank in the high bits, the packed move in the low 16.
     keys: Vec<u64>,
     next: usize,
@@ -25,7 +25,12 @@ impl Picker {
     /// where the Raid on its cell flips something: that Raid's value is at
     /// least the Stake's (see `README.md`), so one child per empty cell
     /// gives the node's value.
-    pub fn new(board: &Board, p: Player, first: Option<Move>, dominance: Dominance) -> Picker {
+    pub(crate) fn new(
+        board: &Board,
+        p: Player,
+        first: Option<Move>,
+        dominance: Dominance,
+    ) -> Picker {
         let one_per_cell = dominance == Dominance::OnePerCell;
         let mut keys = Vec::with_capacity(64);
         for r in 0..board.n() {
@@ -51,13 +56,13 @@ impl Picker {
 
     /// Moves not handed out yet.
     #[inline]
-    pub fn left(&self) -> usize {
+    pub(crate) fn left(&self) -> usize {
         self.keys.len() - self.next
     }
 
     /// The best-looking move not handed out yet.
     #[inline]
-    pub fn next(&mut self) -> Option<Move> {
+    pub(crate) fn next(&mut self) -> Option<Move> {
         if self.next >= self.keys.len() {
             return None;
         }
@@ -79,7 +84,7 @@ impl Picker {
     }
 
     /// Every move not handed out yet, best-looking first.
-    pub fn rest(&mut self) -> Vec<Move> {
+    pub(crate) fn rest(&mut self) -> Vec<Move> {
         self.sort_rest();
         let moves = self.keys[self.next..]
             .iter()
