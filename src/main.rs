@@ -54,10 +54,11 @@ enum Command {
     ///
     /// Responses come in request order. A request line may be up to 1 MiB
     /// (1048576 bytes); a longer one is answered with an error, and the
-    /// server goes on with the next line. When standard input closes, the
-    /// searches not yet answered are stopped as a `{"cmd": "stop"}` request
-    /// stops them: each answers with its deepest completed depth, and the
-    /// server exits.
+    /// server goes on with the next line. When standard input closes, every
+    /// search not yet answered runs to its own limits and answers, and then
+    /// the server exits. `{"cmd": "stop"}`, a request's `time_ms`, SIGINT
+    /// and SIGTERM stop searches early: each answers with its deepest
+    /// completed depth (after a signal, the server then exits).
     Serve(cli::serve::ServeArgs),
     /// The older Drop / Blitz variant: PlayerM (minimax) against PlayerA
     /// (alpha-beta) on 5x5 boards, with a trace and a summary.
