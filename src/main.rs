@@ -65,6 +65,23 @@ enum Command {
     Driver(cli::driver::DriverArgs),
 }
 
+/// Help, the version, or a usage error, as clap words them: help and the
+/// version on standard output (exit 0 only if that could be written), a
+/// usage error on standard error with exit code 2.
+fn usage(e: &clap::Error) -> ExitCode {
+    use std::io::Write;
+    if e.use_stderr() {
+        e.exit();
+    }
+    match e.print().and_then(|()| std::io::stdout().flush()) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(err) => {
+            eprintln!("stakeraid: writing standard output: {err}");
+            ExitCode::from(2)
+        }
+    }
+}
+
 fn main() -> ExitCode {
     // Rust ignores SIGPIPE, so a write to a closed pipe (`stakeraid driver |
     // head -1`) fails, `println!` panics, and the release build aborts.
@@ -75,7 +92,10 @@ fn main() -> ExitCode {
     unsafe {
         libc::signal(libc::SIGPIPE, libc::SIG_DFL);
     }
-    let args = Cli::parse();
+    let args = match Cli::try_parse() {
+        Ok(args) => args,
+        Err(e) => return usage(&e),
+    };
     let result = match args.command {
         None => cli::solve::run_solve(&SolveArgs::default()),
         Some(Command::Solve(args)) => cli::solve::run_solve(&args),

@@ -12,7 +12,7 @@ use stakeraid::api::{analyse_with_progress, Analysis, Bound, Limits, Position};
 use stakeraid::search::trace::trace_alphabeta;
 use stakeraid::Mode;
 
-use super::io::write_output;
+use super::io::{print, write_output};
 use super::load::{load, Format, ModeArg};
 
 /// The deepest search `--dot` draws: the tree is kept whole, and beyond
@@ -100,11 +100,10 @@ pub fn run_analyse(args: &AnalyseArgs) -> anyhow::Result<()> {
     bar.finish_and_clear();
     let analysis = analysis?;
     if args.json {
-        println!("{}", serde_json::to_string(&analysis)?);
+        print(&(serde_json::to_string(&analysis)? + "\n"))
     } else {
-        print!("{}", table(&analysis, args.format));
+        print(&table(&analysis, args.format))
     }
-    Ok(())
 }
 
 /// One line on standard error while the search runs, when that is a

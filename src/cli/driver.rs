@@ -82,14 +82,10 @@ pub fn run_driver_command(args: &DriverArgs) -> anyhow::Result<()> {
     };
     let mut trace = |s: &str| {
         if !args.quiet {
-            // A closed pipe (`| head`) ends the trace, not the games.
-            let _ = std::io::Write::write_all(&mut std::io::stdout(), s.as_bytes());
+            super::io::trace(s);
         }
     };
     let report = run_driver(&boards, firsts, &settings, &mut trace);
-    if !args.quiet {
-        println!("summary");
-    }
-    print!("{report}");
-    Ok(())
+    let heading = if args.quiet { "" } else { "summary\n" };
+    super::io::print(&format!("{heading}{report}"))
 }

@@ -18,6 +18,23 @@ pub fn read_input(path: &Path) -> anyhow::Result<Vec<u8>> {
     Ok(bytes)
 }
 
+/// Writes `text` to standard output and flushes it. A failed write (a full
+/// disk, a closed file) is an error to report; a reader that has gone
+/// (`| head`) ends the program quietly through SIGPIPE before this returns.
+pub fn print(text: &str) -> anyhow::Result<()> {
+    let mut out = std::io::stdout().lock();
+    out.write_all(text.as_bytes())
+        .and_then(|()| out.flush())
+        .context("writing standard output")
+}
+
+/// A line of a trace on standard output: a failed write ends the trace,
+/// not the games; the report at the end says whether output works.
+pub fn trace(text: &str) {
+    let mut out = std::io::stdout().lock();
+    let _ = out.write_all(text.as_bytes()).and_then(|()| out.flush());
+}
+
 /// Writes `bytes` to `path` (standard output for `-`) through a temporary file in the same folder and renames it into
 /// place, so a reader never sees a half-written output and a failed run
 /// leaves any earlier output untouched.

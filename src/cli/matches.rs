@@ -89,8 +89,7 @@ pub fn run_match_command(args: &MatchArgs) -> anyhow::Result<()> {
     let bar = games_bar(&args.boards, args.trace)?;
     let mut trace = |s: &str| {
         if args.trace {
-            // A closed pipe (`| head`) ends the trace, not the match.
-            let _ = std::io::Write::write_all(&mut std::io::stdout(), s.as_bytes());
+            super::io::trace(s);
         }
     };
     let report = run_match(&args.a, &args.b, &settings, &mut trace, &mut |games, r| {
@@ -98,7 +97,5 @@ pub fn run_match_command(args: &MatchArgs) -> anyhow::Result<()> {
         bar.set_message(format!("A {}-{}-{}", r.wins, r.draws, r.losses));
     });
     bar.finish_and_clear();
-    println!("A = {}  B = {}", args.a, args.b);
-    print!("{report}");
-    Ok(())
+    super::io::print(&format!("A = {}  B = {}\n{report}", args.a, args.b))
 }

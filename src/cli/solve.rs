@@ -11,7 +11,7 @@ use stakeraid::api::{analyse, Limits, Position};
 use stakeraid::search::Deadline;
 use stakeraid::{legacy, solve, EngineKind, Mode, Move, Problem, SolveOptions};
 
-use super::io::write_output;
+use super::io::{print, write_output};
 use super::load::{load, Format, ModeArg};
 
 /// Arguments of `stakeraid solve`.
@@ -131,7 +131,7 @@ pub fn run_solve(args: &SolveArgs) -> anyhow::Result<()> {
     }
     match args.format {
         Format::InputTxt => write_output(&args.output, answer.text.as_bytes())?,
-        Format::DropBlitz => println!("{}", legacy::move_text(answer.best)),
+        Format::DropBlitz => print(&(legacy::move_text(answer.best) + "\n"))?,
     }
     if args.stats {
         print_stats(answer.best, answer.value, answer.nodes, answer.elapsed);
@@ -190,7 +190,7 @@ fn print_json(problem: &Problem, args: &SolveArgs) -> anyhow::Result<()> {
     if args.format == Format::InputTxt && args.output.as_os_str() != "-" {
         write_output(&args.output, analysis.output_text().as_bytes())?;
     }
-    println!("{}", serde_json::to_string(&analysis)?);
+    print(&(serde_json::to_string(&analysis)? + "\n"))?;
     if args.stats {
         print_stats(
             analysis.best,

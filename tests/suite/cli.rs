@@ -266,3 +266,48 @@ fn json_takes_the_fast_engine_and_stats() {
         "{err}"
     );
 }
+
+/// A standard output that cannot be written (a full disk) is one line on
+/// standard error and exit code 2, never a panic or an abort; help that
+/// could not be printed is not a success.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_full_standard_output_is_one_line_and_exit_code_2() {
+    let dir = tempfile::tempdir().unwrap();
+    fs::write(dir.path().join("input.txt"), SPEC_EXAMPLES[0].0).unwrap();
+    let board = "1,1\t2,0\t3,0\t4,0\t5,0\n".repeat(5);
+    fs::write(dir.path().join("board.txt"), board).unwrap();
+    let commands: [&[&str]; 8] = [
+        &["analyse", "input.txt"],
+        &["analyse", "--json", "input.txt"],
+        &["solve", "input.txt", "-o", "-", "--json"],
+        &[
+            "solve",
+            "--format",
+            "drop-blitz",
+            "board.txt",
+            "--depth",
+            "2",
+        ],
+        &["match", "greedy", "random", "--boards", "1", "--size", "3"],
+        &[
+            "driver",
+            "--random",
+            "1",
+            "--minimax-depth",
+            "1",
+            "--alphabeta-depth",
+            "1",
+        ],
+        &["bench"],
+        &["solve", "-o", "-"],
+    ];
+    for args in commands {
+        let (status, stderr) = crate::util::run_with_full_stdout(dir.path(), args);
+        assert_eq!(status.code(), Some(2), "{args:?}: {stderr}");
+        assert_eq!(stderr.lines().count(), 1, "{args:?}: {stderr}");
+        assert!(stderr.contains("No space left"), "{args:?}: {stderr}");
+    }
+    let (status, _) = crate::util::run_with_full_stdout(dir.path(), &["solve", "--help"]);
+    assert!(!status.success(), "help that was not printed");
+}
