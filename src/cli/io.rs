@@ -1,7 +1,7 @@
 //! Reading inputs and writing outputs, `-` meaning the standard streams.
 
 use std::io::{Read, Write};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use anyhow::Context;
 
@@ -46,6 +46,9 @@ pub fn write_output(path: &Path, bytes: &[u8]) -> anyhow::Result<()> {
             .and_then(|()| out.flush())
             .context("writing standard output");
     }
+    // A link stays a link: the file it names is the one replaced.
+    let resolved = resolve_links(path).with_context(|| format!("writing {}", path.display()))?;
+    let path = resolved.as_path();
     // Devices and pipes (`/dev/null`, a FIFO) are written in place: renaming
     // over them would replace the device with a plain file.
     if std::fs::metadata(path).is_ok_and(|m| !m.is_file() && !m.is_dir()) {
@@ -72,4 +75,26 @@ pub fn write_output(path: &Path, bytes: &[u8]) -> anyhow::Result<()> {
         let _ = std::fs::remove_file(&tmp);
     }
     result.with_context(|| format!("writing {}", path.display()))
+}
+
+/// The file that writing to `path` reaches: `path` itself, or the end of
+/// its chain of symbolic links (which need not exist yet).
+fn resolve_links(path: &Path) -> std::io::Result<PathBuf> {
+    // As many links as Linux follows before it gives up (ELOOP).
+    const MAX_LINKS: usize = 40;
+    let mut path = path.to_path_buf();
+    for _ in 0..MAX_LINKS {
+        match std::fs::symlink_metadata(&path) {
+            Ok(meta) if meta.file_type().is_symlink() => {
+                let target = std::fs::read_link(&path)?;
+                // A relative target is relative to the link's folder.
+                path = match path.parent() {
+                    Some(dir) => dir.join(target),
+                    None => target,
+                };
+            }
+            _ => return Ok(path),
+        }
+    }
+    Err(std::io::Error::other("too many levels of symbolic links"))
 }

@@ -311,3 +311,40 @@ fn a_full_standard_output_is_one_line_and_exit_code_2() {
     let (status, _) = crate::util::run_with_full_stdout(dir.path(), &["solve", "--help"]);
     assert!(!status.success(), "help that was not printed");
 }
+
+/// An output path that is a symbolic link writes the file the link names
+/// (through a temporary file beside it) and leaves the link a link.
+#[cfg(unix)]
+#[test]
+fn an_output_link_writes_its_target() {
+    let dir = tempfile::tempdir().unwrap();
+    let (input, expected) = SPEC_EXAMPLES[0];
+    fs::write(dir.path().join("input.txt"), input).unwrap();
+    fs::create_dir(dir.path().join("answers")).unwrap();
+    fs::write(dir.path().join("answers/target.txt"), "previous answer\n").unwrap();
+    std::os::unix::fs::symlink("answers/target.txt", dir.path().join("link.txt")).unwrap();
+    std::os::unix::fs::symlink("link.txt", dir.path().join("link2.txt")).unwrap();
+    for link in ["link.txt", "link2.txt"] {
+        fs::write(dir.path().join("answers/target.txt"), "previous answer\n").unwrap();
+        let out = run(dir.path(), &["solve", "input.txt", "-o", link], b"");
+        assert_ok(&out);
+        let meta = fs::symlink_metadata(dir.path().join(link)).unwrap();
+        assert!(meta.file_type().is_symlink(), "{link} is still a link");
+        assert_eq!(
+            fs::read_to_string(dir.path().join("answers/target.txt")).unwrap(),
+            expected
+        );
+        assert_eq!(fs::read_dir(dir.path().join("answers")).unwrap().count(), 1);
+    }
+    // A link to a file not yet there creates it.
+    std::os::unix::fs::symlink("answers/new.txt", dir.path().join("fresh.txt")).unwrap();
+    assert_ok(&run(
+        dir.path(),
+        &["solve", "input.txt", "-o", "fresh.txt"],
+        b"",
+    ));
+    assert_eq!(
+        fs::read_to_string(dir.path().join("answers/new.txt")).unwrap(),
+        expected
+    );
+}
