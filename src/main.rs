@@ -65,11 +65,22 @@ enum Command {
     Driver(cli::driver::DriverArgs),
 }
 
-/// Help, the version, or a usage error, as clap words them: help and the
-/// version on standard output (exit 0 only if that could be written), a
-/// usage error on standard error with exit code 2.
+/// Help, the version, or a usage error: help and the version on standard
+/// output (exit 0 only if that could be written), a usage error on
+/// standard error with exit code 2. A refused value is one line, as every
+/// other error is; other usage errors keep clap's tips.
 fn usage(e: &clap::Error) -> ExitCode {
+    use clap::error::ErrorKind;
     use std::io::Write;
+    if matches!(
+        e.kind(),
+        ErrorKind::ValueValidation | ErrorKind::InvalidValue
+    ) {
+        let text = e.render().to_string();
+        let first = text.lines().next().unwrap_or_default();
+        eprintln!("stakeraid: {}", first.trim_start_matches("error: "));
+        return ExitCode::from(2);
+    }
     if e.use_stderr() {
         e.exit();
     }

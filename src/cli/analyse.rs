@@ -36,11 +36,13 @@ pub struct AnalyseArgs {
     /// the search goes to the end of the game.
     #[arg(long, value_parser = clap::value_parser!(u32).range(1..))]
     depth: Option<u32>,
-    /// Time limit in seconds; the deepest completed depth answers.
-    #[arg(long)]
-    time: Option<f64>,
-    /// Worker threads (default: one per core).
-    #[arg(long, default_value_t = 0, value_parser = super::parse_threads)]
+    /// Wall-time limit in seconds; the deepest completed depth answers.
+    #[arg(long, value_name = "SECONDS", allow_negative_numbers = true,
+          value_parser = super::limits::parse_seconds)]
+    time: Option<Duration>,
+    /// Worker threads: 0 (the default) for one per core.
+    #[arg(long, value_name = "N", default_value_t = 0, hide_default_value = true,
+          allow_negative_numbers = true, value_parser = super::parse_threads)]
     threads: usize,
     /// Write the tree the textbook alpha-beta searches (depth 3 or less)
     /// as Graphviz DOT to FILE, pruned branches marked; `-` prints it
@@ -59,11 +61,7 @@ pub fn run_analyse(args: &AnalyseArgs) -> anyhow::Result<()> {
         Some(Mode::Minimax { depth } | Mode::AlphaBeta { depth }) => Some(depth),
         _ => None,
     };
-    let time = match args.time.map(Duration::try_from_secs_f64) {
-        Some(Ok(t)) if !t.is_zero() => Some(t),
-        Some(_) => anyhow::bail!("--time must be a positive number of seconds"),
-        None => None,
-    };
+    let time = args.time;
     let depth = args
         .depth
         .or(if time.is_some() { None } else { file_depth });

@@ -34,8 +34,9 @@ pub struct DriverArgs {
     /// Print only the summary, not the per-move trace.
     #[arg(long)]
     quiet: bool,
-    /// Threads for the minimax searches (default: one per core).
-    #[arg(long, default_value_t = 0, value_parser = super::parse_threads)]
+    /// Threads for the minimax searches: 0 (the default) for one per core.
+    #[arg(long, value_name = "N", default_value_t = 0, hide_default_value = true,
+          allow_negative_numbers = true, value_parser = super::parse_threads)]
     threads: usize,
 }
 

@@ -14,8 +14,9 @@ pub struct MatchArgs {
     b: Agent,
     #[command(flatten)]
     boards: BoardArgs,
-    /// Threads per engine move (default: one per core).
-    #[arg(long, default_value_t = 0, value_parser = super::parse_threads)]
+    /// Threads per engine move: 0 (the default) for one per core.
+    #[arg(long, value_name = "N", default_value_t = 0, hide_default_value = true,
+          allow_negative_numbers = true, value_parser = super::parse_threads)]
     threads: usize,
     /// Print every move and board, and each game's result.
     #[arg(long)]

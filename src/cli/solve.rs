@@ -26,8 +26,9 @@ pub struct SolveArgs {
     /// Print value, nodes, time and nodes/s on standard error.
     #[arg(long)]
     stats: bool,
-    /// Worker threads (default: one per core).
-    #[arg(long, default_value_t = 0, value_parser = super::parse_threads)]
+    /// Worker threads: 0 (the default) for one per core.
+    #[arg(long, value_name = "N", default_value_t = 0, hide_default_value = true,
+          allow_negative_numbers = true, value_parser = super::parse_threads)]
     threads: usize,
     /// Search engine for MINIMAX and ALPHABETA.
     #[arg(long, value_enum, default_value_t = Engine::Fast)]
@@ -51,22 +52,16 @@ pub struct SolveArgs {
     /// Wall-time limit in seconds for a MINIMAX or ALPHABETA search. When
     /// it runs out, the deepest depth completed answers, and a warning on
     /// standard error says that the answer is not the exact one.
-    #[arg(long, value_name = "SECONDS", value_parser = parse_seconds)]
+    #[arg(long, value_name = "SECONDS", allow_negative_numbers = true,
+          value_parser = super::limits::parse_seconds)]
     time: Option<Duration>,
-    /// Transposition table size in MiB (default: sized for the search, at
-    /// most 64 MiB; for exact solves deeper than 19 plies on boards of up
-    /// to 64 cells, twice that per ply more, up to 1 GiB).
-    #[arg(long, value_name = "MIB", value_parser = clap::value_parser!(u32).range(1..=1 << 20))]
+    /// Transposition table size in MiB, at most the memory available
+    /// (default: sized for the search, at most 64 MiB; for exact solves
+    /// deeper than 19 plies on boards of up to 64 cells, twice that per
+    /// ply more, up to 1 GiB).
+    #[arg(long, value_name = "MIB", allow_negative_numbers = true,
+          value_parser = super::limits::parse_table_mb)]
     table_mb: Option<u32>,
-}
-
-/// A time limit: a finite number of seconds, at least 0.
-fn parse_seconds(s: &str) -> Result<Duration, String> {
-    let secs: f64 = s
-        .parse()
-        .map_err(|_| "must be a number of seconds".to_string())?;
-    Duration::try_from_secs_f64(secs)
-        .map_err(|_| "must be a finite number of seconds, at least 0".into())
 }
 
 impl Default for SolveArgs {

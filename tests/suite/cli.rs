@@ -348,3 +348,58 @@ fn an_output_link_writes_its_target() {
         expected
     );
 }
+
+/// Negative and out-of-range numbers are one line naming the flag and the
+/// accepted range, not a tip to pass `-1` as the input file.
+#[test]
+fn numbers_out_of_range_are_one_line_with_the_range() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = SPEC_EXAMPLES[0].0.as_bytes();
+    for (args, says) in [
+        (
+            &["solve", "-", "-o", "-", "--time", "-1"][..],
+            "from 0 to 1e9",
+        ),
+        (
+            &["solve", "-", "-o", "-", "--time", "1e30"],
+            "from 0 to 1e9",
+        ),
+        (&["analyse", "-", "--time", "-1"], "from 0 to 1e9"),
+        (&["solve", "-", "-o", "-", "--threads", "-1"], "from 0"),
+        (&["analyse", "-", "--threads", "-1"], "from 0"),
+        (&["match", "greedy", "random", "--threads", "-1"], "from 0"),
+        (&["solve", "-", "-o", "-", "--table-mb", "-5"], "from 1"),
+        (
+            &["solve", "-", "-o", "-", "--table-mb", "2000000"],
+            "at most 1048576",
+        ),
+    ] {
+        let out = run(dir.path(), args, input);
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        let err = String::from_utf8(out.stderr).unwrap();
+        let flag = args[args.len() - 2];
+        assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
+        assert!(err.contains(flag) && err.contains(says), "{args:?}: {err}");
+        assert!(out.stdout.is_empty(), "{args:?}");
+    }
+}
+
+/// A table larger than the machine's memory is refused before anything is
+/// allocated (1 TiB here, more than any test machine has).
+#[cfg(target_os = "linux")]
+#[test]
+fn the_table_is_bounded_by_the_memory_available() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = run(
+        dir.path(),
+        &["solve", "-", "-o", "-", "--table-mb", "1048576"],
+        SPEC_EXAMPLES[0].0.as_bytes(),
+    );
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(
+        err.contains("--table-mb") && err.contains("available"),
+        "{err}"
+    );
+}
