@@ -6,7 +6,7 @@ use std::time::{Duration, Instant};
 use super::competition::{self, CompetitionOptions};
 use super::exact::exact_search;
 use super::pool::in_pool;
-use crate::game::Move;
+use crate::game::{Board, Move, Player};
 use crate::search::{reference, Deadline};
 use crate::text::{answer_text, Mode, Problem};
 
@@ -66,13 +66,24 @@ pub fn solve(problem: &Problem, options: &SolveOptions) -> Answer {
     let mut searched = None;
     let mut exact = true;
     let (best, value, nodes) = match (options.engine, problem.mode) {
-        (EngineKind::Reference, Mode::Minimax { depth }) => {
-            searched = Some(depth);
-            decided(reference::minimax(board, player, depth))
-        }
-        (EngineKind::Reference, Mode::AlphaBeta { depth }) => {
-            searched = Some(depth);
-            decided(reference::alphabeta(board, player, depth))
+        (EngineKind::Reference, Mode::Minimax { depth } | Mode::AlphaBeta { depth }) => {
+            let search = match problem.mode {
+                Mode::Minimax { .. } => reference::minimax_until,
+                _ => reference::alphabeta_until,
+            };
+            let target = depth.min(board.empty_count());
+            let (decision, done) = match &options.deadline {
+                Some(deadline) if !deadline.is_untimed() => {
+                    deepened(board, player, target, deadline, search)
+                }
+                _ => {
+                    let decision = search(board, player, depth, &|| false).expect("never stopped");
+                    (decision, target)
+                }
+            };
+            searched = Some(done);
+            exact = done == target;
+            decided(decision)
         }
         (EngineKind::Fast, Mode::Minimax { depth } | Mode::AlphaBeta { depth }) => {
             // MINIMAX asks for the same move as ALPHABETA; it also proves
@@ -117,6 +128,32 @@ pub fn solve(problem: &Problem, options: &SolveOptions) -> Answer {
         elapsed: start.elapsed(),
         text: answer_text(board, player, best),
     }
+}
+
+/// A textbook search cut short by `deadline`: depth after depth, the
+/// deepest completed one answering (depth 1 always completes, as it does
+/// for the fast engine). Returns that decision, with the nodes of every
+/// depth searched, and its depth.
+fn deepened(
+    board: &Board,
+    player: Player,
+    target: u32,
+    deadline: &Deadline,
+    search: fn(&Board, Player, u32, &dyn Fn() -> bool) -> Option<reference::Decision>,
+) -> (reference::Decision, u32) {
+    let first = search(board, player, 1, &|| false).expect("never stopped");
+    let (mut last, mut nodes) = ((first, 1), first.nodes);
+    for d in 2..=target {
+        match search(board, player, d, &|| deadline.poll()) {
+            Some(decision) => {
+                nodes += decision.nodes;
+                last = (decision, d);
+            }
+            None => break,
+        }
+    }
+    last.0.nodes = nodes;
+    last
 }
 
 fn decided(d: reference::Decision) -> (Move, i64, u64) {
