@@ -2,7 +2,7 @@
 
 use std::process::ExitCode;
 
-use clap::{Parser, Subcommand};
+use clap::{Arg, ArgAction, CommandFactory, FromArgMatches, Parser, Subcommand};
 
 mod cli;
 
@@ -65,6 +65,26 @@ enum Command {
     Driver(cli::driver::DriverArgs),
 }
 
+/// `cmd` with `-h` giving the same whole help as `--help`, in every
+/// subcommand: one help text per command, not a summary beside it.
+fn with_one_help(cmd: clap::Command) -> clap::Command {
+    let names: Vec<String> = cmd
+        .get_subcommands()
+        .map(|c| c.get_name().to_string())
+        .collect();
+    let mut cmd = cmd.disable_help_flag(true).arg(
+        Arg::new("help")
+            .short('h')
+            .long("help")
+            .action(ArgAction::HelpLong)
+            .help("Print help"),
+    );
+    for name in names {
+        cmd = cmd.mut_subcommand(name, with_one_help);
+    }
+    cmd
+}
+
 /// Help, the version, or a usage error: help and the version on standard
 /// output (exit 0 only if that could be written), a usage error on
 /// standard error with exit code 2. A refused value is one line, as every
@@ -76,9 +96,17 @@ fn usage(e: &clap::Error) -> ExitCode {
         e.kind(),
         ErrorKind::ValueValidation | ErrorKind::InvalidValue
     ) {
+        // clap puts the accepted values on the lines under the first.
         let text = e.render().to_string();
-        let first = text.lines().next().unwrap_or_default();
-        eprintln!("stakeraid: {}", first.trim_start_matches("error: "));
+        let head: Vec<&str> = text
+            .lines()
+            .map(str::trim)
+            .take_while(|l| !l.is_empty())
+            .collect();
+        eprintln!(
+            "stakeraid: {}",
+            head.join(" ").trim_start_matches("error: ")
+        );
         return ExitCode::from(2);
     }
     if e.use_stderr() {
@@ -103,7 +131,10 @@ fn main() -> ExitCode {
     unsafe {
         libc::signal(libc::SIGPIPE, libc::SIG_DFL);
     }
-    let args = match Cli::try_parse() {
+    let args = match with_one_help(Cli::command())
+        .try_get_matches()
+        .and_then(|m| Cli::from_arg_matches(&m))
+    {
         Ok(args) => args,
         Err(e) => return usage(&e),
     };

@@ -65,6 +65,13 @@ pub fn run_analyse(args: &AnalyseArgs) -> anyhow::Result<()> {
     let depth = args
         .depth
         .or(if time.is_some() { None } else { file_depth });
+    if depth.is_none() && time.is_none() {
+        let named = match loaded.mode {
+            Some(mode) => format!("a {} input names no depth", mode.name()),
+            None => "a drop-blitz board names no depth".to_string(),
+        };
+        anyhow::bail!("{named}: give --depth, --time or both");
+    }
     let position = Position::new(loaded.board, loaded.player)?;
 
     if let Some(path) = &args.dot {

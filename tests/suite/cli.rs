@@ -403,3 +403,83 @@ fn the_table_is_bounded_by_the_memory_available() {
         "{err}"
     );
 }
+
+/// One help text per command, whichever flag asks for it, with each
+/// default said once and the same names for the same values.
+#[test]
+fn help_is_one_text_with_each_default_once() {
+    let dir = tempfile::tempdir().unwrap();
+    for command in ["solve", "analyse", "serve", "position", "match", "driver"] {
+        let short = run(dir.path(), &[command, "-h"], b"");
+        let long = run(dir.path(), &[command, "--help"], b"");
+        assert_ok(&long);
+        assert_eq!(short.stdout, long.stdout, "{command}: -h and --help differ");
+    }
+    let help = |command: &str| {
+        String::from_utf8(run(dir.path(), &[command, "--help"], b"").stdout).unwrap()
+    };
+    for command in ["solve", "analyse"] {
+        let text = help(command);
+        assert!(text.contains("--time <SECONDS>"), "{command}: {text}");
+        let threads = text.split("--threads").nth(1).unwrap();
+        let entry = threads.split("\n\n").next().unwrap();
+        assert_eq!(entry.matches("default").count(), 1, "{command}: {entry}");
+    }
+}
+
+/// `position` takes the mode and player words `solve` takes, and a bad one
+/// names the flag and the choices, not a line of a file.
+#[test]
+fn position_words_are_checked_as_flags() {
+    let dir = tempfile::tempdir().unwrap();
+    for mode in ["minimax", "MINIMAX"] {
+        let out = run(
+            dir.path(),
+            &["position", "--size", "3", "--mode", mode],
+            b"",
+        );
+        assert_ok(&out);
+        assert!(String::from_utf8(out.stdout)
+            .unwrap()
+            .starts_with("3\nMINIMAX\n"));
+    }
+    for (args, says) in [
+        (
+            &["position", "--mode", "foo"][..],
+            "minimax, alphabeta, competition",
+        ),
+        (&["position", "--player", "Z"], "--player"),
+        (&["position", "--depth", "0"], "--depth"),
+    ] {
+        let out = run(dir.path(), args, b"");
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        let err = String::from_utf8(out.stderr).unwrap();
+        assert!(
+            err.lines().count() == 1 && err.contains(says),
+            "{args:?}: {err}"
+        );
+        assert!(!err.contains("line"), "{args:?}: {err}");
+    }
+}
+
+/// `analyse` on a COMPETITION input says what is missing and how to give it.
+#[test]
+fn analyse_of_a_competition_input_asks_for_a_depth() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = SPEC_EXAMPLES[0]
+        .0
+        .replace("MINIMAX\nO\n2", "COMPETITION\nO\n12.5");
+    let out = run(dir.path(), &["analyse", "-"], input.as_bytes());
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(
+        err.contains("COMPETITION") && err.contains("--depth"),
+        "{err}"
+    );
+    let out = run(
+        dir.path(),
+        &["analyse", "-", "--depth", "2"],
+        input.as_bytes(),
+    );
+    assert_ok(&out);
+}
