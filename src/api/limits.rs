@@ -46,8 +46,8 @@ pub struct Limits {
     /// deepest completed iteration answers (depth 1 always completes, so
     /// the answer can come a little late on a huge board).
     pub time: Option<Duration>,
-    /// Worker threads; 0 means one per core (at most
-    /// [`super::MAX_THREADS`]).
+    /// Worker threads; 0 means one per core. At most
+    /// [`super::MAX_THREADS`].
     pub threads: usize,
     /// Setting this flag (from any thread) stops the analysis as the time
     /// limit does. The analysis only reads it.

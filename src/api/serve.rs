@@ -41,7 +41,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use crate::api::lines::{read_line, Line};
-use crate::api::{analyse, Analysis, ApiError, Grid, Limits, Position, SearchMode};
+use crate::api::{analyse, Analysis, ApiError, Grid, Limits, Position, SearchMode, MAX_THREADS};
 use crate::text::parse_problem;
 use crate::text::Mode;
 
@@ -188,6 +188,9 @@ impl Request {
         }
         if limits.depth.is_none() && limits.time.is_none() {
             return Err(ApiError::NoLimit.into());
+        }
+        if limits.threads > MAX_THREADS {
+            return Err(ApiError::TooManyThreads(limits.threads).into());
         }
         Ok((position, limits))
     }
@@ -376,18 +379,24 @@ fn request_job(line: &[u8], unanswered: &Unanswered) -> Option<Job> {
 fn job_of(text: &str, unanswered: &Unanswered) -> Job {
     // The id first, so that a request with bad fields is answered by id.
     let value: Value = match serde_json::from_str(text) {
-        Ok(v) => v,
+        Ok(Value::Object(fields)) => Value::Object(fields),
+        Ok(_) => {
+            return Job::Reply(Response::error(
+                Value::Null,
+                RequestError::Json("a request is a JSON object, {...}".into()),
+            ))
+        }
         Err(e) => {
             return Job::Reply(Response::error(
                 Value::Null,
-                RequestError::Json(e.to_string()),
+                RequestError::Json(json_error(&e)),
             ))
         }
     };
     let id = value.get("id").cloned().unwrap_or(Value::Null);
-    let request: Request = match serde_json::from_value(value) {
+    let request = match request_of(value) {
         Ok(r) => r,
-        Err(e) => return Job::Reply(Response::error(id, RequestError::Json(e.to_string()))),
+        Err(e) => return Job::Reply(Response::error(id, RequestError::Json(e))),
     };
     match request.cmd {
         Cmd::Stop => Job::Reply(Response {
@@ -413,6 +422,51 @@ fn job_of(text: &str, unanswered: &Unanswered) -> Job {
             }
             Err(e) => Job::Reply(Response::error(id, e)),
         },
+    }
+}
+
+/// The request of a JSON object, or why it is none, naming the field at
+/// fault (serde names the type it expected, not the field).
+fn request_of(value: Value) -> Result<Request, String> {
+    serde_json::from_value(value.clone()).map_err(|e| {
+        let fields = value.as_object().into_iter().flatten();
+        let wrong = fields
+            .filter(|(name, _)| name.as_str() != "id")
+            .find(|(name, field)| {
+                let alone = serde_json::Map::from_iter([((*name).clone(), (*field).clone())]);
+                serde_json::from_value::<Request>(Value::Object(alone)).is_err()
+            });
+        match wrong {
+            Some((name, _)) if !json_error(&e).contains(name.as_str()) => {
+                format!("\"{name}\": {}", json_error(&e))
+            }
+            _ => json_error(&e),
+        }
+    })
+}
+
+/// Why a line is not a request, in words for a person: where the text
+/// stops being JSON, or which field is wrong, without the parser's names
+/// for its tokens.
+fn json_error(e: &serde_json::Error) -> String {
+    use serde_json::error::Category;
+    match e.classify() {
+        Category::Syntax => format!("not valid JSON (at column {})", e.column()),
+        Category::Eof => "not valid JSON: the line ends inside a value".into(),
+        Category::Io => "not readable".into(),
+        Category::Data => {
+            let text = e.to_string();
+            // A value's error names no place in the line: the field does.
+            let text = match text.rfind(" at line ") {
+                Some(at) => &text[..at],
+                None => &text,
+            };
+            ["u32", "u64", "usize"]
+                .iter()
+                .fold(text.to_string(), |t, int| {
+                    t.replace(&format!("expected {int}"), "expected a whole number")
+                })
+        }
     }
 }
 

@@ -244,11 +244,17 @@ fn errors_are_typed() {
         analyse(&position, &limits(None, None)),
         Err(ApiError::NoLimit)
     );
-    // A budget beyond the clock's range, and absurd thread counts, are no trouble.
+    // A budget beyond the clock's range is no trouble; an absurd thread
+    // count is refused, as the command line refuses it.
     let huge = Limits {
         threads: 1 << 40,
         ..limits(Some(2), Some(Duration::MAX))
     };
+    assert_eq!(
+        analyse(&position, &huge),
+        Err(ApiError::TooManyThreads(1 << 40))
+    );
+    let huge = Limits { threads: 0, ..huge };
     assert!(analyse(&position, &huge).unwrap().exact);
     // Deeper than the game is long: the game's end is the depth.
     let a = analyse(&position, &limits(Some(50), None)).unwrap();

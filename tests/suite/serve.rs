@@ -287,6 +287,9 @@ fn end_of_input_lets_the_searches_finish() {
 fn a_signal_stops_the_searches_and_ends_the_server() {
     for signal in [libc::SIGTERM, libc::SIGINT] {
         let mut server = Server::start();
+        // An answer shows the server is up, its signal handlers set.
+        server.send(&json!({"id": "ready", "input": SPEC_EXAMPLES[0].0}).to_string());
+        assert_eq!(server.response()["id"], "ready");
         server.send(&deep_request("running"));
         server.send(&deep_request("queued"));
         server.nothing_pending(Duration::from_millis(300));
@@ -315,6 +318,44 @@ fn a_signal_stops_the_searches_and_ends_the_server() {
             server.lines.recv_timeout(Duration::from_secs(5)).is_err(),
             "nothing after the last answer"
         );
+    }
+}
+
+/// Refused requests say what is wrong in words for a person, and the
+/// thread cap of the command line holds for requests too.
+#[test]
+fn refusals_are_plain_words() {
+    let dir = tempfile::tempdir().unwrap();
+    let script = [
+        "{id: 1}".to_string(),
+        "[1, 2]".to_string(),
+        r#"{"id": 3, "input": "#.to_string(),
+        json!({"id": 4, "input": SPEC_EXAMPLES[0].0, "threads": 9999}).to_string(),
+        json!({"id": 5, "input": SPEC_EXAMPLES[0].0, "depth": "deep"}).to_string(),
+    ]
+    .join("\n");
+    let out = crate::util::run(dir.path(), &["serve"], script.as_bytes());
+    assert!(out.status.success());
+    let responses: Vec<Value> = String::from_utf8(out.stdout)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(responses.len(), 5);
+    let says = [
+        "column 2",
+        "JSON object",
+        "ends inside",
+        "at most 256",
+        "depth",
+    ];
+    for (r, says) in responses.iter().zip(says) {
+        assert_eq!(r["ok"], false, "{r}");
+        let error = r["error"].as_str().unwrap();
+        assert!(error.contains(says), "{r}");
+        for jargon in ["ident", "line 1 column", "struct"] {
+            assert!(!error.contains(jargon), "{r}");
+        }
     }
 }
 
