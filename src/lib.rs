@@ -55,7 +55,8 @@ pub use engine::{bench, competition};
 pub use game::random as rng;
 pub use game::random::{random_board, Rng};
 pub use game::{
-    generate, legal_moves, Board, Move, MoveKind, MoveList, Player, Square, Undo, MAX_MOVES, MAX_N,
+    generate, legal_moves, Board, Move, MoveKind, MoveList, MoveParseError, Player, Square, Undo,
+    MAX_MOVES, MAX_N,
 };
 pub use play::game::Game;
 pub use play::{arena, referee};
