@@ -60,7 +60,9 @@ pub use game::{
 };
 pub use play::game::Game;
 pub use play::{arena, referee};
-pub use text::{answer_text, input_text, parse_problem, Mode, ParseError, ParseErrorKind, Problem};
+pub use text::{
+    answer_text, input_text, parse_problem, ParseError, ParseErrorKind, Problem, SearchMode, Task,
+};
 
 /// A rayon pool of `threads` workers, as the solver builds one: for tests
 /// and benchmarks that drive the engines directly.

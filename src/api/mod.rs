@@ -31,8 +31,9 @@ mod lines;
 mod position;
 pub mod serve;
 
+pub use crate::text::SearchMode;
 pub use analysis::{Analysis, Bound, RootMove};
-pub use limits::{Limits, SearchMode};
+pub use limits::Limits;
 pub use position::{Grid, Position, PositionError};
 
 use crate::engine::exact::exact_search;

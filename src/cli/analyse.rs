@@ -10,10 +10,10 @@ use anyhow::Context;
 use indicatif::{ProgressBar, ProgressStyle};
 use stakeraid::api::{analyse_with_progress, Analysis, Bound, Limits, Position};
 use stakeraid::search::trace::trace_alphabeta;
-use stakeraid::Mode;
+use stakeraid::{SearchMode, Task};
 
 use super::io::{print, write_output};
-use super::load::{load, Format, ModeArg};
+use super::load::{load, Format};
 
 /// The deepest search `--dot` draws: the tree is kept whole, and beyond
 /// this it is too big to read.
@@ -30,8 +30,8 @@ pub struct AnalyseArgs {
     format: Format,
     /// minimax proves every root value; alphabeta leaves upper bounds on
     /// moves it proves are not chosen. The input's own mode is not used.
-    #[arg(long, value_enum, default_value_t = ModeArg::Minimax)]
-    mode: ModeArg,
+    #[arg(long, value_enum, default_value_t = SearchMode::Minimax)]
+    mode: SearchMode,
     /// Cut-off depth (default: the input.txt's); past the last empty cell,
     /// the search goes to the end of the game.
     #[arg(long, value_parser = clap::value_parser!(u32).range(1..))]
@@ -57,17 +57,14 @@ pub struct AnalyseArgs {
 /// Analyses one position.
 pub fn run_analyse(args: &AnalyseArgs) -> anyhow::Result<()> {
     let loaded = load(&args.input, args.format)?;
-    let file_depth = match loaded.mode {
-        Some(Mode::Minimax { depth } | Mode::AlphaBeta { depth }) => Some(depth),
-        _ => None,
-    };
+    let file_depth = loaded.task.and_then(Task::depth);
     let time = args.time;
     let depth = args
         .depth
         .or(if time.is_some() { None } else { file_depth });
     if depth.is_none() && time.is_none() {
-        let named = match loaded.mode {
-            Some(mode) => format!("a {} input names no depth", mode.name()),
+        let named = match loaded.task {
+            Some(task) => format!("a {} input names no depth", task.name()),
             None => "a drop-blitz board names no depth".to_string(),
         };
         anyhow::bail!("{named}: give --depth, --time or both");
@@ -89,7 +86,7 @@ pub fn run_analyse(args: &AnalyseArgs) -> anyhow::Result<()> {
     }
 
     let limits = Limits {
-        mode: args.mode.into(),
+        mode: args.mode,
         depth,
         time,
         threads: args.threads,

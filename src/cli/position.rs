@@ -4,7 +4,7 @@ use std::path::PathBuf;
 
 use anyhow::Context;
 use clap::ValueEnum;
-use stakeraid::{input_text, Mode, Player, Problem};
+use stakeraid::{input_text, Player, Problem, SearchMode, Task};
 
 use super::io::write_output;
 
@@ -24,8 +24,8 @@ pub struct PositionArgs {
     #[arg(long, default_value_t = 1)]
     seed: u64,
     /// What the file asks (upper case is accepted too).
-    #[arg(long, value_enum, ignore_case = true, default_value_t = Task::Alphabeta)]
-    mode: Task,
+    #[arg(long, value_enum, ignore_case = true, default_value_t = Asked::Alphabeta)]
+    mode: Asked,
     /// Player to move.
     #[arg(long, value_enum, ignore_case = true, default_value_t = PlayerArg::X)]
     player: PlayerArg,
@@ -39,7 +39,7 @@ pub struct PositionArgs {
 
 /// The mode line of the file written.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-enum Task {
+enum Asked {
     /// MINIMAX to the depth.
     Minimax,
     /// ALPHABETA to the depth.
@@ -70,10 +70,16 @@ pub fn run_position(args: &PositionArgs) -> anyhow::Result<()> {
             args.depth
         )),
     };
-    let mode = match args.mode {
-        Task::Minimax => Mode::Minimax { depth: depth()? },
-        Task::Alphabeta => Mode::AlphaBeta { depth: depth()? },
-        Task::Competition => Mode::Competition {
+    let task = match args.mode {
+        Asked::Minimax => Task::Exact {
+            mode: SearchMode::Minimax,
+            depth: depth()?,
+        },
+        Asked::Alphabeta => Task::Exact {
+            mode: SearchMode::AlphaBeta,
+            depth: depth()?,
+        },
+        Asked::Competition => Task::Competition {
             seconds: args
                 .depth
                 .trim()
@@ -97,7 +103,7 @@ pub fn run_position(args: &PositionArgs) -> anyhow::Result<()> {
     let problem = Problem {
         board,
         player,
-        mode,
+        task,
     };
     anyhow::ensure!(
         !stakeraid::legal_moves(&problem.board, player).is_empty(),

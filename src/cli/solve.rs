@@ -9,10 +9,10 @@ use clap::ValueEnum;
 use indicatif::{ProgressBar, ProgressStyle};
 use stakeraid::api::{analyse, Limits, Position};
 use stakeraid::search::Deadline;
-use stakeraid::{legacy, solve, EngineKind, Mode, Move, Problem, SolveOptions};
+use stakeraid::{legacy, solve, EngineKind, Move, Problem, SearchMode, SolveOptions, Task};
 
 use super::io::{print, write_output};
-use super::load::{load, Format, ModeArg};
+use super::load::{load, Format};
 
 /// Arguments of `stakeraid solve`.
 #[derive(clap::Args)]
@@ -45,7 +45,7 @@ pub struct SolveArgs {
     format: Format,
     /// drop-blitz only: the search (an input.txt names its own).
     #[arg(long, value_enum, requires = "depth")]
-    mode: Option<ModeArg>,
+    mode: Option<SearchMode>,
     /// drop-blitz only: the cut-off depth.
     #[arg(long, value_parser = clap::value_parser!(u32).range(1..))]
     depth: Option<u32>,
@@ -121,7 +121,7 @@ pub fn run_solve(args: &SolveArgs) -> anyhow::Result<()> {
         eprintln!(
             "stakeraid: time limit reached: the answer is the best move at depth {}, not the exact answer at depth {}",
             answer.depth,
-            problem.mode.depth().unwrap_or(0).min(problem.board.empty_count())
+            problem.task.depth().unwrap_or(0).min(problem.board.empty_count())
         );
     }
     match args.format {
@@ -147,26 +147,26 @@ fn print_stats(best: Move, value: i64, nodes: u64, elapsed: Duration) {
 /// mode and depth of the command line.
 fn read_problem(args: &SolveArgs) -> anyhow::Result<Problem> {
     let loaded = load(&args.input, args.format)?;
-    let mode = match (args.format, loaded.mode) {
-        (Format::InputTxt, Some(mode)) => {
+    let task = match (args.format, loaded.task) {
+        (Format::InputTxt, Some(task)) => {
             anyhow::ensure!(
                 args.mode.is_none() && args.depth.is_none(),
                 "--mode and --depth go with --format drop-blitz (an input.txt names its own)"
             );
-            mode
+            task
         }
         _ => {
             let depth = args.depth.context("--format drop-blitz needs --depth")?;
-            match args.mode.unwrap_or(ModeArg::Alphabeta) {
-                ModeArg::Minimax => Mode::Minimax { depth },
-                ModeArg::Alphabeta => Mode::AlphaBeta { depth },
+            Task::Exact {
+                mode: args.mode.unwrap_or_default(),
+                depth,
             }
         }
     };
     Ok(Problem {
         board: loaded.board,
         player: loaded.player,
-        mode,
+        task,
     })
 }
 
@@ -177,7 +177,7 @@ fn print_json(problem: &Problem, args: &SolveArgs) -> anyhow::Result<()> {
     let limits = Limits {
         threads: args.threads,
         time: args.time,
-        ..Limits::for_mode(problem.mode)?
+        ..Limits::for_task(problem.task)?
     };
     let spinner = searching(problem, None);
     let analysis = analyse(&position, &limits)?;
@@ -210,7 +210,7 @@ fn searching(problem: &stakeraid::Problem, watch: Option<&Arc<Deadline>>) -> Pro
         .unwrap_or_else(|_| ProgressStyle::default_spinner());
     bar.set_style(style);
     let n = problem.board.n();
-    bar.set_prefix(format!("{} {n}x{n}", problem.mode.name()));
+    bar.set_prefix(format!("{} {n}x{n}", problem.task.name()));
     bar.enable_steady_tick(Duration::from_millis(200));
     if let Some(watch) = watch {
         let (bar, watch) = (bar.clone(), watch.clone());

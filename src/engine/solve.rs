@@ -8,7 +8,7 @@ use super::exact::exact_search;
 use super::pool::in_pool;
 use crate::game::{Board, Move, Player};
 use crate::search::{reference, Deadline};
-use crate::text::{answer_text, Mode, Problem};
+use crate::text::{answer_text, Problem, SearchMode, Task};
 
 /// Which search answers MINIMAX and ALPHABETA problems.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -65,11 +65,11 @@ pub fn solve(problem: &Problem, options: &SolveOptions) -> Answer {
     let (board, player) = (&problem.board, problem.player);
     let mut searched = None;
     let mut exact = true;
-    let (best, value, nodes) = match (options.engine, problem.mode) {
-        (EngineKind::Reference, Mode::Minimax { depth } | Mode::AlphaBeta { depth }) => {
-            let search = match problem.mode {
-                Mode::Minimax { .. } => reference::minimax_until,
-                _ => reference::alphabeta_until,
+    let (best, value, nodes) = match (options.engine, problem.task) {
+        (EngineKind::Reference, Task::Exact { mode, depth }) => {
+            let search = match mode {
+                SearchMode::Minimax => reference::minimax_until,
+                SearchMode::AlphaBeta => reference::alphabeta_until,
             };
             let target = depth.min(board.empty_count());
             let (decision, done) = match &options.deadline {
@@ -85,10 +85,10 @@ pub fn solve(problem: &Problem, options: &SolveOptions) -> Answer {
             exact = done == target;
             decided(decision)
         }
-        (EngineKind::Fast, Mode::Minimax { depth } | Mode::AlphaBeta { depth }) => {
+        (EngineKind::Fast, Task::Exact { mode, depth }) => {
             // MINIMAX asks for the same move as ALPHABETA; it also proves
             // every root value, as `analyse` reports them for that mode.
-            let all_exact = matches!(problem.mode, Mode::Minimax { .. });
+            let all_exact = mode == SearchMode::Minimax;
             let target = depth.min(board.empty_count());
             let stop = options.deadline.clone().unwrap_or_default();
             let run = in_pool(options.threads, |par| {
@@ -110,7 +110,7 @@ pub fn solve(problem: &Problem, options: &SolveOptions) -> Answer {
             exact = run.depth == target;
             (run.best, run.value, run.nodes)
         }
-        (_, Mode::Competition { seconds }) => {
+        (_, Task::Competition { seconds }) => {
             let settings = CompetitionOptions {
                 threads: options.threads,
                 ..CompetitionOptions::default()
