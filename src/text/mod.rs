@@ -9,4 +9,4 @@ mod problem;
 
 pub use input::{parse_problem, ParseError, ParseErrorKind};
 pub use output::{answer_text, input_text};
-pub use problem::{Mode, Problem};
+pub use problem::{Problem, SearchMode, Task};

@@ -11,7 +11,7 @@ use serde::Serialize;
 
 use crate::play::arena::{winner_by_margin, Agent, Seat};
 use crate::play::game::Game;
-use crate::{input_text, Board, Mode, Move, Player, Problem};
+use crate::{input_text, Board, Move, Player, Problem, Task};
 
 use super::answer::check_answer;
 use super::forfeit::{Forfeit, ForfeitReason};
@@ -120,7 +120,7 @@ pub fn competition_input(board: &Board, player: Player, seconds_left: f64) -> St
     input_text(&Problem {
         board: board.clone(),
         player,
-        mode: Mode::Competition {
+        task: Task::Competition {
             seconds: told(seconds_left),
         },
     })
@@ -448,7 +448,7 @@ mod tests {
         let board = random_board(&mut Rng::new(1), 2, 9, 0.0);
         let input = competition_input(&board, Player::O, 1.5);
         let p = crate::parse_problem(input.as_bytes()).unwrap();
-        assert_eq!(p.mode, Mode::Competition { seconds: 1.5 });
+        assert_eq!(p.task, Task::Competition { seconds: 1.5 });
         assert_eq!(p.player, Player::O);
         assert_eq!(input.lines().nth(3), Some("1.5"), "{input}");
         let input = competition_input(&board, Player::X, 0.1234567);
