@@ -44,16 +44,19 @@ const COMPETITION: [(&str, Eval); 3] = [
     ("comp-bare", Eval::Score),
 ];
 
+/// An agent name that is not one of [`Agent`]'s.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+#[error("bad agent {0:?}: expected random, greedy, textbook:DEPTH, ab:DEPTH, comp:SECONDS, comp-playout:SECONDS or comp-bare:SECONDS")]
+pub struct AgentError(pub String);
+
 impl FromStr for Agent {
-    type Err = String;
+    type Err = AgentError;
 
     /// `random`, `greedy`, `textbook:DEPTH`, `ab:DEPTH`, `comp:SECONDS`, `comp-playout:SECONDS` or `comp-bare:SECONDS`
     /// (the competition engine valuing cut-offs by the bare score).
-    fn from_str(s: &str) -> Result<Agent, String> {
+    fn from_str(s: &str) -> Result<Agent, AgentError> {
         let (name, arg) = s.split_once(':').unwrap_or((s, ""));
-        let bad = || {
-            format!("bad agent {s:?}: expected random, greedy, textbook:DEPTH, ab:DEPTH, comp:SECONDS, comp-playout:SECONDS or comp-bare:SECONDS")
-        };
+        let bad = || AgentError(s.to_owned());
         let depth = || arg.parse::<u32>().ok().filter(|&d| d >= 1).ok_or_else(bad);
         let seconds = || {
             arg.parse::<f64>()

@@ -1,57 +1,20 @@
 //! One refereed game: the sides, one program move, and a game to its end
 //! or to a forfeit.
 
-use std::fmt;
 use std::io;
 use std::path::Path;
-use std::str::FromStr;
 use std::time::Duration;
 
 use serde::Serialize;
 
-use crate::play::arena::{winner_by_margin, Agent, Seat};
+use crate::play::arena::{winner_by_margin, Seat};
 use crate::play::game::Game;
 use crate::{input_text, Board, Mode, Move, Player, Problem};
 
 use super::answer::check_answer;
 use super::forfeit::{Forfeit, ForfeitReason};
 use super::process::{run_program, Exit, ProgramRun};
-
-/// One side of a refereed game.
-#[derive(Clone, Debug, PartialEq)]
-pub enum Side {
-    /// A built-in agent, run in this process.
-    Agent(Agent),
-    /// A program in the assignment's format, run as `sh -c COMMAND`.
-    Command(String),
-}
-
-impl FromStr for Side {
-    type Err = String;
-
-    /// `cmd:COMMAND` for a program, otherwise a built-in agent name
-    /// (`random`, `greedy`, `textbook:D`, `ab:D`, `comp:S`, ...).
-    fn from_str(s: &str) -> Result<Side, String> {
-        if let Some(command) = s.strip_prefix("cmd:") {
-            if command.trim().is_empty() {
-                return Err("cmd: needs a command, e.g. cmd:/path/to/program".to_owned());
-            }
-            return Ok(Side::Command(command.to_owned()));
-        }
-        s.parse::<Agent>()
-            .map(Side::Agent)
-            .map_err(|e| format!("{e}; or cmd:COMMAND for a program"))
-    }
-}
-
-impl fmt::Display for Side {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Side::Agent(a) => write!(f, "{a}"),
-            Side::Command(c) => write!(f, "cmd:{c}"),
-        }
-    }
-}
+use super::side::Side;
 
 /// The wall-clock limit of a program's move: `factor` times its CPU time
 /// left, plus `grace` seconds for start-up and a loaded machine.
@@ -415,24 +378,8 @@ fn move_text<S: serde::Serializer>(mv: &Option<Move>, s: S) -> Result<S::Ok, S::
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::play::arena::Agent;
     use crate::{legal_moves, random_board, Rng};
-
-    #[test]
-    fn sides_parse_and_print() {
-        for s in [
-            "greedy",
-            "comp:2.5",
-            "cmd:./a.out --fast",
-            "cmd:python3 x.py",
-        ] {
-            assert_eq!(s.parse::<Side>().unwrap().to_string(), s);
-        }
-        assert_eq!("ab:3".parse(), Ok(Side::Agent(Agent::AlphaBeta(3))));
-        for s in ["gredy", "./a.out", "cmd:", "cmd:  ", "ab:0"] {
-            let e = s.parse::<Side>().unwrap_err();
-            assert!(e.contains("cmd:"), "{s}: {e}");
-        }
-    }
 
     #[test]
     fn time_is_a_plain_decimal_rounded_down() {

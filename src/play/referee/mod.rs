@@ -30,14 +30,16 @@ mod forfeit;
 mod game;
 mod process;
 mod report;
+mod side;
 mod tournament;
 
 pub use answer::{check_answer, parse_answer, AnswerText};
 pub use forfeit::{Forfeit, ForfeitReason};
 pub use game::{
     competition_input, forfeit_margin, judge, play_game, program_move, time_text, GameForfeit,
-    GameResult, GameSettings, MoveRecord, ProgramMove, Side, WallGuard,
+    GameResult, GameSettings, MoveRecord, ProgramMove, WallGuard,
 };
 pub use process::{run_program, Exit, ProgramRun, MAX_OUTPUT};
 pub use report::{BoardPair, Elo, PairGame, RefereeReport, SideSummary, Spread};
+pub use side::{ProgramError, Side, SideError};
 pub use tournament::{run_referee, RefereeError, RefereeSettings};

@@ -261,6 +261,17 @@ impl fmt::Display for RefereeReport {
                 }
             }
             writeln!(f, "   pair {:+}", pair.margin_a())?;
+            for g in &pair.games {
+                if let Some(ff) = &g.game.forfeit {
+                    let who = if ff.player == g.a_plays { "A" } else { "B" };
+                    writeln!(
+                        f,
+                        "  {who} as {} forfeits: {}",
+                        ff.player.symbol(),
+                        ff.forfeit
+                    )?;
+                }
+            }
         }
         writeln!(f, "A = {}  B = {}", self.a, self.b)?;
         write!(f, "{}", self.totals)?;

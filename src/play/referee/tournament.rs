@@ -6,8 +6,9 @@ use serde::Serialize;
 use crate::play::arena::match_board;
 use crate::{Player, MAX_N};
 
-use super::game::{play_game, GameSettings, Side};
+use super::game::{play_game, GameSettings};
 use super::report::RefereeReport;
+use super::side::{ProgramError, Side};
 
 /// The boards of a referee match and how each game is played.
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -33,6 +34,9 @@ pub enum RefereeError {
     /// A setting out of range.
     #[error("{0}")]
     Settings(String),
+    /// A program side that cannot be run at all.
+    #[error(transparent)]
+    Program(#[from] ProgramError),
     /// Temporary folders, `input.txt`, starting `sh`.
     #[error("board {board}: {source}")]
     Io {
@@ -79,6 +83,8 @@ pub fn run_referee(
     on_game: &mut dyn FnMut(&RefereeReport),
 ) -> Result<RefereeReport, RefereeError> {
     settings.validate()?;
+    a.check()?;
+    b.check()?;
     let mut report = RefereeReport::new(a.to_string(), b.to_string());
     for k in 0..settings.boards {
         let (seed, board) = match_board(
