@@ -40,7 +40,7 @@ pub fn games_bar(boards: &BoardArgs, trace: bool) -> anyhow::Result<ProgressBar>
 #[derive(clap::Args)]
 pub struct BoardArgs {
     /// Boards to play; each is played twice, colours swapped.
-    #[arg(long, default_value_t = 10)]
+    #[arg(long, default_value_t = 10, value_parser = parse_boards)]
     pub boards: u32,
     /// Seed of the first board.
     #[arg(long, default_value_t = 1)]
@@ -56,6 +56,19 @@ pub struct BoardArgs {
     pub fill: f64,
 }
 
+/// Parses `--boards`: a match of no games has nothing to report.
+fn parse_boards(s: &str) -> Result<u32, String> {
+    match s.parse::<u32>() {
+        Ok(0) => Err("a match needs at least one board".to_owned()),
+        Ok(n) => Ok(n),
+        Err(_) => Err(format!(
+            "expected a number of boards from 1 to {}",
+            u32::MAX
+        )),
+    }
+}
+
+/// Parses `--size`: one board side, or a range of them.
 pub fn parse_sizes(s: &str) -> Result<(usize, usize), String> {
     let (lo, hi) = s.split_once("..").unwrap_or((s, s));
     let side = |x: &str| {

@@ -3,7 +3,6 @@
 
 use std::fmt;
 use std::str::FromStr;
-use std::time::Duration;
 
 use cpu_time::ProcessTime;
 
@@ -14,6 +13,7 @@ use crate::game::{legal_moves, Move};
 use crate::game::{Board, Player};
 pub use crate::play::game::own_sum;
 use crate::play::game::Game;
+use crate::play::stats::{duration_text, Elo};
 use crate::search::{reference, root, Eval};
 
 /// A way of choosing moves.
@@ -292,18 +292,10 @@ impl MatchReport {
         (f64::from(self.wins) + 0.5 * f64::from(self.draws)) / f64::from(self.games().max(1))
     }
 
-    /// Elo difference A - B implied by the score rate, with a 95% interval
-    /// (clamped to +-1000 where the rate is 0 or 1).
-    pub fn elo(&self) -> (f64, f64, f64) {
-        let n = f64::from(self.games().max(1));
-        let s = self.score_rate();
-        let mean_sq = (f64::from(self.wins) + 0.25 * f64::from(self.draws)) / n;
-        let se = ((mean_sq - s * s).max(0.0) / n).sqrt();
-        let elo = |x: f64| {
-            let x = x.clamp(1e-9, 1.0 - 1e-9);
-            (-400.0 * (1.0 / x - 1.0).log10()).clamp(-1000.0, 1000.0)
-        };
-        (elo(s), elo(s - 1.96 * se), elo(s + 1.96 * se))
+    /// The Elo difference A - B the score implies, with its 95% interval;
+    /// `None` before any game.
+    pub fn elo(&self) -> Option<Elo> {
+        Elo::from_results(self.wins, self.draws, self.losses)
     }
 
     /// Counts game `g`, in which A played `a` and `winner` won (`None`: a
@@ -338,9 +330,9 @@ impl MatchReport {
 
 impl fmt::Display for MatchReport {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let (elo, lo, hi) = self.elo();
-        let per_move =
-            |k: usize| Duration::from_secs_f64(self.cpu[k] / self.moves[k].max(1) as f64);
+        let Some(elo) = self.elo() else {
+            return writeln!(f, "games 0: no games played");
+        };
         writeln!(
             f,
             "games {}  A wins {}  draws {}  losses {}  score {:.1}%",
@@ -353,7 +345,8 @@ impl fmt::Display for MatchReport {
         writeln!(
             f,
             "mean margin for A {:.1}",
-            self.margin_sum as f64 / f64::from(self.games().max(1))
+            // Rounded first, so that a small negative mean is not `-0.0`.
+            (self.margin_sum as f64 / f64::from(self.games()) * 10.0).round() / 10.0 + 0.0
         )?;
         let [won, even, lost] = self.pairs;
         writeln!(
@@ -361,14 +354,15 @@ impl fmt::Display for MatchReport {
             "board pairs {}  A wins {won}  even {even}  losses {lost}",
             won + even + lost
         )?;
-        writeln!(f, "Elo A-B {elo:+.0} (95% {lo:+.0} .. {hi:+.0})")?;
+        writeln!(f, "Elo A-B {elo}")?;
         for (k, name) in ["A", "B"].iter().enumerate() {
             writeln!(
                 f,
-                "{name}: cpu per move {:.1?}  max per move {:.3}s  max per game {:.3}s",
-                per_move(k),
-                self.max_move[k],
-                self.max_game[k]
+                "{name}: cpu per move {}  max per move {}  cpu per game {}  max per game {}",
+                duration_text(self.cpu[k] / self.moves[k].max(1) as f64),
+                duration_text(self.max_move[k]),
+                duration_text(self.cpu[k] / f64::from(self.games())),
+                duration_text(self.max_game[k]),
             )?;
         }
         Ok(())
@@ -462,12 +456,20 @@ mod tests {
         assert_eq!(r.max_move, [0.5, 0.5]);
         assert_eq!(r.max_game, [2.0, 2.0]);
         assert!((r.score_rate() - 0.5).abs() < 1e-12);
-        assert!(r.elo().0.abs() < 1e-9);
+        assert_eq!(r.elo().unwrap().diff, Some(0.0));
         let sweep = MatchReport {
             wins: 10,
             ..MatchReport::default()
         };
-        assert_eq!(sweep.elo().0, 1000.0);
+        assert_eq!(
+            sweep.elo().unwrap().diff,
+            None,
+            "no finite Elo explains a sweep"
+        );
+        assert_eq!(
+            MatchReport::default().to_string(),
+            "games 0: no games played\n"
+        );
     }
 
     #[test]

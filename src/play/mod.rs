@@ -5,3 +5,4 @@ pub mod arena;
 pub mod driver;
 pub mod game;
 pub mod referee;
+pub mod stats;

@@ -66,3 +66,95 @@ fn scripted_play_session() {
         "no colour codes with --color never"
     );
 }
+
+#[test]
+fn a_match_of_no_boards_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    for command in ["match", "referee"] {
+        let out = run(
+            dir.path(),
+            &[command, "greedy", "random", "--boards", "0"],
+            b"",
+        );
+        assert_eq!(out.status.code(), Some(2), "{command}");
+        assert!(out.stdout.is_empty(), "{command}");
+        let err = String::from_utf8(out.stderr).unwrap();
+        assert!(err.contains("at least one board"), "{command}: {err}");
+    }
+}
+
+/// Every duration in the per-side lines of a report, with its unit.
+fn durations(text: &str) -> Vec<String> {
+    let lines = text
+        .lines()
+        .filter(|l| l.starts_with("A: ") || l.starts_with("B: "));
+    let words: Vec<String> = lines
+        .flat_map(|l| l.split_whitespace().map(str::to_owned).collect::<Vec<_>>())
+        .collect();
+    words
+        .windows(2)
+        .filter(|w| w[0].chars().next().is_some_and(|c| c.is_ascii_digit()))
+        .map(|w| format!("{} {}", w[0], w[1]))
+        .collect()
+}
+
+#[test]
+fn an_even_match_reads_plus_zero_and_durations_share_one_format() {
+    let dir = tempfile::tempdir().unwrap();
+    // The same agent on both sides of every board: each pair is even.
+    let out = run(
+        dir.path(),
+        &["match", "greedy", "greedy", "--boards", "2", "--size", "3"],
+        b"",
+    );
+    assert_ok(&out);
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.contains("score 50.0%"), "{text}");
+    assert!(text.contains("Elo A-B +0 (95% -"), "{text}");
+    assert!(!text.contains("-0 ") && !text.contains("-0.0"), "{text}");
+    let found = durations(&text);
+    assert_eq!(found.len(), 8, "{text}");
+    for d in found {
+        let (number, unit) = d.split_once(' ').unwrap();
+        assert!(["s", "ms", "µs"].contains(&unit), "{d} in {text}");
+        assert!(number.parse::<f64>().is_ok(), "{d}");
+    }
+}
+
+#[test]
+fn a_sweep_has_no_finite_elo_and_cpu_per_game_is_shown_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let silent = dir.path().join("silent.sh");
+    std::fs::write(&silent, "exit 0\n").unwrap();
+    let silent = format!("cmd:sh {}", silent.display());
+    let args = ["referee", "greedy", &silent, "--boards", "3", "--size", "2"];
+    let out = run(dir.path(), &args, b"");
+    assert_ok(&out);
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.contains("games 6  A wins 6"), "{text}");
+    let elo = text.lines().find(|l| l.starts_with("Elo A-B")).unwrap();
+    assert!(!elo.contains("1000"), "{elo}");
+    assert!(elo.starts_with("Elo A-B > +"), "{elo}");
+    for side in ["A: ", "B: "] {
+        let per_game = text
+            .lines()
+            .filter(|l| l.starts_with(side) && l.contains("per game"))
+            .count();
+        assert_eq!(per_game, 1, "{text}");
+    }
+    let out = run(dir.path(), &[&args[..], &["--json", "-"]].concat(), b"");
+    assert_ok(&out);
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert!(json["elo"]["diff"].is_null() && json["elo"]["high"].is_null());
+    assert!(json["elo"]["low"].as_f64().unwrap() > 0.0);
+    let out = run(
+        dir.path(),
+        &[
+            "referee", "greedy", "greedy", "--boards", "2", "--size", "3", "--json", "-",
+        ],
+        b"",
+    );
+    let raw = String::from_utf8(out.stdout).unwrap();
+    assert!(raw.contains("\"diff\": 0.0,"), "{raw}");
+    assert!(!raw.contains("-0.0"), "{raw}");
+}

@@ -33,6 +33,7 @@ mod report;
 mod side;
 mod tournament;
 
+pub use crate::play::stats::Elo;
 pub use answer::{check_answer, parse_answer, AnswerText};
 pub use forfeit::{Forfeit, ForfeitReason};
 pub use game::{
@@ -40,6 +41,6 @@ pub use game::{
     GameResult, GameSettings, MoveRecord, ProgramMove, WallGuard,
 };
 pub use process::{run_program, Exit, ProgramRun, MAX_OUTPUT};
-pub use report::{BoardPair, Elo, PairGame, RefereeReport, SideSummary, Spread};
+pub use report::{BoardPair, PairGame, RefereeReport, SideSummary, Spread};
 pub use side::{ProgramError, Side, SideError};
 pub use tournament::{run_referee, RefereeError, RefereeSettings};

@@ -8,6 +8,7 @@ use std::fmt;
 use serde::Serialize;
 
 use crate::play::arena::{GameRecord, MatchReport};
+use crate::play::stats::Elo;
 use crate::{Board, Player};
 
 use super::forfeit::ForfeitReason;
@@ -75,17 +76,6 @@ pub struct SideSummary {
     pub cpu_per_game: Spread,
     /// Forfeits by reason (every reason, zeros included).
     pub forfeits: BTreeMap<&'static str, u32>,
-}
-
-/// The Elo difference A - B and its 95% interval.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
-pub struct Elo {
-    /// Point estimate.
-    pub diff: f64,
-    /// Lower end of the 95% interval.
-    pub low: f64,
-    /// Upper end.
-    pub high: f64,
 }
 
 /// The whole match.
@@ -182,10 +172,10 @@ impl RefereeReport {
         }
     }
 
-    /// The Elo difference A - B with its 95% interval, from the arena.
-    pub fn elo(&self) -> Elo {
-        let (diff, low, high) = self.totals.elo();
-        Elo { diff, low, high }
+    /// The Elo difference A - B with its 95% interval, from the arena;
+    /// `None` before any game.
+    pub fn elo(&self) -> Option<Elo> {
+        self.totals.elo()
     }
 
     /// The report as pretty-printed JSON: the settings, the totals, both
@@ -202,7 +192,7 @@ impl RefereeReport {
             losses: u32,
             score: f64,
             mean_margin: f64,
-            elo: Elo,
+            elo: Option<Elo>,
             /// Board pairs A won, drew and lost on its two margins' sum.
             pairs_won: u32,
             pairs_even: u32,
@@ -233,13 +223,13 @@ impl RefereeReport {
     }
 
     fn mean_margin(&self) -> f64 {
-        self.totals.margin_sum as f64 / f64::from(self.totals.games().max(1))
+        self.totals.margin_sum as f64 / f64::from(self.totals.games().max(1)) + 0.0
     }
 }
 
 impl fmt::Display for RefereeReport {
-    /// One line per board pair, then the arena's totals, CPU per game and
-    /// forfeits by reason.
+    /// One line per board pair (and one per forfeit), then the arena's
+    /// totals and forfeits by reason.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         for pair in &self.pairs {
             write!(
@@ -275,14 +265,6 @@ impl fmt::Display for RefereeReport {
         }
         writeln!(f, "A = {}  B = {}", self.a, self.b)?;
         write!(f, "{}", self.totals)?;
-        for (k, name) in ["A", "B"].iter().enumerate() {
-            let s = self.side(k);
-            writeln!(
-                f,
-                "{name}: cpu per game mean {:.3}s  max {:.3}s",
-                s.cpu_per_game.mean, s.cpu_per_game.max
-            )?;
-        }
         for (k, name) in ["A", "B"].iter().enumerate() {
             let counts: Vec<String> = ForfeitReason::ALL
                 .iter()

@@ -53,6 +53,9 @@ impl RefereeSettings {
         let bad = |s: &str| Err(RefereeError::Settings(s.to_owned()));
         let (lo, hi) = self.sizes;
         let non_negative = |x: f64| x.is_finite() && x >= 0.0;
+        if self.boards == 0 {
+            return bad("a match needs at least one board");
+        }
         if !(1 <= lo && lo <= hi && hi <= MAX_N) {
             return bad("board sides must be from 1 to 26, smallest first");
         }
@@ -160,6 +163,9 @@ mod tests {
         assert!(s.validate().is_err());
         let mut s = settings();
         s.game.time = f64::NAN;
+        assert!(s.validate().is_err());
+        let mut s = settings();
+        s.boards = 0;
         assert!(s.validate().is_err());
         let mut s = settings();
         s.max_value = 0;
