@@ -57,7 +57,7 @@ pub use game::random::{random_board, Rng};
 pub use game::{
     generate, legal_moves, Board, Move, MoveKind, MoveList, Player, Square, Undo, MAX_MOVES, MAX_N,
 };
-pub use play::game::Game;
+pub use play::game::{check_move, Game, Illegal, LastMove};
 pub use play::{arena, referee};
 pub use text::{answer_text, input_text, parse_problem, Mode, ParseError, ParseErrorKind, Problem};
 

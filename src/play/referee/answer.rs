@@ -1,6 +1,7 @@
 //! Reading a program's `output.txt` and checking it against the position.
 
-use crate::{legal_moves, Board, Move, MoveKind, Player};
+use crate::play::game::check_move;
+use crate::{Board, Move, Player};
 
 use super::forfeit::{Forfeit, ForfeitReason};
 
@@ -60,10 +61,10 @@ pub fn check_answer(text: &[u8], board: &Board, player: Player) -> Result<Move, 
     let n = board.n();
     let answer = parse_answer(text, n).map_err(|e| Forfeit::new(ForfeitReason::Unreadable, e))?;
     let mv = answer.mv;
-    if !legal_moves(board, player).contains(&mv) {
+    if let Err(why) = check_move(board, player, mv) {
         return Err(Forfeit::new(
             ForfeitReason::IllegalMove,
-            illegal_why(board, player, mv),
+            format!("{mv}: {why}"),
         ));
     }
     let mut after = board.clone();
@@ -78,23 +79,6 @@ pub fn check_answer(text: &[u8], board: &Board, player: Player) -> Result<Move, 
         }
     }
     Ok(mv)
-}
-
-/// Why a move that parsed is not in the legal list.
-fn illegal_why(board: &Board, player: Player, mv: Move) -> String {
-    let n = board.n();
-    if mv.row() >= n || mv.col() >= n {
-        return format!("{mv}: {} is off the {n}x{n} board", mv.cell_name());
-    }
-    match (board.square(mv.row(), mv.col()), mv.kind()) {
-        (crate::Square::Piece(_), _) => format!("{mv}: {} is taken", mv.cell_name()),
-        (_, MoveKind::Raid) => format!(
-            "{mv}: no {} piece next to {}",
-            player.symbol(),
-            mv.cell_name()
-        ),
-        _ => format!("{mv} is not legal here"),
-    }
 }
 
 #[cfg(test)]
