@@ -22,5 +22,6 @@ pub use crate::play::driver::{
     play_game, run_driver, Agent, DriverReport, DriverSettings, GameResult,
 };
 pub use crate::text::dropblitz::{
-    board_text, move_text, parse_board, parse_move, LegacyError, LegacyErrorKind, SIDE, TO_MOVE,
+    board_text, move_text, parse_board, parse_move, LegacyError, LegacyErrorKind, MoveTextError,
+    SIDE, TO_MOVE,
 };

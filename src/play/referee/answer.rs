@@ -1,57 +1,10 @@
-//! Reading a program's `output.txt` and checking it against the position.
+//! Checking a program's `output.txt` against the position.
 
 use crate::play::game::check_move;
+use crate::text::parse_answer;
 use crate::{Board, Move, Player};
 
 use super::forfeit::{Forfeit, ForfeitReason};
-
-/// An `output.txt` as written: the move line read, the board rows as text.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct AnswerText {
-    /// The move on the first line.
-    pub mv: Move,
-    /// The board lines after it, trailing white space removed.
-    pub rows: Vec<String>,
-}
-
-/// Reads an `output.txt` for an `n` x `n` board: a move such as `C3 Raid`
-/// (case and spacing free) and `n` lines of `n` characters from `X`, `O`
-/// and `.`. CRLF line ends, trailing spaces, a missing final newline and
-/// trailing blank lines are accepted, as they are in `input.txt`. The error
-/// is one line, naming the line where it can.
-pub fn parse_answer(text: &[u8], n: usize) -> Result<AnswerText, String> {
-    let text = std::str::from_utf8(text).map_err(|_| "output.txt is not UTF-8 text".to_owned())?;
-    let mut lines: Vec<&str> = text.lines().map(str::trim_end).collect();
-    while lines.last().is_some_and(|l| l.is_empty()) {
-        lines.pop();
-    }
-    let Some((first, rows)) = lines.split_first() else {
-        return Err("output.txt is empty".to_owned());
-    };
-    let mv: Move = first.parse().map_err(|e| format!("line 1: {e}"))?;
-    if rows.len() != n {
-        return Err(format!(
-            "expected {n} board lines after the move, found {}",
-            rows.len()
-        ));
-    }
-    for (i, row) in rows.iter().enumerate() {
-        let line = i + 2;
-        if let Some(c) = row.chars().find(|c| !matches!(c, 'X' | 'O' | '.')) {
-            return Err(format!("line {line}: {c:?} is not X, O or ."));
-        }
-        if row.len() != n {
-            return Err(format!(
-                "line {line}: expected {n} cells, found {}",
-                row.len()
-            ));
-        }
-    }
-    Ok(AnswerText {
-        mv,
-        rows: rows.iter().map(|r| (*r).to_owned()).collect(),
-    })
-}
 
 /// Checks an `output.txt` for `player` to move on `board`: readable, a
 /// legal move, and the board after that move. Returns the move, or the
@@ -59,7 +12,8 @@ pub fn parse_answer(text: &[u8], n: usize) -> Result<AnswerText, String> {
 /// or [`ForfeitReason::WrongBoard`]) in that order of checking.
 pub fn check_answer(text: &[u8], board: &Board, player: Player) -> Result<Move, Forfeit> {
     let n = board.n();
-    let answer = parse_answer(text, n).map_err(|e| Forfeit::new(ForfeitReason::Unreadable, e))?;
+    let answer = parse_answer(text, n)
+        .map_err(|e| Forfeit::new(ForfeitReason::Unreadable, e.to_string()))?;
     let mv = answer.mv;
     if let Err(why) = check_move(board, player, mv) {
         return Err(Forfeit::new(

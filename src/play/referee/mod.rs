@@ -34,7 +34,8 @@ mod side;
 mod tournament;
 
 pub use crate::play::stats::Elo;
-pub use answer::{check_answer, parse_answer, AnswerText};
+pub use crate::text::{parse_answer, AnswerError, AnswerText};
+pub use answer::check_answer;
 pub use forfeit::{Forfeit, ForfeitReason};
 pub use game::{
     competition_input, forfeit_margin, judge, play_game, program_move, time_text, GameForfeit,
