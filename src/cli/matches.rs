@@ -3,7 +3,7 @@
 use std::io::IsTerminal;
 
 use indicatif::{ProgressBar, ProgressStyle};
-use stakeraid::arena::{run_match, Agent, MatchSettings};
+use stakeraid::arena::{run_match, Agent, BoardSet, MatchSettings};
 
 /// Arguments of `stakeraid match`.
 #[derive(clap::Args)]
@@ -56,6 +56,19 @@ pub struct BoardArgs {
     pub fill: f64,
 }
 
+impl BoardArgs {
+    /// The boards these arguments describe.
+    pub fn set(&self) -> BoardSet {
+        BoardSet {
+            count: self.boards,
+            seed: self.seed,
+            sizes: self.size,
+            max_value: self.max_value,
+            fill: self.fill,
+        }
+    }
+}
+
 /// Parses `--boards`: a match of no games has nothing to report.
 fn parse_boards(s: &str) -> Result<u32, String> {
     match s.parse::<u32>() {
@@ -92,11 +105,7 @@ pub fn run_match_command(args: &MatchArgs) -> anyhow::Result<()> {
         "--fill must be between 0 and 1"
     );
     let settings = MatchSettings {
-        boards: args.boards.boards,
-        seed: args.boards.seed,
-        sizes: args.boards.size,
-        max_value: args.boards.max_value,
-        fill: args.boards.fill,
+        boards: args.boards.set(),
         threads: args.threads,
     };
     let bar = games_bar(&args.boards, args.trace)?;

@@ -9,7 +9,7 @@ use anyhow::Context;
 use stakeraid::arena::{own_sum, Agent, Seat};
 use stakeraid::rng::{random_board, Rng};
 use stakeraid::search::root;
-use stakeraid::{parse_problem, Board, Game, Move, Player, Square};
+use stakeraid::{parse_problem, Board, Chosen, Game, Move, Player, Square, Table};
 
 use super::io::read_input;
 
@@ -252,13 +252,13 @@ pub fn run_play(args: &PlayArgs) -> anyhow::Result<()> {
     let screen = Screen { color };
     // The thinking line redraws itself, which only a terminal shows well.
     let live = std::io::stdout().is_terminal();
-    let mut seat = Seat::new(&args.engine, args.seed);
+    let mut seat = Seat::new(&args.engine, args.seed, 0);
     let stdin = std::io::stdin();
     let mut lines = stdin.lock().lines();
     // Not locked: the thinking line is written from another thread.
     let mut out = std::io::stdout();
 
-    let mut game = Game::new(&start, first);
+    let mut table = Table::new(&start, first, None);
     writeln!(out, "You are {}. {HELP}", you.symbol())?;
     if !Screen::values_fit(&start) {
         write!(
@@ -268,9 +268,10 @@ pub fn run_play(args: &PlayArgs) -> anyhow::Result<()> {
         )?;
     }
     loop {
+        let game = table.game();
         let p = game.to_move();
         if game.is_over() {
-            write!(out, "{}", screen.draw(&game))?;
+            write!(out, "{}", screen.draw(game))?;
             let margin = game.margin(you);
             let verdict = match margin.signum() {
                 1 => "you win",
@@ -281,18 +282,19 @@ pub fn run_play(args: &PlayArgs) -> anyhow::Result<()> {
             return Ok(());
         }
         if p != you {
-            let board = game.board().clone();
             let label = format!("engine ({}) thinking", p.symbol());
-            let mv = if live {
-                with_ticker(&mut out, &label, TICK, || seat.choose(&board, p, 0))
+            let played = if live {
+                with_ticker(&mut out, &label, TICK, || table.turn(&mut seat))
             } else {
-                seat.choose(&board, p, 0)
-            };
-            writeln!(out, "engine ({}) plays {mv}", p.symbol())?;
-            game.play(mv);
+                table.turn(&mut seat)
+            }?;
+            // Without a budget an agent never forfeits.
+            if let Ok(mv) = played.result {
+                writeln!(out, "engine ({}) plays {mv}", p.symbol())?;
+            }
             continue;
         }
-        write!(out, "{}{} to move> ", screen.draw(&game), p.symbol())?;
+        write!(out, "{}{} to move> ", screen.draw(game), p.symbol())?;
         out.flush()?;
         let Some(line) = lines.next() else {
             writeln!(out, "\nbye")?;
@@ -339,7 +341,7 @@ pub fn run_play(args: &PlayArgs) -> anyhow::Result<()> {
                                 format!("{whose} {mv}")
                             })
                             .collect();
-                        game.undo_to(i);
+                        table.undo_to(i);
                         writeln!(out, "took back {}", taken.join(" and "))?;
                     }
                     None => writeln!(out, "nothing to undo")?,
@@ -347,7 +349,9 @@ pub fn run_play(args: &PlayArgs) -> anyhow::Result<()> {
             }
             text => match text.parse::<Move>() {
                 Ok(mv) => match game.check(mv) {
-                    Ok(()) => game.play(mv),
+                    Ok(()) => {
+                        table.turn(&mut Chosen(mv))?;
+                    }
                     Err(why) => writeln!(out, "{mv} is not legal here: {why}")?,
                 },
                 Err(e) => writeln!(out, "not a move: {e}; {HELP}")?,

@@ -50,11 +50,7 @@ pub struct RefereeArgs {
 /// Plays the match and prints the report.
 pub fn run_referee_command(args: &RefereeArgs) -> anyhow::Result<()> {
     let settings = RefereeSettings {
-        boards: args.boards.boards,
-        seed: args.boards.seed,
-        sizes: args.boards.size,
-        max_value: args.boards.max_value,
-        fill: args.boards.fill,
+        boards: args.boards.set(),
         game: GameSettings {
             time: args.time,
             guard: WallGuard {

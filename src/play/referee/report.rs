@@ -7,13 +7,13 @@ use std::fmt;
 
 use serde::Serialize;
 
-use crate::play::arena::{GameRecord, MatchReport};
+use crate::play::forfeit::ForfeitReason;
+use crate::play::record::{player_symbol, GameRecord};
 use crate::play::stats::Elo;
+use crate::play::tally::MatchReport;
 use crate::{Board, Player};
 
-use super::forfeit::ForfeitReason;
-use super::game::{player_symbol, GameResult};
-use super::tournament::RefereeSettings;
+use super::settings::RefereeSettings;
 
 /// A game of a board pair, from side A's point of view.
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -27,7 +27,7 @@ pub struct PairGame {
     pub result: &'static str,
     /// The game itself.
     #[serde(flatten)]
-    pub game: GameResult,
+    pub game: GameRecord,
 }
 
 /// One board, played once with each colour.
@@ -106,15 +106,9 @@ impl RefereeReport {
 
     /// Adds a game of board pair number `board`, made from `seed` as
     /// `start`, in which A played `a_plays`.
-    pub fn add(&mut self, board: u32, seed: u64, start: &Board, a_plays: Player, game: GameResult) {
+    pub fn add(&mut self, board: u32, seed: u64, start: &Board, a_plays: Player, game: GameRecord) {
         let winner = game.winner();
-        let charged = GameRecord {
-            margin_x: game.margin_x,
-            cpu: game.cpu,
-            max_move: game.max_move,
-            moves: game.moves,
-        };
-        let margin_a = self.totals.add(&charged, a_plays, winner);
+        let margin_a = self.totals.add(&game, a_plays);
         let result = match winner {
             Some(w) if w == a_plays => "win",
             Some(_) => "loss",
@@ -285,10 +279,11 @@ impl fmt::Display for RefereeReport {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::play::referee::{Forfeit, GameForfeit};
+    use crate::play::forfeit::Forfeit;
+    use crate::play::record::GameForfeit;
 
-    fn game(margin_x: i64, forfeit: Option<(Player, ForfeitReason)>) -> GameResult {
-        GameResult {
+    fn game(margin_x: i64, forfeit: Option<(Player, ForfeitReason)>) -> GameRecord {
+        GameRecord {
             margin_x,
             forfeit: forfeit.map(|(player, reason)| GameForfeit {
                 player,

@@ -1,10 +1,104 @@
-//! Checking a program's `output.txt` against the position.
+//! Judging a program's move: one run of it, then what it did, checked in
+//! order (CPU overrun, hang, crash, no answer, an unreadable answer, an
+//! illegal move, a wrong board) down to the move it made.
 
+use std::io;
+use std::path::Path;
+
+use crate::play::forfeit::{Forfeit, ForfeitReason};
 use crate::play::game::check_move;
 use crate::text::parse_answer;
 use crate::{Board, Move, Player};
 
-use super::forfeit::{Forfeit, ForfeitReason};
+use super::clock::WallGuard;
+use super::input::competition_input;
+use super::process::{run_program, Exit, ProgramRun, MAX_OUTPUT};
+
+/// One program move, judged.
+#[derive(Debug)]
+pub struct ProgramMove {
+    /// CPU seconds charged: the program and every descendant, from the OS.
+    pub cpu: f64,
+    /// Wall-clock seconds.
+    pub wall: f64,
+    /// The move, or why the side forfeits.
+    pub result: Result<Move, Forfeit>,
+}
+
+/// Runs one move of the program `command` in `dir` (its working folder,
+/// kept between its moves): writes `input.txt` for `player` to move on
+/// `board` with `seconds_left` CPU seconds, runs the program under `guard`,
+/// and judges what it did (see [`judge`]). The error is the referee's own
+/// trouble (writing files, starting `sh`).
+pub fn program_move(
+    command: &str,
+    dir: &Path,
+    board: &Board,
+    player: Player,
+    seconds_left: f64,
+    guard: &WallGuard,
+) -> io::Result<ProgramMove> {
+    let input = competition_input(board, player, seconds_left);
+    let run = run_program(command, dir, &input, guard.limit(seconds_left))?;
+    Ok(ProgramMove {
+        cpu: run.cpu,
+        wall: run.wall,
+        result: judge(&run, board, player, seconds_left),
+    })
+}
+
+/// The move a program run made, or its forfeit, checked in this order:
+/// CPU overrun (the run's CPU time reached `seconds_left`, also when the
+/// wall guard stopped it), hang (stopped by the guard with time to spare),
+/// crash (non-zero exit or a signal), no `output.txt`, then
+/// [`check_answer`].
+pub fn judge(
+    run: &ProgramRun,
+    board: &Board,
+    player: Player,
+    seconds_left: f64,
+) -> Result<Move, Forfeit> {
+    use ForfeitReason::*;
+    if run.cpu >= seconds_left {
+        return Err(Forfeit::new(
+            CpuOverrun,
+            format!(
+                "used {:.3} s of CPU with {:.3} s left",
+                run.cpu, seconds_left
+            ),
+        ));
+    }
+    let why = |what: String| {
+        if run.stderr_tail.is_empty() {
+            what
+        } else {
+            format!("{what}: {}", run.stderr_tail)
+        }
+    };
+    match run.exit {
+        Exit::Killed => {
+            return Err(Forfeit::new(
+                Hang,
+                format!(
+                    "no answer after {:.3} s of wall time ({:.3} s CPU)",
+                    run.wall, run.cpu
+                ),
+            ))
+        }
+        Exit::Signal(s) => return Err(Forfeit::new(Crash, why(format!("killed by signal {s}")))),
+        Exit::Code(0) => {}
+        Exit::Code(c) => return Err(Forfeit::new(Crash, why(format!("exit code {c}")))),
+    }
+    match &run.output {
+        Err(io::ErrorKind::NotFound) => Err(Forfeit::new(NoOutput, "no output.txt")),
+        Err(kind) => Err(Forfeit::new(Unreadable, format!("output.txt: {kind}"))),
+        Ok(bytes) if bytes.len() as u64 > MAX_OUTPUT => Err(Forfeit::new(
+            Unreadable,
+            format!("output.txt is longer than {} bytes", MAX_OUTPUT),
+        )),
+        Ok(bytes) => check_answer(bytes, board, player),
+    }
+}
 
 /// Checks an `output.txt` for `player` to move on `board`: readable, a
 /// legal move, and the board after that move. Returns the move, or the
