@@ -1,8 +1,7 @@
 //! One game in progress, whoever plays it: the position, whose turn it is,
-//! the moves so far (which can be taken back), and the verdict at the end.
-//! The match arena, the older variant's driver, the referee and `stakeraid
-//! play` keep their games in it; each drives its own turns, since what a
-//! turn is differs (an agent's search, a program run, a person's command).
+//! the moves so far (which can be taken back), why a move would be
+//! illegal, and the verdict at the end. The game loop ([`super::table`])
+//! keeps every game in it.
 
 use crate::game::{legal_moves, Board, Cols, Move, MoveKind, Player, Square, Undo};
 
