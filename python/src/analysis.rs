@@ -1,5 +1,7 @@
 //! `analyse` and what it returns: `Analysis` and its `RootMove`s.
 
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
 use std::time::Duration;
 
 use pyo3::prelude::*;
@@ -7,6 +9,7 @@ use pyo3::prelude::*;
 use stakeraid::api::{self, Limits, SearchMode};
 
 use crate::errors::{thread_count, value_error};
+use crate::interrupt::interruptible;
 use crate::moves::PyMove;
 use crate::position::{player_name, PyPosition};
 use crate::stop::StopToken;
@@ -180,7 +183,8 @@ fn search_mode(mode: &str) -> PyResult<SearchMode> {
 /// upper bound) or `"MINIMAX"` (every root value exact); both choose the
 /// same move. Give `depth` (plies, at least 1), `time` (wall seconds) or
 /// both. `threads=0` uses one per core. `stop`, a `StopToken`, stops the
-/// search from another thread. The interpreter is released while it runs.
+/// search from another thread; Ctrl-C stops it and raises
+/// `KeyboardInterrupt`. The interpreter is released while it runs.
 #[pyfunction]
 #[pyo3(signature = (position, mode = "ALPHABETA", depth = None, time = None, threads = 0, stop = None))]
 pub(crate) fn analyse(
@@ -207,15 +211,39 @@ pub(crate) fn analyse(
         // Too long for a Duration is as good as no limit.
         Some(t) => Some(Duration::try_from_secs_f64(t).unwrap_or(Duration::MAX)),
     };
+    let halt = Arc::new(AtomicBool::new(false));
     let limits = Limits {
         mode: search_mode(mode)?,
         depth,
         time,
         threads: thread_count(threads)?,
-        stop: stop.map(|s| s.0.clone()),
+        stop: Some(halt.clone()),
     };
     let position = position.api_position()?;
-    py.detach(|| api::analyse(&position, &limits))
-        .map(PyAnalysis)
-        .map_err(value_error)
+    let _held = stop.map(|token| token.hold(&halt));
+    let empties = position.board().empty_count();
+    let analysis = if tree_size(empties, depth.unwrap_or(empties)) <= IN_PLACE_NODES {
+        py.detach(|| api::analyse(&position, &limits))
+    } else {
+        interruptible(py, &halt, || api::analyse(&position, &limits))?
+    };
+    analysis.map(PyAnalysis).map_err(value_error)
+}
+
+/// Searches of at most this many positions end in well under a millisecond,
+/// sooner than a thread of their own starts: they run on the calling
+/// thread, where Ctrl-C has to wait for them.
+const IN_PLACE_NODES: u64 = 10_000;
+
+/// The positions of the whole tree `depth` plies deep from a board with
+/// `empties` empty cells, counting every cell as both a Stake and a Raid:
+/// at least as many as any search of it visits.
+fn tree_size(empties: u32, depth: u32) -> u64 {
+    let mut width = 1u64;
+    let mut total = 1u64;
+    for left in (empties.saturating_sub(depth) + 1..=empties).rev() {
+        width = width.saturating_mul(2 * u64::from(left));
+        total = total.saturating_add(width);
+    }
+    total
 }

@@ -14,6 +14,7 @@ use pyo3::prelude::*;
 
 mod analysis;
 mod errors;
+mod interrupt;
 mod moves;
 mod position;
 mod solve;

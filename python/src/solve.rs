@@ -1,27 +1,36 @@
 //! The answers the command line gives: `output.txt` for an `input.txt`, and
 //! the competition engine's move.
 
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
+
 use pyo3::prelude::*;
 
 use stakeraid::competition::{self, CompetitionOptions};
+use stakeraid::search::Deadline;
 use stakeraid::{parse_problem, solve, SolveOptions};
 
 use crate::errors::{thread_count, value_error};
+use crate::interrupt::interruptible;
 use crate::moves::PyMove;
 use crate::position::PyPosition;
 
 /// The text of `output.txt` for the text of an `input.txt`, byte for byte
 /// what the `stakeraid` command writes (COMPETITION inputs included).
 /// Raises `ValueError` naming the line and the reason on a bad input.
+/// Ctrl-C stops a MINIMAX or ALPHABETA search and raises
+/// `KeyboardInterrupt`.
 #[pyfunction]
 #[pyo3(signature = (input_text, threads = 0))]
 pub(crate) fn solve_text(py: Python<'_>, input_text: &str, threads: i64) -> PyResult<String> {
     let problem = parse_problem(input_text.as_bytes()).map_err(value_error)?;
+    let halt = Arc::new(AtomicBool::new(false));
     let options = SolveOptions {
         threads: thread_count(threads)?,
+        deadline: Some(Arc::new(Deadline::none().with_stop(Some(halt.clone())))),
         ..SolveOptions::default()
     };
-    Ok(py.detach(|| solve(&problem, &options).text))
+    interruptible(py, &halt, || solve(&problem, &options).text)
 }
 
 /// The competition engine's move for the player to move, with
