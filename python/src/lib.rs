@@ -39,5 +39,14 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(solve::solve_text, m)?)?;
     m.add_function(wrap_pyfunction!(solve::competition_move, m)?)?;
     m.add_function(wrap_pyfunction!(_panic_for_tests, m)?)?;
+    // `eq` gives a class the comparison slot, and with it the wrappers of
+    // all six comparisons, which `help()` then lists; these classes have no
+    // order, so `<` raises and its wrappers would only mislead.
+    for class in ["Position", "RootMove"] {
+        let class = m.getattr(class)?;
+        for op in ["__lt__", "__le__", "__gt__", "__ge__"] {
+            class.delattr(op)?;
+        }
+    }
     Ok(())
 }

@@ -1,6 +1,9 @@
 //! `Move`: a target cell and a kind, and the action indices of the
 //! environment.
 
+use std::cmp::Ordering;
+
+use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 
 use stakeraid::{Move as RustMove, MoveKind, MAX_N};
@@ -10,11 +13,53 @@ use crate::errors::value_error;
 /// A move: a target cell and a kind, printed as in `output.txt`.
 ///
 /// `Move("C3", "Raid")`, `Move.parse("C3 Raid")` (case and spacing are
-/// free); `str(move)` gives `"C3 Raid"` back. Moves are immutable,
-/// comparable and hashable.
-#[pyclass(name = "Move", module = "stakeraid", frozen, eq, hash, from_py_object)]
+/// free); `str(move)` gives `"C3 Raid"` back. Moves are immutable and
+/// hashable, and order as the legal moves are listed: every Stake before
+/// every Raid, each kind row-major.
+#[pyclass(
+    name = "Move",
+    module = "stakeraid",
+    frozen,
+    eq,
+    ord,
+    hash,
+    from_py_object
+)]
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
 pub struct PyMove(pub(crate) RustMove);
+
+impl PyMove {
+    /// Where this move stands in the canonical order.
+    fn rank(&self) -> (bool, usize, usize) {
+        (self.0.kind() == MoveKind::Raid, self.0.row(), self.0.col())
+    }
+
+    /// The move `arg` names: a `Move`, or its text.
+    pub(crate) fn from_arg(arg: &Bound<'_, PyAny>) -> PyResult<RustMove> {
+        if let Ok(mv) = arg.extract::<PyMove>() {
+            return Ok(mv.0);
+        }
+        if let Ok(text) = arg.extract::<String>() {
+            return PyMove::parse(&text).map(|m| m.0);
+        }
+        let type_name = arg.get_type().name()?;
+        Err(PyTypeError::new_err(format!(
+            "a move is a Move or its text, such as \"C3 Raid\"; got {type_name}"
+        )))
+    }
+}
+
+impl PartialOrd for PyMove {
+    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for PyMove {
+    fn cmp(&self, other: &Self) -> Ordering {
+        self.rank().cmp(&other.rank())
+    }
+}
 
 #[pymethods]
 impl PyMove {
@@ -37,8 +82,8 @@ impl PyMove {
         let cells = (n * n) as i64;
         if !(0..2 * cells).contains(&index) {
             return Err(value_error(format!(
-                "action index {index} out of 0..{} for a {n}x{n} board",
-                2 * cells
+                "action index {index} is out of range: a {n}x{n} board has actions 0 to {}",
+                2 * cells - 1
             )));
         }
         let (kind, cell) = (index / cells, (index % cells) as usize);
@@ -110,21 +155,5 @@ pub(crate) fn check_size(size: i64) -> PyResult<usize> {
         _ => Err(value_error(format!(
             "board size must be 1 to {MAX_N}, got {size}"
         ))),
-    }
-}
-
-/// A move given as a `Move` or as its text.
-#[derive(FromPyObject)]
-pub(crate) enum MoveArg {
-    Move(PyMove),
-    Text(String),
-}
-
-impl MoveArg {
-    pub(crate) fn get(self) -> PyResult<RustMove> {
-        match self {
-            MoveArg::Move(m) => Ok(m.0),
-            MoveArg::Text(t) => PyMove::parse(&t).map(|m| m.0),
-        }
     }
 }

@@ -13,7 +13,7 @@ use stakeraid::{
 };
 
 use crate::errors::value_error;
-use crate::moves::{MoveArg, PyMove};
+use crate::moves::PyMove;
 
 pub(crate) fn player_name(p: Player) -> String {
     p.symbol().to_string()
@@ -30,7 +30,7 @@ fn parse_player(s: &str) -> PyResult<Player> {
 /// A board (cell values and pieces) and the player to move.
 ///
 /// `Position(values, cells=None, player="X")`: `values` is one list of
-/// positive integers per row, `cells` one string of `X`, `O` and `.` per
+/// integers from 0 to 2147483647 per row, `cells` one string of `X`, `O` and `.` per
 /// row (all empty if omitted). `Position.from_input(text)` reads the text
 /// of an `input.txt`. Positions are immutable: `play` returns a new one.
 /// A full board is a valid position (`is_over`), with no legal move.
@@ -60,9 +60,10 @@ impl PyPosition {
                 let v = v.extract::<i64>().map_err(|_| {
                     let shown = v.repr().map_or_else(|_| "?".into(), |r| r.to_string());
                     value_error(format!(
-                        "value row {}, column {}: values must be positive and fit in i32, got {shown}",
+                        "value row {}, column {}: values must be integers from 0 to {}, got {shown}",
                         r + 1,
-                        c + 1
+                        c + 1,
+                        i32::MAX
                     ))
                 })?;
                 out.push(v);
@@ -92,20 +93,54 @@ impl PyPosition {
     /// The text of an `input.txt` asking about this position: `depth` for
     /// MINIMAX and ALPHABETA, `seconds` (CPU seconds left) for COMPETITION.
     #[pyo3(signature = (mode = "ALPHABETA", depth = None, seconds = None))]
-    fn to_input(&self, mode: &str, depth: Option<u32>, seconds: Option<f64>) -> PyResult<String> {
+    fn to_input(&self, mode: &str, depth: Option<i64>, seconds: Option<f64>) -> PyResult<String> {
         if self.board.is_full() {
             return Err(value_error(PositionError::Full));
         }
-        let mode = match (mode.to_ascii_uppercase().as_str(), depth, seconds) {
-            ("MINIMAX", Some(d), None) if d >= 1 => Mode::Minimax { depth: d },
-            ("ALPHABETA", Some(d), None) if d >= 1 => Mode::AlphaBeta { depth: d },
-            ("COMPETITION", None, Some(s)) if s.is_finite() && s >= 0.0 => {
-                Mode::Competition { seconds: s }
+        let mode = match mode.to_ascii_uppercase().as_str() {
+            name @ ("MINIMAX" | "ALPHABETA") => {
+                if seconds.is_some() {
+                    return Err(value_error(format!("{name} takes a depth, not seconds")));
+                }
+                let depth = match depth {
+                    None => {
+                        return Err(value_error(format!(
+                            "{name} needs a depth (plies, at least 1)"
+                        )))
+                    }
+                    Some(d) => u32::try_from(d).ok().filter(|&d| d >= 1).ok_or_else(|| {
+                        value_error(format!("depth must be 1 to {}, got {d}", u32::MAX))
+                    })?,
+                };
+                if name == "MINIMAX" {
+                    Mode::Minimax { depth }
+                } else {
+                    Mode::AlphaBeta { depth }
+                }
+            }
+            "COMPETITION" => {
+                if depth.is_some() {
+                    return Err(value_error(
+                        "COMPETITION takes seconds (the CPU seconds left), not a depth",
+                    ));
+                }
+                match seconds {
+                    None => {
+                        return Err(value_error(
+                            "COMPETITION needs seconds (the CPU seconds left)",
+                        ))
+                    }
+                    Some(s) if s.is_finite() && s >= 0.0 => Mode::Competition { seconds: s },
+                    Some(s) => {
+                        return Err(value_error(format!(
+                            "seconds must be a finite number >= 0, got {s}"
+                        )))
+                    }
+                }
             }
             _ => {
                 return Err(value_error(format!(
-                    "expected mode MINIMAX or ALPHABETA with a depth >= 1, or COMPETITION \
-                     with seconds >= 0; got {mode:?}, depth {depth:?}, seconds {seconds:?}"
+                    "unknown mode {mode:?} (expected MINIMAX, ALPHABETA or COMPETITION)"
                 )))
             }
         };
@@ -141,8 +176,8 @@ impl PyPosition {
     /// The position after `move` (a `Move` or its text), the other player
     /// to move. Raises `ValueError` if the move is not legal here.
     #[pyo3(name = "play")]
-    fn play_move(&self, r#move: MoveArg) -> PyResult<Self> {
-        let mv = r#move.get()?;
+    fn play_move(&self, r#move: &Bound<'_, PyAny>) -> PyResult<Self> {
+        let mv = PyMove::from_arg(r#move)?;
         self.check_legal(mv)?;
         let mut board = self.board.clone();
         board.make(mv, self.player);
@@ -153,8 +188,8 @@ impl PyPosition {
     }
 
     /// True if `move` (a `Move` or its text) is legal here.
-    fn is_legal(&self, r#move: MoveArg) -> PyResult<bool> {
-        Ok(self.check_legal(r#move.get()?).is_ok())
+    fn is_legal(&self, r#move: &Bound<'_, PyAny>) -> PyResult<bool> {
+        Ok(self.check_legal(PyMove::from_arg(r#move)?).is_ok())
     }
 
     /// The board side N.
