@@ -12,6 +12,16 @@
 
 use pyo3::prelude::*;
 
+// The search tables are allocated zeroed and 64-byte aligned. The system
+// allocator serves such a request with `posix_memalign` and then clears
+// every byte, touching the whole table (up to 1 GiB) before the search
+// starts and keeping it resident; mimalloc, like the command line's
+// allocator, hands out fresh pages the kernel zeroes when first touched.
+// The allocator serves only this module's Rust allocations: memory never
+// passes between it and the interpreter's allocator.
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 mod analysis;
 mod errors;
 mod interrupt;
