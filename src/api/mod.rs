@@ -31,14 +31,15 @@ mod lines;
 mod position;
 pub mod serve;
 
-pub use analysis::{Analysis, Bound, RootMove};
+pub use crate::search::Bound;
+pub use analysis::{Analysis, RootMove};
 pub use limits::{Limits, SearchMode};
 pub use position::{Grid, Position, PositionError};
 
-use crate::engine::exact::exact_search;
+use crate::engine::exact::{exact_search, ExactSettings, Pv, RootValues};
 use crate::engine::pool::in_pool;
 use crate::search::root::RootValue;
-use crate::search::Deadline;
+use crate::search::{Deadline, Threads};
 use crate::text::ParseError;
 
 /// More threads than this are not started, whatever [`Limits::threads`]
@@ -115,7 +116,10 @@ pub fn analyse_with_progress(
         .with_wall(deadline)
         .with_stop(limits.stop.clone());
     let stop = Arc::new(stop);
-    let all_exact = limits.mode == SearchMode::Minimax;
+    let values = match limits.mode {
+        SearchMode::Minimax => RootValues::Every,
+        SearchMode::AlphaBeta => RootValues::Chosen,
+    };
     let run = in_pool(limits.threads.min(MAX_THREADS), |parallel| {
         let report = |depth, nodes| {
             on_depth(Progress {
@@ -124,9 +128,16 @@ pub fn analyse_with_progress(
                 nodes,
             })
         };
-        exact_search(
-            board, player, target, all_exact, parallel, &stop, None, true, &report,
-        )
+        let settings = ExactSettings {
+            target,
+            values,
+            pv: Pv::Find,
+            threads: Threads::pool_if(parallel),
+            deadline: stop.clone(),
+            progress: None,
+            table_bytes: None,
+        };
+        exact_search(board, player, &settings, &report)
     });
 
     let mut after = board.clone();

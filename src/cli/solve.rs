@@ -8,7 +8,7 @@ use anyhow::Context;
 use clap::ValueEnum;
 use indicatif::{ProgressBar, ProgressStyle};
 use stakeraid::api::{analyse, Limits, Position};
-use stakeraid::search::Deadline;
+use stakeraid::search::{Deadline, Progress};
 use stakeraid::{legacy, solve, EngineKind, Mode, Move, Problem, SolveOptions};
 
 use super::io::write_output;
@@ -110,6 +110,7 @@ pub fn run_solve(args: &SolveArgs) -> anyhow::Result<()> {
     let start = Instant::now();
     let deadline =
         Arc::new(Deadline::none().with_wall(args.time.and_then(|t| start.checked_add(t))));
+    let progress = Arc::new(Progress::default());
     let options = SolveOptions {
         engine: match args.engine {
             Engine::Reference => EngineKind::Reference,
@@ -117,9 +118,10 @@ pub fn run_solve(args: &SolveArgs) -> anyhow::Result<()> {
         },
         threads: args.threads,
         table_bytes: args.table_mb.map(|mb| (mb as usize) << 20),
-        deadline: Some(deadline.clone()),
+        deadline: Some(deadline),
+        progress: Some(progress.clone()),
     };
-    let spinner = searching(&problem, Some(&deadline));
+    let spinner = searching(&problem, Some(&progress));
     let answer = solve(&problem, &options);
     spinner.finish_and_clear();
     if !answer.exact {
@@ -205,7 +207,7 @@ fn print_json(problem: &Problem, args: &SolveArgs) -> anyhow::Result<()> {
 /// A progress line on standard error while a search runs, when that is a
 /// terminal (never in pipes or files); cleared when the search ends. With
 /// `watch`, it shows the depth completed and the nodes searched so far.
-fn searching(problem: &stakeraid::Problem, watch: Option<&Arc<Deadline>>) -> ProgressBar {
+fn searching(problem: &stakeraid::Problem, watch: Option<&Arc<Progress>>) -> ProgressBar {
     use std::io::IsTerminal;
     if !std::io::stderr().is_terminal() {
         return ProgressBar::hidden();

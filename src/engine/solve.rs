@@ -4,10 +4,10 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use super::competition::{self, CompetitionOptions};
-use super::exact::exact_search;
+use super::exact::{exact_search, ExactSettings, Pv, RootValues};
 use super::pool::in_pool;
 use crate::game::Move;
-use crate::search::{reference, Deadline};
+use crate::search::{reference, Deadline, Progress, Threads};
 use crate::text::{answer_text, Mode, Problem};
 
 /// Which search answers MINIMAX and ALPHABETA problems.
@@ -33,10 +33,12 @@ pub struct SolveOptions {
     pub table_bytes: Option<usize>,
     /// Ends a fast MINIMAX / ALPHABETA search early when it fires: the
     /// answer then comes from the deepest depth completed, and
-    /// [`Answer::exact`] is false. The caller may also watch the search's
-    /// progress through it. The textbook engine and COMPETITION mode do
-    /// not use it.
+    /// [`Answer::exact`] is false. The textbook engine and COMPETITION
+    /// mode do not use it.
     pub deadline: Option<Arc<Deadline>>,
+    /// Where a fast MINIMAX / ALPHABETA search reports its nodes and
+    /// depths as it goes, for a caller that watches it.
+    pub progress: Option<Arc<Progress>>,
 }
 
 /// The answer to a problem.
@@ -77,21 +79,22 @@ pub fn solve(problem: &Problem, options: &SolveOptions) -> Answer {
         (EngineKind::Fast, Mode::Minimax { depth } | Mode::AlphaBeta { depth }) => {
             // MINIMAX asks for the same move as ALPHABETA; it also proves
             // every root value, as `analyse` reports them for that mode.
-            let all_exact = matches!(problem.mode, Mode::Minimax { .. });
+            let values = match problem.mode {
+                Mode::Minimax { .. } => RootValues::Every,
+                _ => RootValues::Chosen,
+            };
             let target = depth.min(board.empty_count());
-            let stop = options.deadline.clone().unwrap_or_default();
             let run = in_pool(options.threads, |par| {
-                exact_search(
-                    board,
-                    player,
+                let settings = ExactSettings {
                     target,
-                    all_exact,
-                    par,
-                    &stop,
-                    options.table_bytes,
-                    false,
-                    &|_, _| {},
-                )
+                    values,
+                    pv: Pv::Skip,
+                    threads: Threads::pool_if(par),
+                    deadline: options.deadline.clone().unwrap_or_default(),
+                    progress: options.progress.clone(),
+                    table_bytes: options.table_bytes,
+                };
+                exact_search(board, player, &settings, &|_, _| {})
             });
             searched = Some(run.depth);
             // Only an answer short of the depth asked is not the textbook

@@ -149,6 +149,7 @@ fn root_values_and_pv_match_the_reference() {
                     Bound::Upper => {
                         assert!(mode == SearchMode::AlphaBeta && v <= m.value, "{}", m.mv)
                     }
+                    Bound::Lower => panic!("{}: a root value is never a lower bound", m.mv),
                 }
             }
             // The PV: each side's textbook choice with the plies left.
@@ -364,12 +365,12 @@ fn a_watched_solve_shows_the_nodes_it_reports() {
             player: Player::X,
             mode: Mode::AlphaBeta { depth: 16 },
         };
-        let watch = Arc::new(stakeraid::search::Deadline::none());
+        let watch = Arc::new(stakeraid::search::Progress::default());
         let answer = stakeraid::solve(
             &problem,
             &stakeraid::SolveOptions {
                 threads,
-                deadline: Some(watch.clone()),
+                progress: Some(watch.clone()),
                 ..Default::default()
             },
         );
