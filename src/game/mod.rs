@@ -15,5 +15,5 @@ pub use bits::Bits;
 pub use bits::Bits as Cols;
 pub use board::{Board, Undo};
 pub use movegen::{generate, legal_moves, Twins};
-pub use moves::{Move, MoveKind, MoveList, MAX_MOVES};
+pub use moves::{Move, MoveKind, MoveList, MoveParseError, MAX_MOVES};
 pub use player::{Player, Square, MAX_N};
