@@ -47,6 +47,7 @@ mod game;
 pub mod legacy;
 mod play;
 pub mod search;
+pub mod store;
 mod text;
 
 pub use api::serve;
