@@ -44,6 +44,7 @@
 pub mod api;
 mod engine;
 mod game;
+pub mod jobs;
 pub mod legacy;
 mod play;
 pub mod search;

@@ -129,7 +129,7 @@ pub fn exact_search(
 /// 1 GiB. Past 19 plies a solve takes seconds to minutes, and a 64 MiB
 /// table is overwritten so often that it loses most of what it proved
 /// (5x5 with 21 empty cells, 2 threads: 60 s with 64 MiB, 36 s with 1 GiB).
-fn compact_table_bytes(n: usize, empties: u32, plies: u32) -> usize {
+pub(crate) fn compact_table_bytes(n: usize, empties: u32, plies: u32) -> usize {
     let general = root::table_bytes(n, empties, plies);
     match plies.checked_sub(19) {
         Some(more) if more > 0 => (64 << 20) << more.min(4),

@@ -14,6 +14,7 @@ pub mod trace;
 mod tt;
 
 pub use alphabeta::Eval;
+pub(crate) use alphabeta::Searcher;
 pub use compact::Compact;
 pub use deadline::Deadline;
 pub use reference::Decision;

@@ -107,19 +107,7 @@ pub(super) fn create(path: &Path, identity: &Identity) -> Result<(), StoreError>
         .map_err(|e| io(format!("cannot create a file in {}: {e}", dir.display())))?;
     {
         let conn = Connection::open(temp.path()).map_err(|e| sql_error(path, e))?;
-        let init = || -> rusqlite::Result<()> {
-            conn.pragma_update(None, "application_id", APPLICATION_ID)?;
-            conn.pragma_update(None, "user_version", FORMAT_VERSION)?;
-            // Persistent in the file: every later connection uses the log.
-            conn.query_row("PRAGMA journal_mode = WAL", [], |_| Ok(()))?;
-            conn.execute_batch(SCHEMA)?;
-            let mut meta = conn.prepare("INSERT INTO meta (key, value) VALUES (?1, ?2)")?;
-            meta.execute(params!["rules", RULES])?;
-            meta.execute(params!["n", identity.n.to_string()])?;
-            meta.execute(params!["values", identity.values_text()])?;
-            Ok(())
-        };
-        init().map_err(|e| sql_error(path, e))?;
+        init(&conn, identity).map_err(|e| sql_error(path, e))?;
         conn.query_row("PRAGMA wal_checkpoint(TRUNCATE)", [], |_| Ok(()))
             .map_err(|e| sql_error(path, e))?;
         conn.close().map_err(|(_, e)| sql_error(path, e))?;
@@ -130,6 +118,21 @@ pub(super) fn create(path: &Path, identity: &Identity) -> Result<(), StoreError>
         Err(e) if e.error.kind() == std::io::ErrorKind::AlreadyExists => Ok(()),
         Err(e) => Err(io(format!("cannot create it: {}", e.error))),
     }
+}
+
+/// Writes the header fields, the schema and the identity into a new
+/// database.
+pub(super) fn init(conn: &Connection, identity: &Identity) -> rusqlite::Result<()> {
+    conn.pragma_update(None, "application_id", APPLICATION_ID)?;
+    conn.pragma_update(None, "user_version", FORMAT_VERSION)?;
+    // Persistent in the file: every later connection uses the log.
+    conn.query_row("PRAGMA journal_mode = WAL", [], |_| Ok(()))?;
+    conn.execute_batch(SCHEMA)?;
+    let mut meta = conn.prepare("INSERT INTO meta (key, value) VALUES (?1, ?2)")?;
+    meta.execute(params!["rules", RULES])?;
+    meta.execute(params!["n", identity.n.to_string()])?;
+    meta.execute(params!["values", identity.values_text()])?;
+    Ok(())
 }
 
 /// Checks the header bytes before SQLite opens the file: anything that is

@@ -261,8 +261,20 @@ impl Store {
         file::check_structure(path, &conn)?;
         file::check_identity(path, &conn, &identity)?;
         let known = file::load(path, &conn, &identity)?;
-        Ok(Store {
-            path: path.to_owned(),
+        Ok(Store::with(path.to_owned(), conn, known))
+    }
+
+    /// A store that lives in memory only, for a solve that keeps nothing.
+    pub fn in_memory(board: &Board) -> Store {
+        let conn = Connection::open_in_memory()
+            .and_then(|conn| file::init(&conn, &file::Identity::of(board)).map(|()| conn))
+            .expect("an in-memory database needs no file");
+        Store::with(PathBuf::from(":memory:"), conn, HashMap::new())
+    }
+
+    fn with(path: PathBuf, conn: Connection, known: HashMap<Key, (Proven, u64)>) -> Store {
+        Store {
+            path,
             conn: Mutex::new(conn),
             loaded: known.len() as u64,
             known: Mutex::new(known),
@@ -270,7 +282,7 @@ impl Store {
             hit_nodes: AtomicU64::new(0),
             written: AtomicU64::new(0),
             failure: Mutex::new(None),
-        })
+        }
     }
 
     /// The file's path.
