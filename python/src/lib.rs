@@ -26,6 +26,8 @@ use stakeraid::{
     Problem, SolveOptions, Square, MAX_N,
 };
 
+mod split;
+
 fn value_error(e: impl Display) -> PyErr {
     PyValueError::new_err(e.to_string())
 }
@@ -783,5 +785,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(solve_text, m)?)?;
     m.add_function(wrap_pyfunction!(competition_move, m)?)?;
     m.add_function(wrap_pyfunction!(_panic_for_tests, m)?)?;
+    m.add_class::<split::PySplitSolve>()?;
+    m.add_function(wrap_pyfunction!(split::run_job, m)?)?;
     Ok(())
 }
