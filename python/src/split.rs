@@ -6,7 +6,7 @@
 use std::path::PathBuf;
 use std::sync::Arc;
 
-use pyo3::exceptions::{PyOSError, PyValueError};
+use pyo3::exceptions::PyOSError;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
@@ -15,9 +15,7 @@ use stakeraid::jobs::{run_job as run_one, Driver, Job, JobResult, Settings};
 use stakeraid::search::RootValue;
 use stakeraid::store::{Store, StoreError};
 
-fn value_error(e: impl std::fmt::Display) -> PyErr {
-    PyValueError::new_err(e.to_string())
-}
+use crate::errors::value_error;
 
 fn store_error(e: StoreError) -> PyErr {
     match e {
@@ -34,7 +32,7 @@ fn store_error(e: StoreError) -> PyErr {
 /// `store`, every proven bound is written to that file as it is
 /// proved, and a new `SplitSolve` on the same file resumes.
 #[pyclass(name = "SplitSolve", module = "stakeraid")]
-pub struct PySplitSolve {
+pub(crate) struct PySplitSolve {
     driver: Driver,
     store: Option<Arc<Store>>,
 }
@@ -154,7 +152,7 @@ impl PySplitSolve {
 /// result as JSON text for `SplitSolve.finish`.
 #[pyfunction]
 #[pyo3(signature = (job, threads = 1))]
-pub fn run_job(py: Python<'_>, job: &str, threads: usize) -> PyResult<String> {
+pub(crate) fn run_job(py: Python<'_>, job: &str, threads: usize) -> PyResult<String> {
     let job: Job = serde_json::from_str(job).map_err(value_error)?;
     let threads = threads.min(api::MAX_THREADS);
     let result = py.detach(|| run_one(&job, threads)).map_err(value_error)?;

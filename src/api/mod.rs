@@ -31,18 +31,20 @@ mod lines;
 mod position;
 pub mod serve;
 
-pub use analysis::{Analysis, Bound, RootMove};
-pub use limits::{Limits, SearchMode};
+pub use crate::search::Bound;
+pub use crate::text::SearchMode;
+pub use analysis::{Analysis, RootMove};
+pub use limits::Limits;
 pub use position::{Grid, Position, PositionError};
 
-use crate::engine::exact::exact_search;
+use crate::engine::exact::{exact_search, ExactSettings, Pv, RootValues};
 use crate::engine::pool::in_pool;
 use crate::search::root::RootValue;
-use crate::search::Deadline;
+use crate::search::{Deadline, Threads};
 use crate::text::ParseError;
 
-/// More threads than this are not started, whatever [`Limits::threads`]
-/// asks: each worker reserves a deep stack.
+/// More threads than this are refused ([`ApiError::TooManyThreads`]):
+/// each worker reserves a deep stack, and thousands take minutes to start.
 pub const MAX_THREADS: usize = 256;
 
 /// Why an analysis could not be made.
@@ -60,6 +62,9 @@ pub enum ApiError {
     /// Neither a depth nor a time limit: the search would never end.
     #[error("give a depth, a time limit or both")]
     NoLimit,
+    /// More worker threads than [`MAX_THREADS`].
+    #[error("threads must be at most {MAX_THREADS} (0: one per core), not {0}")]
+    TooManyThreads(usize),
     /// The mode (named) has no exact answer.
     #[error("{0} mode has no exact answer (expected MINIMAX or ALPHABETA)")]
     NotExact(&'static str),
@@ -103,6 +108,9 @@ pub fn analyse_with_progress(
     if limits.depth.is_none() && limits.time.is_none() {
         return Err(ApiError::NoLimit);
     }
+    if limits.threads > MAX_THREADS {
+        return Err(ApiError::TooManyThreads(limits.threads));
+    }
     let start = Instant::now();
     let (board, player) = (position.board(), position.player());
     // Beyond the last empty cell there is nothing left to search.
@@ -115,8 +123,11 @@ pub fn analyse_with_progress(
         .with_wall(deadline)
         .with_stop(limits.stop.clone());
     let stop = Arc::new(stop);
-    let all_exact = limits.mode == SearchMode::Minimax;
-    let run = in_pool(limits.threads.min(MAX_THREADS), |parallel| {
+    let values = match limits.mode {
+        SearchMode::Minimax => RootValues::Every,
+        SearchMode::AlphaBeta => RootValues::Chosen,
+    };
+    let run = in_pool(limits.threads, |parallel| {
         let report = |depth, nodes| {
             on_depth(Progress {
                 depth,
@@ -124,9 +135,16 @@ pub fn analyse_with_progress(
                 nodes,
             })
         };
-        exact_search(
-            board, player, target, all_exact, parallel, &stop, None, true, &report,
-        )
+        let settings = ExactSettings {
+            target,
+            values,
+            pv: Pv::Find,
+            threads: Threads::pool_if(parallel),
+            deadline: stop.clone(),
+            progress: None,
+            table_bytes: None,
+        };
+        exact_search(board, player, &settings, &report)
     });
 
     let mut after = board.clone();

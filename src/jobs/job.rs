@@ -1,7 +1,6 @@
 //! One job and the search that answers it: self-contained, so that any
 //! process with the library (or the Python package) can run it.
 
-use std::sync::Arc;
 use std::time::Instant;
 
 use serde::{Deserialize, Serialize};
@@ -9,8 +8,7 @@ use serde::{Deserialize, Serialize};
 use crate::engine::exact::compact_table_bytes;
 use crate::engine::pool::in_pool;
 use crate::game::{Board, Player, Square};
-use crate::search::Compact;
-use crate::search::Searcher;
+use crate::search::{Engine, Threads, Window};
 
 /// One null-window test: is the value of the position (`values` and
 /// `cells` as in `input.txt`, `player` to move), searched `plies` deep, at
@@ -137,19 +135,6 @@ pub(super) fn test(board: &Board, p: Player, plies: u32, beta: i64, parallel: bo
     // on its search: about 4x more positions are stored per ply.
     let small = 1usize << (plies + 10).min(40);
     let bytes = compact_table_bytes(board.n(), board.empty_count(), plies).min(small);
-    let searcher = match Compact::new(board, bytes) {
-        Some(compact) => Searcher::compact(Arc::new(compact), board.n(), parallel),
-        None => Searcher::new(board.n(), bytes, parallel),
-    };
-    let mut nodes = 0;
-    let v = searcher.search(
-        &mut board.clone(),
-        p,
-        plies,
-        beta - 1,
-        beta,
-        None,
-        &mut nodes,
-    );
-    (v, nodes)
+    let engine = Engine::exact_for(board, bytes, Threads::pool_if(parallel));
+    engine.search_once(board, p, plies, Window::new(beta - 1, beta))
 }
