@@ -7,6 +7,7 @@ use std::sync::Arc;
 use crate::game::{Board, Move, Player, Twins};
 use crate::search::root::{self, Deepening, Goal, Iterative, Pick, RootResult, RootValue};
 use crate::search::{Compact, Deadline, Progress, Threads};
+use crate::store::StoreUse;
 
 /// What the three steps found.
 pub struct ExactRun {
@@ -50,6 +51,8 @@ pub(crate) struct ExactSettings {
     pub progress: Option<Arc<Progress>>,
     /// The table's size (default: sized for the search).
     pub table_bytes: Option<usize>,
+    /// A solve store the compact engine reads first and adds to.
+    pub store: Option<StoreUse>,
 }
 
 /// The textbook answer to `settings.target` plies on `board` for `p`, in
@@ -76,7 +79,11 @@ pub(crate) fn exact_search(
     let compact_bytes = settings
         .table_bytes
         .unwrap_or_else(|| compact_table_bytes(board.n(), empties, plies));
-    let goal = match Compact::new(board, compact_bytes) {
+    let compact = Compact::new(board, compact_bytes).map(|c| match &settings.store {
+        Some(store) => c.with_store(store.clone()),
+        None => c,
+    });
+    let goal = match compact {
         Some(compact) => Goal::Answer {
             engine: Pick::Compact(Arc::new(compact)),
             deepening: Deepening::UnlessTimed,

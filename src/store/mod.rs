@@ -25,6 +25,7 @@ mod file;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
+use std::sync::Arc;
 
 use parking_lot::Mutex;
 use rusqlite::{Connection, OpenFlags};
@@ -171,13 +172,23 @@ pub enum StoreError {
 /// engines' packed bits, so the file does not depend on how an engine lays
 /// out a board.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
-struct Key {
+pub(crate) struct Key {
     cells: String,
     player: char,
     plies: u32,
 }
 
 impl Key {
+    /// The key of a position given as its cells, row-major (`X`, `O`,
+    /// `.`), with `p` to move.
+    pub(crate) fn from_cells(cells: String, p: Player, plies: u32) -> Key {
+        Key {
+            cells,
+            player: p.symbol(),
+            plies,
+        }
+    }
+
     fn new(board: &Board, p: Player, plies: u32) -> Key {
         let n = board.n();
         let mut cells = String::with_capacity(n * n);
@@ -193,6 +204,33 @@ impl Key {
             cells,
             player: p.symbol(),
             plies,
+        }
+    }
+}
+
+/// How a search uses a store: which of its positions it looks up and
+/// writes. Only the top of a deep search is worth keeping.
+#[derive(Clone, Debug)]
+pub struct StoreUse {
+    /// The store.
+    pub store: Arc<Store>,
+    /// Positions with fewer plies left are neither looked up nor written:
+    /// there are too many of them, each too cheap.
+    pub min_plies: u32,
+    /// A position is written once its proof took this many nodes, so the
+    /// store grows by a few positions per second of search at most.
+    pub min_nodes: u64,
+}
+
+impl StoreUse {
+    /// Positions of at least 12 plies whose proof took at least 2^24
+    /// nodes (about half a second on one thread): a 25-ply solve of a 5x5
+    /// board keeps a few tens of thousands.
+    pub fn new(store: Arc<Store>) -> StoreUse {
+        StoreUse {
+            store,
+            min_plies: 12,
+            min_nodes: 1 << 24,
         }
     }
 }
@@ -307,8 +345,12 @@ impl Store {
         alpha: i64,
         beta: i64,
     ) -> Option<i64> {
-        let key = Key::new(board, p, plies);
-        let (proven, nodes) = *self.known.lock().get(&key)?;
+        self.settle_key(&Key::new(board, p, plies), alpha, beta)
+    }
+
+    /// [`Store::settle`] by key.
+    pub(crate) fn settle_key(&self, key: &Key, alpha: i64, beta: i64) -> Option<i64> {
+        let (proven, nodes) = *self.known.lock().get(key)?;
         let v = proven.settles(alpha, beta)?;
         self.hits.fetch_add(1, Relaxed);
         self.hit_nodes.fetch_add(nodes, Relaxed);
@@ -329,10 +371,14 @@ impl Store {
         nodes: u64,
         micros: u64,
     ) {
+        self.record_key(Key::new(board, p, plies), proven, nodes, micros);
+    }
+
+    /// [`Store::record`] by key.
+    pub(crate) fn record_key(&self, key: Key, proven: Proven, nodes: u64, micros: u64) {
         if self.failure.lock().is_some() {
             return;
         }
-        let key = Key::new(board, p, plies);
         let row = {
             let mut known = self.known.lock();
             let (old, old_nodes) = known.get(&key).copied().unwrap_or((
@@ -348,7 +394,7 @@ impl Store {
                     path: self.path.clone(),
                     cells: key.cells.clone(),
                     player: key.player,
-                    plies,
+                    plies: key.plies,
                     lo: old.lo,
                     hi: old.hi,
                     new_lo: proven.lo,

@@ -5,6 +5,7 @@
 //! verified entries. It answers exactly what [`super::general`] answers
 //! under the game score; the argument for each shortcut is in `../README.md`.
 
+mod durable;
 mod endgame;
 mod geometry;
 mod midgame;
