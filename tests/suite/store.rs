@@ -15,7 +15,7 @@ fn position(seed: u64, empties: u32) -> Position {
     loop {
         let board = random_board(&mut rng, 5, 99, 1.0 - f64::from(empties) / 25.0);
         if board.empty_count() == empties {
-            let p = if seed % 2 == 0 { Player::X } else { Player::O };
+            let p = if seed.is_multiple_of(2) { Player::X } else { Player::O };
             return Position::new(board, p).unwrap();
         }
     }

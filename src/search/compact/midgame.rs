@@ -151,7 +151,7 @@ impl Run<'_> {
     /// The side to move at a node with `remaining` plies left.
     fn mover(&self, remaining: u32) -> Player {
         let (p, plies) = self.root;
-        if (plies - remaining) % 2 == 0 {
+        if (plies - remaining).is_multiple_of(2) {
             p
         } else {
             p.other()
