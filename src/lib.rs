@@ -58,9 +58,11 @@
 pub mod api;
 mod engine;
 mod game;
+pub mod jobs;
 pub mod legacy;
 mod play;
 pub mod search;
+pub mod store;
 mod text;
 
 pub use api::serve;

@@ -6,6 +6,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use super::ApiError;
+use crate::store::StoreUse;
 use crate::text::{SearchMode, Task};
 
 /// The limits of one analysis. At least one of `depth` and `time` is needed.
@@ -26,6 +27,10 @@ pub struct Limits {
     /// Setting this flag (from any thread) stops the analysis as the time
     /// limit does. The analysis only reads it.
     pub stop: Option<Arc<AtomicBool>>,
+    /// A solve store: bounds proved by earlier runs answer without a
+    /// search, and what this one proves is added as it goes (see
+    /// [`crate::store`]).
+    pub store: Option<StoreUse>,
 }
 
 impl Limits {

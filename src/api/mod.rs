@@ -143,6 +143,7 @@ pub fn analyse_with_progress(
             deadline: stop.clone(),
             progress: None,
             table_bytes: None,
+            store: limits.store.clone(),
         };
         exact_search(board, player, &settings, &report)
     });

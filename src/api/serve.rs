@@ -178,6 +178,7 @@ impl Request {
             time: self.time_ms.map(Duration::from_millis),
             threads: self.threads.unwrap_or(0),
             stop: None,
+            store: None,
         };
         if limits.depth == Some(0) {
             return Err(ApiError::ZeroDepth.into());

@@ -91,6 +91,7 @@ pub fn run_analyse(args: &AnalyseArgs) -> anyhow::Result<()> {
         time,
         threads: args.threads,
         stop: None,
+        store: None,
     };
     let bar = progress_bar();
     let analysis = analyse_with_progress(&position, &limits, |p| {

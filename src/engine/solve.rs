@@ -104,6 +104,7 @@ pub fn solve(problem: &Problem, options: &SolveOptions) -> Answer {
                     deadline: options.deadline.clone().unwrap_or_default(),
                     progress: options.progress.clone(),
                     table_bytes: options.table_bytes,
+                    store: None,
                 };
                 exact_search(board, player, &settings, &|_, _| {})
             });

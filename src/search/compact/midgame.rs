@@ -5,6 +5,7 @@
 
 use std::mem::MaybeUninit;
 
+use super::durable::Durable;
 use super::geometry::{Cells, Geometry, Pos};
 use super::table::{Hit, Table};
 use crate::game::{Board, Move, MoveKind, Player};
@@ -12,6 +13,7 @@ use crate::search::engine::Threads;
 use crate::search::split::younger_brothers;
 use crate::search::window::{Bound, Window};
 use crate::search::worker::Worker;
+use crate::store::StoreUse;
 
 /// Nodes with fewer plies left are not stored: they are cheaper to search
 /// than to look up.
@@ -32,6 +34,7 @@ const YBW_MIN: u32 = 7;
 pub(crate) struct Compact {
     g: Geometry,
     table: Table,
+    durable: Option<Durable>,
 }
 
 impl std::fmt::Debug for Compact {
@@ -64,7 +67,15 @@ impl Compact {
         Some(Compact {
             g,
             table: Table::new(table_bytes),
+            durable: None,
         })
+    }
+
+    /// Also keeps the proofs of its top positions in a solve store (see
+    /// [`Durable`]), and answers from it what earlier runs proved.
+    pub(crate) fn with_store(mut self, store: StoreUse) -> Compact {
+        self.durable = Some(Durable(store));
+        self
     }
 
     /// The move the table holds as best for `board`, `p` to move,
@@ -105,6 +116,8 @@ impl Compact {
             table: &self.table,
             threads,
             to_end: remaining == empties,
+            durable: self.durable.as_ref(),
+            root: (p, remaining),
         };
         // No value lies outside [-total, total]: a wider window only needs
         // to be just wider.
@@ -127,9 +140,24 @@ pub(super) struct Run<'a> {
     /// whole tree or for none of it), and the last plies are solved by
     /// [`Run::end_two`], [`Run::end_three`] and [`Run::end_four`].
     pub(super) to_end: bool,
+    /// The store, for positions with enough plies left.
+    durable: Option<&'a Durable>,
+    /// Who moves at the search's root, and its plies: the store names
+    /// positions by their player to move, which alternates by ply.
+    root: (Player, u32),
 }
 
 impl Run<'_> {
+    /// The side to move at a node with `remaining` plies left.
+    fn mover(&self, remaining: u32) -> Player {
+        let (p, plies) = self.root;
+        if (plies - remaining).is_multiple_of(2) {
+            p
+        } else {
+            p.other()
+        }
+    }
+
     /// `remaining` is at most the number of empty cells; `score` is the
     /// game score for the side to move.
     fn search(
@@ -193,6 +221,16 @@ impl Run<'_> {
                 }
             }
         }
+
+        // Step 2b. The store: what earlier runs proved of this position.
+        let durable = self.durable.filter(|d| d.keeps(remaining));
+        let started = match durable {
+            Some(d) => match d.settle(g, pos, self.mover(remaining), remaining, window, w.nodes) {
+                Ok(v) => return v,
+                Err(started) => Some(started),
+            },
+            None => None,
+        };
 
         // Step 3. Children, valued by their bare gain for now.
         let mut buf = [MaybeUninit::<Child>::uninit(); 64];
@@ -311,6 +349,9 @@ impl Run<'_> {
                     best: best_cell,
                 },
             );
+        }
+        if let (Some(d), Some(started)) = (durable, started) {
+            d.record(started, window, best, w.nodes, g.total());
         }
         best
     }

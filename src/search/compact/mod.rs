@@ -6,6 +6,7 @@
 //! under the game score; the argument for each shortcut is in `../README.md`.
 
 mod cells;
+mod durable;
 mod endgame;
 mod geometry;
 mod midgame;
