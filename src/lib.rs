@@ -64,6 +64,7 @@ mod play;
 pub mod search;
 pub mod store;
 mod text;
+pub mod web;
 
 pub use api::serve;
 pub use engine::solve::{solve, Answer, EngineKind, SolveOptions};

@@ -63,6 +63,10 @@ enum Command {
     /// The older Drop / Blitz variant: PlayerM (minimax) against PlayerA
     /// (alpha-beta) on 5x5 boards, with a trace and a summary.
     Driver(cli::driver::DriverArgs),
+    /// An analysis board in the browser, served on 127.0.0.1: play, every
+    /// move's value as a heat map while the search deepens, the alpha-beta
+    /// tree of small searches. The first line printed is the address.
+    Web(cli::web::WebArgs),
 }
 
 /// `cmd` with `-h` giving the same whole help as `--help`, in every
@@ -149,6 +153,7 @@ fn main() -> ExitCode {
         Some(Command::Analyse(args)) => cli::analyse::run_analyse(&args),
         Some(Command::Serve(args)) => cli::serve::run_serve(&args),
         Some(Command::Driver(args)) => cli::driver::run_driver_command(&args),
+        Some(Command::Web(args)) => cli::web::run_web(&args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -12,5 +12,6 @@ pub mod position;
 pub mod referee;
 pub mod serve;
 pub mod solve;
+pub mod web;
 
 pub use limits::parse_threads;
