@@ -184,12 +184,14 @@ pub(crate) async fn analyse_stream(shared: Shared, q: AnalyseQuery) -> Result<Re
         let _ = tx.send(json("done", &done));
     });
 
+    // A comment every second: writing is how a dropped connection is
+    // noticed while a deep iteration sends nothing.
     let events = stream::unfold((rx, guard), |(mut rx, guard)| async move {
         let event = rx.recv().await?;
         Some((Ok::<_, Infallible>(event), (rx, guard)))
     });
     Ok(Sse::new(events)
-        .keep_alive(KeepAlive::default())
+        .keep_alive(KeepAlive::new().interval(Duration::from_secs(1)))
         .into_response())
 }
 

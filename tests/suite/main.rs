@@ -16,3 +16,4 @@ mod serve;
 mod signature;
 mod store;
 mod util;
+mod web;

@@ -1,0 +1,399 @@
+//! `stakeraid web`: the real binary on a free port, asked over plain HTTP.
+//! Every expected value comes from the library, never from the server.
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::TcpStream;
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use serde_json::{json, Value};
+use stakeraid::api::{analyse, Grid, Limits, Position, SearchMode};
+use stakeraid::search::reference;
+
+/// The server, killed when dropped.
+pub struct Server {
+    child: Child,
+    /// `127.0.0.1:PORT`.
+    pub addr: String,
+}
+
+impl Server {
+    pub fn start() -> Server {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_stakeraid"))
+            .args(["web", "--port", "0"])
+            .stdout(Stdio::piped())
+            .stderr(Stdio::inherit())
+            .spawn()
+            .expect("starting stakeraid web");
+        let mut line = String::new();
+        BufReader::new(child.stdout.take().unwrap())
+            .read_line(&mut line)
+            .unwrap();
+        let addr = line
+            .trim()
+            .strip_prefix("stakeraid web: http://")
+            .and_then(|s| s.strip_suffix('/'))
+            .unwrap_or_else(|| panic!("unexpected first line {line:?}"))
+            .to_string();
+        Server { child, addr }
+    }
+
+    /// The page's address.
+    pub fn url(&self) -> String {
+        format!("http://{}/", self.addr)
+    }
+
+    fn send(&self, method: &str, path: &str, body: &str) -> TcpStream {
+        let mut s = TcpStream::connect(&self.addr).unwrap();
+        s.set_read_timeout(Some(Duration::from_secs(60))).unwrap();
+        // HTTP/1.0: the body ends when the connection closes, no chunks.
+        write!(
+            s,
+            "{method} {path} HTTP/1.0\r\nHost: {}\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
+            self.addr,
+            body.len()
+        )
+        .unwrap();
+        s
+    }
+
+    /// Status and body.
+    pub fn request(&self, method: &str, path: &str, body: &str) -> (u16, String) {
+        let mut text = String::new();
+        self.send(method, path, body)
+            .read_to_string(&mut text)
+            .unwrap();
+        let (head, body) = text.split_once("\r\n\r\n").unwrap_or((&text, ""));
+        let status = head
+            .split_whitespace()
+            .nth(1)
+            .and_then(|s| s.parse().ok())
+            .unwrap_or(0);
+        (status, body.to_string())
+    }
+
+    /// An analysis stream, read event by event.
+    pub fn stream(&self, query: &str) -> Events {
+        let s = self.send("GET", &format!("/api/analyse?{query}"), "");
+        let mut reader = BufReader::new(s);
+        let mut status = String::new();
+        reader.read_line(&mut status).unwrap();
+        // The headers.
+        loop {
+            let mut line = String::new();
+            reader.read_line(&mut line).unwrap();
+            if line.trim().is_empty() {
+                break;
+            }
+        }
+        Events { status, reader }
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+pub struct Events {
+    pub status: String,
+    reader: BufReader<TcpStream>,
+}
+
+impl Events {
+    /// The next event's name and data, keep-alive comments skipped; `None`
+    /// at the end of the stream.
+    pub fn next(&mut self) -> Option<(String, Value)> {
+        let (mut name, mut data) = (String::new(), String::new());
+        loop {
+            let mut line = String::new();
+            if self.reader.read_line(&mut line).ok()? == 0 {
+                return None;
+            }
+            let line = line.trim_end_matches(['\r', '\n']);
+            if let Some(n) = line.strip_prefix("event: ") {
+                name = n.to_string();
+            } else if let Some(d) = line.strip_prefix("data: ") {
+                data.push_str(d);
+            } else if line.is_empty() && !name.is_empty() {
+                return Some((name, serde_json::from_str(&data).unwrap()));
+            }
+        }
+    }
+
+    /// Every event until `done` (included).
+    pub fn until_done(&mut self) -> Vec<(String, Value)> {
+        let mut all = Vec::new();
+        while let Some(e) = self.next() {
+            let done = e.0 == "done" || e.0 == "error";
+            all.push(e);
+            if done {
+                break;
+            }
+        }
+        all
+    }
+}
+
+pub fn small_grid() -> Grid {
+    serde_json::from_value(json!({
+        "values": [[1, 8, 23], [5, 42, 12], [26, 30, 9]],
+        "cells": ["X..", "...", "..."], "player": "O"}))
+    .unwrap()
+}
+
+/// A random position with `n` sides, as the library draws it.
+pub fn random_grid(n: usize, seed: u64, fill: f64) -> Grid {
+    let mut rng = stakeraid::Rng::new(seed);
+    let board = stakeraid::random_board(&mut rng, n, 99, fill);
+    Position::new(board, stakeraid::Player::X)
+        .unwrap()
+        .to_grid()
+}
+
+fn encode(s: &str) -> String {
+    s.bytes()
+        .map(|b| match b {
+            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' => (b as char).to_string(),
+            _ => format!("%{b:02X}"),
+        })
+        .collect()
+}
+
+pub fn analyse_query(grid: &Grid, extra: &str) -> String {
+    format!(
+        "grid={}&{extra}",
+        encode(&serde_json::to_string(grid).unwrap())
+    )
+}
+
+#[test]
+fn the_page_and_its_files_are_served() {
+    let server = Server::start();
+    let (status, body) = server.request("GET", "/", "");
+    assert_eq!(status, 200);
+    assert!(body.contains("<title>stakeraid"), "{body}");
+    assert!(body.contains("/app.js"));
+    for path in ["/app.js", "/style.css"] {
+        let (status, body) = server.request("GET", path, "");
+        assert_eq!(status, 200, "{path}");
+        assert!(body.len() > 100, "{path}: {body}");
+    }
+}
+
+#[test]
+fn the_streams_last_depth_has_the_librarys_root_values() {
+    let server = Server::start();
+    for (grid, depth) in [
+        (small_grid(), 3),
+        (random_grid(5, 7, 0.3), 3),
+        (random_grid(4, 3, 0.2), 4),
+    ] {
+        let mut events = server.stream(&analyse_query(
+            &grid,
+            &format!("mode=MINIMAX&depth={depth}"),
+        ));
+        assert!(events.status.contains("200"), "{}", events.status);
+        let all = events.until_done();
+        let depths: Vec<&Value> = all
+            .iter()
+            .filter(|e| e.0 == "depth")
+            .map(|e| &e.1)
+            .collect();
+        assert_eq!(depths.len(), depth as usize, "{all:?}");
+        let last = depths.last().unwrap();
+        let position = Position::from_grid(&grid).unwrap();
+        let expected = analyse(&position, &Limits::to_depth(SearchMode::Minimax, depth)).unwrap();
+        assert_eq!(
+            last["moves"],
+            serde_json::to_value(&expected.moves).unwrap()
+        );
+        assert_eq!(last["best"], expected.best.to_string());
+        let (name, done) = all.last().unwrap();
+        assert_eq!(name, "done");
+        assert_eq!(done["output"], expected.output_text());
+        assert_eq!(done["stopped"], false);
+    }
+}
+
+#[test]
+fn a_stop_request_ends_the_stream() {
+    let server = Server::start();
+    let grid = random_grid(12, 5, 0.2);
+    let mut events = server.stream(&analyse_query(&grid, "mode=MINIMAX&time_ms=60000"));
+    let (name, start) = events.next().unwrap();
+    assert_eq!(name, "start");
+    let id = start["id"].as_u64().unwrap();
+    // Let it get going: the first depth has been sent.
+    assert_eq!(events.next().unwrap().0, "depth");
+    let asked = Instant::now();
+    let (status, body) = server.request("POST", &format!("/api/stop?id={id}"), "");
+    assert_eq!(status, 200, "{body}");
+    let all = events.until_done();
+    let (name, done) = all.last().unwrap();
+    assert_eq!(name, "done");
+    assert_eq!(done["stopped"], true);
+    assert!(done["analysis"]["depth"].as_u64().unwrap() >= 1);
+    assert!(
+        asked.elapsed() < Duration::from_secs(30),
+        "the stop was not heard"
+    );
+}
+
+#[test]
+fn searches_are_bounded_and_a_dropped_connection_frees_its_place() {
+    let server = Server::start();
+    let grid = random_grid(12, 9, 0.2);
+    let query = analyse_query(&grid, "mode=MINIMAX&time_ms=60000");
+    let mut a = server.stream(&query);
+    let mut b = server.stream(&query);
+    assert_eq!(a.next().unwrap().0, "start");
+    assert_eq!(b.next().unwrap().0, "start");
+    let c = server.stream(&query);
+    assert!(c.status.contains("503"), "{}", c.status);
+    drop((a, b, c));
+    // The server notices the closed connections on its next write (a
+    // keep-alive each second), and the searches stop.
+    let deadline = Instant::now() + Duration::from_secs(30);
+    loop {
+        let mut d = server.stream(&analyse_query(&small_grid(), "depth=2"));
+        if d.status.contains("200") {
+            assert_eq!(d.until_done().last().unwrap().0, "done");
+            break;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "the dropped searches kept their places"
+        );
+        std::thread::sleep(Duration::from_millis(200));
+    }
+}
+
+#[test]
+fn bad_requests_are_refused_with_a_message_and_the_server_goes_on() {
+    let server = Server::start();
+    let grid = serde_json::to_string(&small_grid()).unwrap();
+    let cases = [
+        ("POST", "/api/play".to_string(), "not json".to_string(), ""),
+        (
+            "POST",
+            "/api/play".into(),
+            format!(r#"{{"grid": {grid}, "move": "A1 Stake"}}"#),
+            "A1 is taken",
+        ),
+        (
+            "POST",
+            "/api/play".into(),
+            format!(r#"{{"grid": {grid}, "move": "C3 Raid"}}"#),
+            "no O piece next to C3",
+        ),
+        (
+            "POST",
+            "/api/play".into(),
+            format!(r#"{{"grid": {grid}, "move": "Q9 Stake"}}"#),
+            "off the 3x3 board",
+        ),
+        (
+            "POST",
+            "/api/parse".into(),
+            r#"{"text": "3\nMINIMAX\n"}"#.into(),
+            "line",
+        ),
+        (
+            "GET",
+            "/api/random?size=99".into(),
+            String::new(),
+            "size must be from 1 to 26",
+        ),
+        (
+            "GET",
+            "/api/analyse?grid=nonsense".into(),
+            String::new(),
+            "grid",
+        ),
+        (
+            "GET",
+            format!("/api/analyse?{}", analyse_query(&small_grid(), "depth=0")),
+            String::new(),
+            "depth must be at least 1",
+        ),
+        (
+            "POST",
+            "/api/tree".into(),
+            format!(
+                r#"{{"grid": {}, "depth": 3}}"#,
+                serde_json::to_string(&random_grid(26, 1, 0.0)).unwrap()
+            ),
+            "at most",
+        ),
+        (
+            "POST",
+            "/api/stop?id=12345".into(),
+            String::new(),
+            "no running search",
+        ),
+    ];
+    for (method, path, body, says) in cases {
+        let (status, answer) = server.request(method, &path, &body);
+        assert_eq!(status, 400, "{method} {path}: {answer}");
+        let error: Value =
+            serde_json::from_str(&answer).unwrap_or_else(|_| panic!("not JSON: {answer}"));
+        let message = error["error"].as_str().unwrap();
+        assert!(
+            message.contains(says),
+            "{path}: {message:?} does not say {says:?}"
+        );
+    }
+    // A huge body is refused from its announced length, before it is sent.
+    let mut s = TcpStream::connect(&server.addr).unwrap();
+    write!(
+        s,
+        "POST /api/play HTTP/1.0\r\nContent-Length: {}\r\n\r\n{{",
+        1 << 20
+    )
+    .unwrap();
+    let mut answer = String::new();
+    s.read_to_string(&mut answer).unwrap();
+    assert!(answer.starts_with("HTTP/1.0 413"), "{answer}");
+    let (status, answer) = server.request(
+        "POST",
+        "/api/play",
+        &format!(r#"{{"grid": {grid}, "move": "B2 Stake"}}"#),
+    );
+    assert_eq!(status, 200, "{answer}");
+    let played: Value = serde_json::from_str(&answer).unwrap();
+    assert_eq!(played["grid"]["cells"][1], ".O.");
+    assert_eq!(played["grid"]["player"], "X");
+}
+
+#[test]
+fn the_tree_counts_are_the_textbook_counts() {
+    let server = Server::start();
+    for grid in [small_grid(), random_grid(3, 4, 0.1), random_grid(3, 8, 0.3)] {
+        let body = json!({ "grid": grid, "depth": 3 }).to_string();
+        let (status, answer) = server.request("POST", "/api/tree", &body);
+        assert_eq!(status, 200, "{answer}");
+        let tree: Value = serde_json::from_str(&answer).unwrap();
+        let position = Position::from_grid(&grid).unwrap();
+        let (board, player) = (position.board(), position.player());
+        let minimax = reference::minimax(board, player, 3);
+        let alphabeta = reference::alphabeta(board, player, 3);
+        assert_eq!(tree["nodes_minimax"], minimax.nodes);
+        assert_eq!(tree["nodes_alphabeta"], alphabeta.nodes);
+        assert_eq!(tree["best"], alphabeta.best.to_string());
+        assert_eq!(tree["value"], alphabeta.value);
+        assert!(alphabeta.nodes < minimax.nodes, "nothing was cut");
+        // Every node the tree draws is one the search visited.
+        fn count(node: &Value) -> u64 {
+            1 + node["children"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(count)
+                .sum::<u64>()
+        }
+        assert_eq!(count(&tree["root"]), alphabeta.nodes);
+    }
+}
