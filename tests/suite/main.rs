@@ -4,6 +4,7 @@
 mod agreement;
 mod analyse;
 mod api;
+mod browser;
 mod cli;
 mod dominance;
 mod golden;

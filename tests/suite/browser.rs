@@ -1,0 +1,394 @@
+//! The page in a real headless Chromium, driven over the DevTools protocol:
+//! loading an input.txt, moves by mouse click, the heat map against
+//! `solve --json`, a stop, the exported output.txt against `solve`'s bytes,
+//! the tree's node counts. Screenshots land in target/web-screenshots/.
+//!
+//! Without a `chromium` on the PATH the test says it skipped, and fails
+//! when `CI` is set (CI installs it first).
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::TcpStream;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use serde_json::{json, Value};
+use stakeraid::api::Position;
+use stakeraid::search::reference;
+use tungstenite::{Message, WebSocket};
+
+use super::web::Server;
+
+/// The example input: 3x3, O to move, MINIMAX to depth 3.
+const INPUT: &str = "3\nMINIMAX\nO\n3\n1 8 23\n5 42 12\n26 30 9\nX..\n...\n...\n";
+
+struct Browser {
+    child: Child,
+    ws: WebSocket<TcpStream>,
+    next: u64,
+    _profile: tempfile::TempDir,
+}
+
+impl Drop for Browser {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn chromium() -> Option<PathBuf> {
+    let path = std::env::var_os("PATH")?;
+    ["chromium", "chromium-browser"]
+        .iter()
+        .flat_map(|name| std::env::split_paths(&path).map(move |d| d.join(name)))
+        .find(|p| p.is_file())
+}
+
+impl Browser {
+    fn start(exe: &Path) -> Browser {
+        let profile = tempfile::tempdir().unwrap();
+        let mut child = Command::new(exe)
+            .args([
+                "--headless",
+                "--no-sandbox",
+                "--disable-gpu",
+                "--disable-background-networking",
+                "--no-first-run",
+                "--window-size=1300,1000",
+                "--remote-debugging-port=0",
+            ])
+            .arg(format!("--user-data-dir={}", profile.path().display()))
+            .arg("about:blank")
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("starting chromium");
+        let mut port = None;
+        let mut stderr = BufReader::new(child.stderr.take().unwrap());
+        let mut seen = String::new();
+        for _ in 0..200 {
+            let mut line = String::new();
+            if stderr.read_line(&mut line).unwrap_or(0) == 0 {
+                break;
+            }
+            seen.push_str(&line);
+            if let Some(rest) = line
+                .trim()
+                .strip_prefix("DevTools listening on ws://127.0.0.1:")
+            {
+                port = rest.split('/').next().map(String::from);
+                break;
+            }
+        }
+        // Chromium keeps writing to stderr; a full pipe would stall it.
+        std::thread::spawn(move || std::io::copy(&mut stderr, &mut std::io::sink()));
+        let port = port.unwrap_or_else(|| panic!("no DevTools address in:\n{seen}"));
+        let page = page_socket(&port);
+        let stream = TcpStream::connect(format!("127.0.0.1:{port}")).unwrap();
+        stream
+            .set_read_timeout(Some(Duration::from_secs(60)))
+            .unwrap();
+        let (ws, _) = tungstenite::client(page.as_str(), stream).expect("DevTools handshake");
+        let mut b = Browser {
+            child,
+            ws,
+            next: 1,
+            _profile: profile,
+        };
+        b.call("Page.enable", json!({}));
+        b
+    }
+
+    fn call(&mut self, method: &str, params: Value) -> Value {
+        let id = self.next;
+        self.next += 1;
+        let msg = json!({ "id": id, "method": method, "params": params }).to_string();
+        self.ws.send(Message::text(msg)).unwrap();
+        loop {
+            let Message::Text(text) = self.ws.read().unwrap() else {
+                continue;
+            };
+            let v: Value = serde_json::from_str(&text).unwrap();
+            if v["id"] == id {
+                assert!(v.get("error").is_none(), "{method}: {v}");
+                return v["result"].clone();
+            }
+        }
+    }
+
+    /// The value of a JavaScript expression (promises awaited).
+    fn eval(&mut self, expr: &str) -> Value {
+        let r = self.call(
+            "Runtime.evaluate",
+            json!({ "expression": expr, "awaitPromise": true, "returnByValue": true }),
+        );
+        assert!(r.get("exceptionDetails").is_none(), "{expr}: {r}");
+        r["result"]["value"].clone()
+    }
+
+    /// Waits until `expr` is true.
+    fn wait(&mut self, expr: &str, what: &str) {
+        let deadline = Instant::now() + Duration::from_secs(60);
+        while self.eval(&format!("!!({expr})")) != json!(true) {
+            assert!(Instant::now() < deadline, "timed out waiting for {what}");
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    }
+
+    /// A real mouse click in the middle of the element `selector`.
+    fn click(&mut self, selector: &str, shift: bool) {
+        let rect = self.eval(&format!(
+            "(() => {{ const r = document.querySelector({selector:?}).getBoundingClientRect(); \
+             return [r.x + r.width / 2, r.y + r.height / 2]; }})()"
+        ));
+        let (x, y) = (rect[0].as_f64().unwrap(), rect[1].as_f64().unwrap());
+        let modifiers = if shift { 8 } else { 0 };
+        for kind in ["mousePressed", "mouseReleased"] {
+            self.call(
+                "Input.dispatchMouseEvent",
+                json!({ "type": kind, "x": x, "y": y, "button": "left", "clickCount": 1, "modifiers": modifiers }),
+            );
+        }
+    }
+
+    fn screenshot(&mut self, name: &str) {
+        let shot = self.call("Page.captureScreenshot", json!({ "format": "png" }));
+        let data = shot["data"].as_str().unwrap();
+        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("target/web-screenshots");
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(dir.join(name), base64(data)).unwrap();
+    }
+}
+
+/// The DevTools socket of the first page, from `/json/list`.
+fn page_socket(port: &str) -> String {
+    let s = TcpStream::connect(format!("127.0.0.1:{port}")).unwrap();
+    write!(
+        &s,
+        "GET /json/list HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n\r\n"
+    )
+    .unwrap();
+    // Chromium keeps the connection open: read the announced length.
+    let mut reader = BufReader::new(s);
+    let mut length = 0;
+    loop {
+        let mut line = String::new();
+        reader.read_line(&mut line).unwrap();
+        if line.trim().is_empty() {
+            break;
+        }
+        if let Some((k, v)) = line.split_once(':') {
+            if k.eq_ignore_ascii_case("content-length") {
+                length = v.trim().parse().unwrap();
+            }
+        }
+    }
+    let mut body = vec![0; length];
+    reader.read_exact(&mut body).unwrap();
+    let body = String::from_utf8(body).unwrap();
+    let targets: Vec<Value> = serde_json::from_str(&body).unwrap();
+    targets
+        .iter()
+        .find(|t| t["type"] == "page")
+        .and_then(|t| t["webSocketDebuggerUrl"].as_str())
+        .expect("a page target")
+        .to_string()
+}
+
+fn base64(text: &str) -> Vec<u8> {
+    let digit = |c: u8| match c {
+        b'A'..=b'Z' => c - b'A',
+        b'a'..=b'z' => c - b'a' + 26,
+        b'0'..=b'9' => c - b'0' + 52,
+        b'+' => 62,
+        _ => 63,
+    };
+    let bytes: Vec<u8> = text.bytes().filter(|&c| c != b'=').map(digit).collect();
+    bytes
+        .chunks(4)
+        .flat_map(|q| {
+            let n = q.iter().fold(0u32, |n, &d| n << 6 | u32::from(d)) << (6 * (4 - q.len()));
+            let out = [(n >> 16) as u8, (n >> 8) as u8, n as u8];
+            out.into_iter().take(q.len() - 1)
+        })
+        .collect()
+}
+
+/// `stakeraid solve` on `input`: (output.txt bytes, the JSON of `--json`).
+fn solve(input: &str) -> (String, Value) {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("input.txt"), input).unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_stakeraid"))
+        .args(["solve", "--json"])
+        .current_dir(dir.path())
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let json = serde_json::from_slice(&out.stdout).unwrap();
+    let output = std::fs::read_to_string(dir.path().join("output.txt")).unwrap();
+    (output, json)
+}
+
+#[test]
+fn the_page_in_a_headless_browser() {
+    let Some(exe) = chromium() else {
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "chromium is not installed, and CI needs the browser test"
+        );
+        eprintln!("skipping the browser test: no chromium on the PATH");
+        return;
+    };
+    let server = Server::start();
+    let mut b = Browser::start(&exe);
+    b.call("Page.navigate", json!({ "url": server.url() }));
+    b.wait(
+        "document.querySelectorAll('#board .cell').length === 25",
+        "the first board",
+    );
+
+    // Loading an input.txt.
+    b.eval(&format!("document.getElementById('input').value = {INPUT:?}; document.getElementById('load').click()"));
+    b.wait(
+        "document.querySelectorAll('#board .cell').length === 9",
+        "the loaded board",
+    );
+    assert_eq!(
+        b.eval("document.querySelector('[data-cell=A1] .p').textContent"),
+        "X"
+    );
+    assert_eq!(
+        b.eval("document.getElementById('turn').textContent"),
+        "O to move"
+    );
+
+    // Moves by click: a Stake, a refused move, a Raid with shift, undo.
+    b.click("[data-cell=B2]", false);
+    b.wait(
+        "document.querySelectorAll('#moves li').length === 1",
+        "the first move",
+    );
+    assert_eq!(
+        b.eval("document.querySelector('[data-cell=B2] .p').textContent"),
+        "O"
+    );
+    assert_eq!(
+        b.eval("document.getElementById('turn').textContent"),
+        "X to move"
+    );
+    b.click("[data-cell=A1]", false);
+    b.wait(
+        "document.getElementById('error').textContent.includes('A1 is taken')",
+        "the refusal",
+    );
+    b.click("[data-cell=A2]", true);
+    b.wait(
+        "document.querySelectorAll('#moves li').length === 2",
+        "the Raid",
+    );
+    assert_eq!(
+        b.eval("document.querySelector('#moves li:last-child').textContent"),
+        "X A2 Raid"
+    );
+    // The Raid turned O's B2 over, and the page marks it.
+    assert_eq!(
+        b.eval("document.querySelector('[data-cell=B2] .p').textContent"),
+        "X"
+    );
+    assert_eq!(
+        b.eval("document.querySelector('[data-cell=B2]').classList.contains('flipped')"),
+        true
+    );
+    b.eval("document.getElementById('undo').click(); document.getElementById('undo').click()");
+    b.wait(
+        "!document.querySelector('[data-cell=B2] .p')",
+        "the start position again",
+    );
+
+    // The heat map against solve --json, and the exported output.txt
+    // against solve's bytes.
+    b.eval("document.getElementById('analyse').click()");
+    b.wait("document.body.dataset.analysis === 'done'", "the analysis");
+    let (output, solved) = solve(INPUT);
+    let mut expected = std::collections::BTreeMap::<String, i64>::new();
+    for m in solved["moves"].as_array().unwrap() {
+        let cell = m["move"]
+            .as_str()
+            .unwrap()
+            .split(' ')
+            .next()
+            .unwrap()
+            .to_string();
+        let v = m["value"].as_i64().unwrap();
+        let e = expected.entry(cell).or_insert(v);
+        *e = (*e).max(v);
+    }
+    let shown: Value = b.eval(
+        "Object.fromEntries([...document.querySelectorAll('#board .cell')]\
+         .filter((d) => d.querySelector('.h'))\
+         .map((d) => [d.dataset.cell, Number(d.querySelector('.h').dataset.value)]))",
+    );
+    assert_eq!(shown, serde_json::to_value(&expected).unwrap());
+    assert_eq!(
+        b.eval("document.querySelector('.cell.best').dataset.cell"),
+        solved["best"].as_str().unwrap().split(' ').next().unwrap()
+    );
+    b.screenshot("board-heat-map.png");
+    b.eval("document.getElementById('export-output').click()");
+    assert_eq!(
+        b.eval("document.getElementById('export').textContent"),
+        output
+    );
+    b.eval("document.getElementById('export-input').click()");
+    b.wait(
+        "document.getElementById('export').textContent.startsWith('3\\nMINIMAX')",
+        "the input.txt",
+    );
+    assert_eq!(
+        b.eval("document.getElementById('export').textContent"),
+        INPUT
+    );
+
+    // The tree of a 3x3 depth-3 search against the textbook counts.
+    b.eval(
+        "document.getElementById('tree-box').open = true; document.getElementById('tree').click()",
+    );
+    b.wait(
+        "document.getElementById('tree-counts').dataset.minimax",
+        "the tree",
+    );
+    let position =
+        Position::from_problem(&stakeraid::parse_problem(INPUT.as_bytes()).unwrap()).unwrap();
+    let (board, player) = (position.board(), position.player());
+    assert_eq!(
+        b.eval("Number(document.getElementById('tree-counts').dataset.minimax)"),
+        reference::minimax(board, player, 3).nodes
+    );
+    assert_eq!(
+        b.eval("Number(document.getElementById('tree-counts').dataset.alphabeta)"),
+        reference::alphabeta(board, player, 3).nodes
+    );
+    b.eval("[...document.querySelectorAll('#tree-view .tn.min')].slice(0, 2).forEach((n) => n.click())");
+    b.eval("document.getElementById('tree-view').scrollIntoView()");
+    b.screenshot("tree-view.png");
+
+    // Stopping a running analysis of a big board.
+    b.eval("window.scrollTo(0, 0); document.getElementById('size').value = 12; document.getElementById('seed').value = 3; document.getElementById('random').click()");
+    b.wait(
+        "document.querySelectorAll('#board .cell').length === 144",
+        "the big board",
+    );
+    b.eval("document.body.dataset.analysis = ''; document.getElementById('depth').value = 60; document.getElementById('time').value = 60; document.getElementById('analyse').click()");
+    b.wait(
+        "document.querySelectorAll('#board .cell .h').length > 0",
+        "the first depth",
+    );
+    let asked = Instant::now();
+    b.eval("document.getElementById('stop').click()");
+    b.wait("document.body.dataset.analysis === 'stopped'", "the stop");
+    assert!(asked.elapsed() < Duration::from_secs(30));
+}
