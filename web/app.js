@@ -194,7 +194,7 @@ function analyse(mode, depth, timeS, onDone) {
     $("stop").disabled = true;
     $("analyse").disabled = false;
     if (e.data) say(JSON.parse(e.data).error);
-    else if (status() !== "done") status("analysis ended");
+    else if ($("status").textContent !== "done") status("analysis ended");
   });
 }
 

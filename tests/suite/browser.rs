@@ -13,7 +13,7 @@ use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 use serde_json::{json, Value};
-use stakeraid::api::Position;
+use stakeraid::api::{analyse, Limits, Position, SearchMode};
 use stakeraid::search::reference;
 use tungstenite::{Message, WebSocket};
 
@@ -128,9 +128,15 @@ impl Browser {
 
     /// Waits until `expr` is true.
     fn wait(&mut self, expr: &str, what: &str) {
-        let deadline = Instant::now() + Duration::from_secs(60);
+        let deadline = Instant::now() + Duration::from_secs(20);
         while self.eval(&format!("!!({expr})")) != json!(true) {
-            assert!(Instant::now() < deadline, "timed out waiting for {what}");
+            if Instant::now() > deadline {
+                let state = self.eval(
+                    "[document.getElementById('status').textContent, document.getElementById('error').textContent, \
+                     [...document.querySelectorAll('#moves li')].map((li) => li.textContent).join(', ')]",
+                );
+                panic!("timed out waiting for {what}; status, error, moves: {state}");
+            }
             std::thread::sleep(Duration::from_millis(50));
         }
     }
@@ -138,7 +144,8 @@ impl Browser {
     /// A real mouse click in the middle of the element `selector`.
     fn click(&mut self, selector: &str, shift: bool) {
         let rect = self.eval(&format!(
-            "(() => {{ const r = document.querySelector({selector:?}).getBoundingClientRect(); \
+            "(() => {{ const e = document.querySelector({selector:?}); e.scrollIntoView({{ block: 'center' }}); \
+             const r = e.getBoundingClientRect(); \
              return [r.x + r.width / 2, r.y + r.height / 2]; }})()"
         ));
         let (x, y) = (rect[0].as_f64().unwrap(), rect[1].as_f64().unwrap());
@@ -375,6 +382,55 @@ fn the_page_in_a_headless_browser() {
     b.eval("[...document.querySelectorAll('#tree-view .tn.min')].slice(0, 2).forEach((n) => n.click())");
     b.eval("document.getElementById('tree-view').scrollIntoView()");
     b.screenshot("tree-view.png");
+
+    // A whole game against the engine (X, depth 2): O clicks the first
+    // empty cell each turn, and each engine move is the library's choice.
+    b.eval(&format!("document.getElementById('input').value = {INPUT:?}; document.getElementById('load').click()"));
+    b.wait("document.querySelectorAll('#board .cell').length === 9 && !document.querySelector('#moves li')", "a new game");
+    b.eval("document.getElementById('engine-side').value = 'X'; document.getElementById('engine-depth').value = 2; document.getElementById('engine-on').click()");
+    for turn in 1..=4 {
+        b.wait(
+            "document.getElementById('turn').textContent === 'O to move'",
+            "O's turn",
+        );
+        let cell = b.eval("[...document.querySelectorAll('#board .cell')].find((d) => !d.querySelector('.p')).dataset.cell");
+        b.click(&format!("[data-cell={}]", cell.as_str().unwrap()), false);
+        b.wait(
+            &format!(
+                "document.querySelectorAll('#moves li').length === {}",
+                2 * turn
+            ),
+            "the engine's answer",
+        );
+    }
+    b.wait(
+        "document.getElementById('turn').textContent === 'game over'",
+        "the end of the game",
+    );
+    let moves = b.eval("[...document.querySelectorAll('#moves li')].map((li) => li.textContent)");
+    let problem = stakeraid::parse_problem(INPUT.as_bytes()).unwrap();
+    let mut game = stakeraid::Game::new(&problem.board, problem.player);
+    for text in moves.as_array().unwrap() {
+        let (who, mv) = text.as_str().unwrap().split_once(' ').unwrap();
+        let mv: stakeraid::Move = mv.parse().unwrap();
+        if who == "X" {
+            let position = Position::new(game.board().clone(), game.to_move()).unwrap();
+            let limits = Limits::to_depth(SearchMode::AlphaBeta, 2);
+            assert_eq!(
+                analyse(&position, &limits).unwrap().best,
+                mv,
+                "the engine's {text}"
+            );
+        }
+        assert!(game.is_legal(mv), "{text}");
+        game.play(mv);
+    }
+    assert!(game.is_over());
+    assert_eq!(
+        b.eval("Number(document.getElementById('score').textContent)"),
+        game.board().score(stakeraid::Player::X)
+    );
+    b.eval("document.getElementById('engine-on').click()");
 
     // Stopping a running analysis of a big board.
     b.eval("window.scrollTo(0, 0); document.getElementById('size').value = 12; document.getElementById('seed').value = 3; document.getElementById('random').click()");
