@@ -721,6 +721,7 @@ fn analyse(
         time,
         threads: thread_count(threads)?,
         stop: stop.map(|s| s.0.clone()),
+        ..Limits::default()
     };
     let position = position.api_position()?;
     py.detach(|| api::analyse(&position, &limits))
@@ -739,7 +740,9 @@ fn solve_text(py: Python<'_>, input_text: &str, threads: i64) -> PyResult<String
         threads: thread_count(threads)?,
         ..SolveOptions::default()
     };
-    Ok(py.detach(|| solve(&problem, &options).text))
+    py.detach(|| solve(&problem, &options))
+        .map(|answer| answer.text)
+        .map_err(value_error)
 }
 
 /// The competition engine's move for the player to move, with
