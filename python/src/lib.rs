@@ -537,6 +537,7 @@ impl PyRootMove {
         match self.0.bound {
             api::Bound::Exact => "exact",
             api::Bound::Upper => "upper",
+            api::Bound::Lower => "lower",
         }
     }
 
@@ -544,6 +545,7 @@ impl PyRootMove {
         let op = match self.0.bound {
             api::Bound::Exact => "",
             api::Bound::Upper => "<=",
+            api::Bound::Lower => ">=",
         };
         format!("RootMove({} {op}{})", self.0.mv, self.0.value)
     }

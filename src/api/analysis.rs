@@ -8,6 +8,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::game::Move;
 use crate::game::Player;
+use crate::search::Bound;
 use crate::text::SearchMode;
 
 /// The result of [`crate::api::analyse`].
@@ -65,17 +66,6 @@ pub struct RootMove {
     pub value: i64,
     /// Whether `value` is the move's value or only an upper bound.
     pub bound: Bound,
-}
-
-/// What a root move's `value` is.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Bound {
-    /// The minimax value.
-    Exact,
-    /// The minimax value is at most this: the search proved the move is not
-    /// chosen and stopped there.
-    Upper,
 }
 
 impl Analysis {

@@ -32,18 +32,19 @@ mod position;
 pub mod serve;
 mod solve;
 
+pub use crate::search::Bound;
 pub use crate::text::SearchMode;
-pub use analysis::{Analysis, Bound, RootMove};
+pub use analysis::{Analysis, RootMove};
 pub use limits::{Engine, Limits};
 pub use position::{Grid, Position, PositionError};
 pub use solve::{solve, solve_watched, Answer, SolveOptions};
 
-use crate::engine::exact::{exact_search, ExactRun};
+use crate::engine::exact::{exact_search, ExactRun, ExactSettings, Pv, RootValues};
 use crate::engine::pool::in_pool;
 use crate::game::{Board, Player};
 use crate::search::reference;
 use crate::search::root::RootValue;
-use crate::search::Deadline;
+use crate::search::{Deadline, Progress as Counters, Threads};
 use crate::text::ParseError;
 
 /// More threads than this are refused ([`ApiError::TooManyThreads`]):
@@ -99,7 +100,7 @@ pub struct Progress {
 /// The counters of a running analysis, for a display that shows how far
 /// it has got between the depths [`Progress`] reports.
 #[derive(Clone, Debug)]
-pub struct Watch(Arc<Deadline>);
+pub struct Watch(Arc<Counters>);
 
 impl Watch {
     /// About how many positions have been searched so far.
@@ -166,10 +167,14 @@ fn analyse_inner(
         .with_wall(deadline)
         .with_stop(limits.stop.clone());
     let stop = Arc::new(stop);
-    on_start(Watch(stop.clone()));
+    let counters = Arc::new(Counters::default());
+    on_start(Watch(counters.clone()));
     let run = match limits.engine {
         Engine::Fast => {
-            let all_exact = limits.mode == SearchMode::Minimax;
+            let values = match limits.mode {
+                SearchMode::Minimax => RootValues::Every,
+                SearchMode::AlphaBeta => RootValues::Chosen,
+            };
             in_pool(limits.threads, |parallel| {
                 let report = |depth, nodes| {
                     on_depth(Progress {
@@ -178,17 +183,16 @@ fn analyse_inner(
                         nodes,
                     })
                 };
-                exact_search(
-                    board,
-                    player,
+                let settings = ExactSettings {
                     target,
-                    all_exact,
-                    parallel,
-                    &stop,
-                    limits.table_bytes,
-                    with_pv,
-                    &report,
-                )
+                    values,
+                    pv: if with_pv { Pv::Find } else { Pv::Skip },
+                    threads: Threads::pool_if(parallel),
+                    deadline: stop.clone(),
+                    progress: Some(counters.clone()),
+                    table_bytes: limits.table_bytes,
+                };
+                exact_search(board, player, &settings, &report)
             })
         }
         Engine::Reference => {

@@ -151,6 +151,7 @@ pub fn table(a: &Analysis, format: Format) -> String {
         let value = match m.bound {
             Bound::Exact => m.value.to_string(),
             Bound::Upper => format!("<= {}", m.value),
+            Bound::Lower => format!(">= {}", m.value),
         };
         let mark = if m.mv == a.best { "  best" } else { "" };
         let _ = writeln!(

@@ -26,9 +26,8 @@ use std::time::{Duration, Instant};
 use crate::engine::pool::in_pool;
 use crate::game::{legal_moves, Move};
 use crate::game::{Board, Player};
-use crate::search::deadline::process_cpu;
-use crate::search::root::{self, immediate, iterate, Iterative};
-use crate::search::{Compact, Deadline, Eval};
+use crate::search::root::{self, immediate, iterate, Deepening, Goal, Iterative, Pick};
+use crate::search::{process_cpu, Compact, Deadline, Eval, Threads};
 
 /// CPU time one move of the `stakeraid` process costs besides its search:
 /// loading the program, reading `input.txt`, planning, writing
@@ -191,17 +190,15 @@ pub fn play(board: &Board, p: Player, seconds_left: f64, options: &CompetitionOp
     let table = (limit.as_secs_f64() * NODE_RATE / 4.0) as usize;
     let settings = Iterative {
         depth: empties,
-        parallel: false,
-        eval: options.eval,
+        goal: Goal::Play(options.eval),
         deadline: Some(deadline.clone()),
         table_limit: Some(table.saturating_mul(slot).max(1 << 16)),
-        play: true,
         ..Iterative::default()
     };
     let new_depth_before = limit.mul_f64(NEW_DEPTH_BEFORE);
     let (result, depth) = in_pool(threads, |parallel| {
         let settings = Iterative {
-            parallel,
+            threads: Threads::pool_if(parallel),
             ..settings
         };
         iterate(board, p, &settings, |_, _| {
@@ -244,10 +241,11 @@ fn solve(board: &Board, p: Player, limit: Duration, start: Instant) -> Option<Pl
     let deadline = Arc::new(Deadline::none().with_cpu_budget(limit));
     let settings = Iterative {
         depth: empties,
-        eval: Eval::Score,
+        goal: Goal::Answer {
+            engine: Pick::Compact(compact),
+            deepening: Deepening::Direct,
+        },
         deadline: Some(deadline),
-        compact: Some(compact),
-        direct: true,
         ..Iterative::default()
     };
     let (result, depth) = iterate(board, p, &settings, |_, _| true);

@@ -5,8 +5,8 @@
 use std::sync::Arc;
 
 use crate::game::{Board, Move, Player, Twins};
-use crate::search::root::{self, Iterative, RootResult, RootValue};
-use crate::search::{Compact, Deadline};
+use crate::search::root::{self, Deepening, Goal, Iterative, Pick, RootResult, RootValue};
+use crate::search::{Compact, Deadline, Progress, Threads};
 
 /// What the three steps found.
 pub struct ExactRun {
@@ -20,48 +20,84 @@ pub struct ExactRun {
     pub cut: bool,
 }
 
-/// The textbook answer to `target` plies on `board` for `p`, with a table
-/// of `table_bytes` (default: sized for the search), in three steps that
-/// `stop` can each cut short: iterative-deepening alpha-beta to
-/// the depth (the chosen move and its value, other root values as bounds);
-/// with `all_exact`, an exact value for every bounded root move (what
-/// MINIMAX mode reports); with `with_pv`, the principal variation (its
+/// Which root values an exact search proves.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum RootValues {
+    /// The chosen move's; the others may be bounds (ALPHABETA mode).
+    Chosen,
+    /// Every root move's (what MINIMAX mode reports).
+    Every,
+}
+
+/// Whether an exact search also finds the principal variation.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Pv {
+    Skip,
+    Find,
+}
+
+/// What [`exact_search`] searches for, and with what.
+#[derive(Clone, Debug)]
+pub(crate) struct ExactSettings {
+    /// Plies to search.
+    pub target: u32,
+    pub values: RootValues,
+    pub pv: Pv,
+    pub threads: Threads,
+    /// Cuts any step short when it fires.
+    pub deadline: Arc<Deadline>,
+    /// Where the nodes searched and the depths completed are reported.
+    pub progress: Option<Arc<Progress>>,
+    /// The table's size (default: sized for the search).
+    pub table_bytes: Option<usize>,
+}
+
+/// The textbook answer to `settings.target` plies on `board` for `p`, in
+/// three steps that the deadline can each cut short: iterative-deepening
+/// alpha-beta to the depth (the chosen move and its value, other root
+/// values as bounds); with [`RootValues::Every`], an exact value for every
+/// bounded root move; with [`Pv::Find`], the principal variation (its
 /// nodes not counted). Each depth the first step completes is noted in
-/// `stop` (which also counts the nodes as they are searched) and reported
-/// to `on_depth` with the nodes so far, for progress displays.
-#[allow(clippy::too_many_arguments)]
-pub fn exact_search(
+/// the progress (which also counts the nodes as they are searched) and
+/// reported to `on_depth` with the nodes so far, for progress displays.
+pub(crate) fn exact_search(
     board: &Board,
     p: Player,
-    target: u32,
-    all_exact: bool,
-    parallel: bool,
-    stop: &Arc<Deadline>,
-    table_bytes: Option<usize>,
-    with_pv: bool,
+    settings: &ExactSettings,
     on_depth: &(dyn Fn(u32, u64) + Sync),
 ) -> ExactRun {
+    let target = settings.target;
+    let stop = &settings.deadline;
     // Every step searches positions of this board, so where the compact
     // engine applies they share one: later steps find much of what they
     // need in its table.
     let empties = board.empty_count();
     let plies = target.min(empties);
-    let compact_bytes =
-        table_bytes.unwrap_or_else(|| compact_table_bytes(board.n(), empties, plies));
-    let compact = Compact::new(board, compact_bytes).map(Arc::new);
+    let compact_bytes = settings
+        .table_bytes
+        .unwrap_or_else(|| compact_table_bytes(board.n(), empties, plies));
+    let goal = match Compact::new(board, compact_bytes) {
+        Some(compact) => Goal::Answer {
+            engine: Pick::Compact(Arc::new(compact)),
+            deepening: Deepening::UnlessTimed,
+        },
+        None => Goal::default(),
+    };
     let deepening = |depth: u32| Iterative {
         depth,
-        parallel,
+        threads: settings.threads,
+        goal: goal.clone(),
         deadline: Some(stop.clone()),
-        compact: compact.clone(),
-        table_limit: table_bytes,
-        ..Iterative::default()
+        progress: settings.progress.clone(),
+        table_limit: settings.table_bytes,
     };
 
     // Step 1. The move and its value: iterative deepening, where an abort
     // leaves the last completed depth (depth 1 always completes).
     let (result, depth) = root::iterate(board, p, &deepening(target), |d, r| {
-        stop.note_depth(d);
+        if let Some(progress) = &settings.progress {
+            progress.note_depth(d);
+        }
         on_depth(d, r.nodes);
         true
     });
@@ -72,7 +108,7 @@ pub fn exact_search(
     // Step 2. MINIMAX mode: the exact value of each move the root search
     // only bounded. A Raid that flips nothing reaches the position its
     // Stake reaches, and that Stake comes earlier, so it copies its value.
-    if all_exact {
+    if settings.values == RootValues::Every {
         let canon: Vec<Move> = moves.iter().map(|&(mv, _)| mv).collect();
         let twins = Twins::new(board, p, &canon);
         let mut distinct = twins.distinct(&moves);
@@ -101,7 +137,7 @@ pub fn exact_search(
     b.make(result.best, p);
     let mut to_move = p.other();
     for left in (1..depth).rev() {
-        if !with_pv || b.is_full() {
+        if settings.pv == Pv::Skip || b.is_full() {
             break;
         }
         let Some((mv, _)) = choice(&b, to_move, left, &deepening) else {

@@ -3,33 +3,14 @@
 //! charges, summed over every thread). The searches poll it themselves, so
 //! no timer thread is needed, and every loop that can run long (the
 //! alpha-beta nodes and the quiescence search alike) reaches a poll within
-//! about 0.2 ms on each thread.
+//! about 0.2 ms on each thread ([`super::worker`] keeps that cadence).
+//! How far the search has got is another matter: [`super::Progress`].
 
-use std::cell::Cell;
-use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering::Relaxed};
+use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use cpu_time::ProcessTime;
-use crossbeam_utils::CachePadded;
-
-/// Nodes a thread searches between two looks at the wall clock (cheap: no
-/// system call). Nodes differ a hundredfold in cost (a leaf of a small
-/// board against a node that generates and orders the moves of a 26x26
-/// one), so the count alone would not bound the time between polls.
-const TICK_EVERY: u32 = 64;
-/// Wall time a thread lets pass between two full polls (the CPU clock is a
-/// system call): one thread's CPU time cannot grow faster than this.
-const POLL_EVERY: Duration = Duration::from_micros(200);
-
-thread_local! {
-    /// Per thread rather than per search call: parallel tasks are often
-    /// smaller than the poll interval, and must still reach a poll.
-    static TICKS: Cell<u32> = const { Cell::new(0) };
-    static NEXT_POLL: Cell<Option<Instant>> = const { Cell::new(None) };
-    /// Nodes counted since the last flush without a tick each.
-    static UNTICKED: Cell<u64> = const { Cell::new(0) };
-}
 
 /// A stop condition shared by every thread of one search. Once it fires it
 /// stays fired; the search's results from then on are garbage and are
@@ -41,13 +22,6 @@ pub struct Deadline {
     wall: Option<Instant>,
     /// Limit on the process's CPU time since it started.
     cpu: Option<Duration>,
-    /// Nodes ticked so far, counted in steps of [`TICK_EVERY`] per thread:
-    /// for a progress display, which reads it from another thread. Padded
-    /// to a cache line of its own so the search threads' updates do not
-    /// slow down readers of the flag.
-    ticked: CachePadded<AtomicU64>,
-    /// The deepest iteration completed so far, as the search reports it.
-    depth: AtomicU32,
 }
 
 impl Deadline {
@@ -103,61 +77,6 @@ impl Deadline {
         due
     }
 
-    /// Counts one node on this thread, and polls if [`POLL_EVERY`] has
-    /// passed since this thread last did.
-    #[inline]
-    pub fn tick(&self) {
-        let t = TICKS.with(|t| {
-            let v = t.get().wrapping_add(1);
-            t.set(v);
-            v
-        });
-        if t.is_multiple_of(TICK_EVERY) {
-            self.tick_slow();
-        }
-    }
-
-    /// Counts `nodes` more on this thread without polling: for solvers of
-    /// the last plies, whose nodes are too cheap to tick one by one.
-    #[inline]
-    pub fn count(&self, nodes: u64) {
-        UNTICKED.with(|u| u.set(u.get() + nodes));
-    }
-
-    /// About how many nodes have been ticked or counted (short of the
-    /// truth by what each thread did since its last [`TICK_EVERY`] ticks).
-    pub fn nodes_seen(&self) -> u64 {
-        self.ticked.load(Relaxed)
-    }
-
-    /// Records that an iteration `depth` deep completed.
-    pub fn note_depth(&self, depth: u32) {
-        self.depth.fetch_max(depth, Relaxed);
-    }
-
-    /// The deepest iteration completed so far (0 before the first).
-    pub fn depth_done(&self) -> u32 {
-        self.depth.load(Relaxed)
-    }
-
-    #[cold]
-    fn tick_slow(&self) {
-        let counted = UNTICKED.with(|u| u.replace(0));
-        self.ticked
-            .fetch_add(u64::from(TICK_EVERY) + counted, Relaxed);
-        let now = Instant::now();
-        let due = NEXT_POLL.with(|next| {
-            let due = next.get().is_none_or(|at| now >= at);
-            if due {
-                next.set(Some(now + POLL_EVERY));
-            }
-            due
-        });
-        if due {
-            self.poll();
-        }
-    }
-
     /// True when only a stop flag or nothing can end the search: there is
     /// no clock to watch.
     pub fn is_untimed(&self) -> bool {
@@ -201,15 +120,5 @@ mod tests {
             std::hint::black_box(0);
         }
         assert!(d.poll());
-    }
-
-    #[test]
-    fn ticks_reach_a_poll() {
-        let d = Deadline::none().with_wall(Some(Instant::now()));
-        let start = Instant::now();
-        while !d.fired() {
-            d.tick();
-            assert!(start.elapsed() < POLL_EVERY * 100, "no poll");
-        }
     }
 }

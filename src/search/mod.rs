@@ -1,20 +1,26 @@
 //! The searches. [`reference`] holds the textbook oracle; [`root`] the fast
 //! exact engines behind the tie-break layer (see `README.md` here).
 
-mod alphabeta;
 mod compact;
-pub mod deadline;
-mod frontier;
-mod minimax;
-mod ordering;
+mod deadline;
+mod engine;
+mod general;
+mod progress;
 pub mod reference;
 pub mod root;
 mod split;
+#[cfg(test)]
+mod tests;
 pub mod trace;
-mod tt;
+mod window;
+mod worker;
 
-pub use alphabeta::Eval;
-pub use compact::Compact;
+pub(crate) use compact::Compact;
+pub(crate) use deadline::process_cpu;
 pub use deadline::Deadline;
+pub(crate) use engine::Threads;
+pub use general::Eval;
+pub use progress::Progress;
 pub use reference::Decision;
-pub use root::{Iterative, RootResult, RootValue};
+pub use root::{RootResult, RootValue};
+pub use window::Bound;

@@ -9,10 +9,13 @@ use rayon::prelude::*;
 
 use std::sync::Arc;
 
-use super::alphabeta::{Eval, Searcher, INF};
 use super::compact::Compact;
 use super::deadline::Deadline;
-use super::minimax;
+use super::engine::{Engine, Threads};
+use super::general::{minimax, Dominance, Eval, Reductions, Searcher, INF};
+use super::progress::Progress;
+use super::window::Window;
+use super::worker::{Signals, Worker};
 use crate::game::{legal_moves, Move, Twins};
 use crate::game::{Board, Player};
 
@@ -86,7 +89,7 @@ pub fn minimax(board: &Board, p: Player, depth: u32, parallel: bool) -> RootResu
 /// Table size for a search of `depth` plies over `empties` cells. Only
 /// nodes with 3 or more plies left are stored, and there are at most
 /// `empties^(depth - 3)` of them per root move, far fewer with pruning.
-pub fn table_bytes(n: usize, empties: u32, depth: u32) -> usize {
+pub(crate) fn table_bytes(n: usize, empties: u32, depth: u32) -> usize {
     const MAX: usize = 64 << 20;
     if depth < 4 {
         return 0;
@@ -103,7 +106,7 @@ pub fn table_bytes(n: usize, empties: u32, depth: u32) -> usize {
 pub fn alphabeta(board: &Board, p: Player, depth: u32, parallel: bool) -> RootResult {
     let settings = Iterative {
         depth,
-        parallel,
+        threads: Threads::pool_if(parallel),
         ..Iterative::default()
     };
     iterate(board, p, &settings, |_, _| true).0
@@ -111,45 +114,82 @@ pub fn alphabeta(board: &Board, p: Player, depth: u32, parallel: bool) -> RootRe
 
 /// Settings of an iterative-deepening alpha-beta search.
 #[derive(Clone, Debug, Default)]
-pub struct Iterative {
+pub(crate) struct Iterative {
     /// Deepest iteration (capped at the number of empty cells, where the
     /// game ends).
     pub depth: u32,
     /// Whether to split work across the current rayon pool.
-    pub parallel: bool,
-    /// How cut-off positions are valued.
-    pub eval: Eval,
+    pub threads: Threads,
+    /// The exact answer, or a move to play.
+    pub goal: Goal,
     /// Once it fires, the running iteration is abandoned and the last
     /// completed one answers.
     pub deadline: Option<Arc<Deadline>>,
+    /// Where the nodes searched and the depths completed are reported as
+    /// the search goes.
+    pub progress: Option<Arc<Progress>>,
     /// Cap on the transposition table's size in bytes (it is otherwise
     /// sized for a full search of `depth` plies, up to 64 MiB).
     pub table_limit: Option<usize>,
-    /// Play rather than answer: search late quiet moves less deeply (see
-    /// [`Searcher::with_reductions`]), and when the abort cuts an iteration
-    /// short after its first move (the last iteration's best) was searched,
-    /// let the best move it proved so far answer, at that depth's value,
-    /// instead of the last completed iteration. The result is then not the
-    /// textbook answer at any depth, except once the depth reaches the end
-    /// of the game.
-    pub play: bool,
-    /// Runs the general engine even where the compact one applies, so
-    /// that tests can hold the two against each other.
-    pub general: bool,
-    /// A compact engine to search with, where it applies: its table keeps
-    /// what earlier searches of positions on the same board proved.
-    pub compact: Option<Arc<Compact>>,
-    /// Goes from the first iteration straight to the last even under a
-    /// clock, for a caller that only wants the deepest answer (the
-    /// compact engine does so anyway when there is no clock).
-    pub direct: bool,
+}
+
+/// What a search is for: the engine and the iterations follow from it.
+#[derive(Clone, Debug)]
+pub(crate) enum Goal {
+    /// The textbook answer under the game score.
+    Answer { engine: Pick, deepening: Deepening },
+    /// A move to play, with cut-off positions valued by the [`Eval`]. Late
+    /// quiet moves are searched less deeply (see
+    /// [`Searcher::with_reductions`]), and when the abort cuts an
+    /// iteration short after its first move (the last iteration's best)
+    /// was searched, the best move it proved so far answers, at that
+    /// depth's value, instead of the last completed iteration. The result
+    /// is then not the textbook answer at any depth, except once the depth
+    /// reaches the end of the game.
+    Play(Eval),
+}
+
+impl Default for Goal {
+    fn default() -> Goal {
+        Goal::Answer {
+            engine: Pick::Fastest,
+            deepening: Deepening::UnlessTimed,
+        }
+    }
+}
+
+/// The engine of an exact answer.
+#[derive(Clone, Debug)]
+pub(crate) enum Pick {
+    /// The compact engine where it applies, else the general one.
+    Fastest,
+    /// This compact engine, whose table keeps what earlier searches of
+    /// positions on the same board proved (it applies to the board).
+    Compact(Arc<Compact>),
+    /// The general engine even where the compact one applies, so that
+    /// tests can hold the two against each other.
+    #[cfg(test)]
+    General,
+}
+
+/// Which depths the compact engine searches: its deeper iterations order
+/// the next one's moves worse than none at all (a depth-limited score
+/// swings with the parity of the depth).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Deepening {
+    /// From the first iteration straight to the last, unless a clock may
+    /// need a shallower answer.
+    UnlessTimed,
+    /// From the first iteration straight to the last even under a clock,
+    /// for a caller that only wants the deepest answer.
+    Direct,
 }
 
 /// Searches depth 1, 2, ... up to `settings.depth`, calling `on_depth` with
 /// each completed iteration; it returns false to stop there. Returns the
 /// last completed iteration and its depth. Depth 1 always completes, except
 /// in play, where the best immediate move answers at depth 0 if it did not.
-pub fn iterate(
+pub(crate) fn iterate(
     board: &Board,
     p: Player,
     settings: &Iterative,
@@ -163,35 +203,49 @@ pub fn iterate(
     let depth = settings.depth.clamp(1, empties.max(1));
     let bytes =
         table_bytes(board.n(), empties, depth).min(settings.table_limit.unwrap_or(usize::MAX));
-    let compact = (settings.eval == Eval::Score && !settings.play && !settings.general)
-        .then(|| {
-            let fresh = || Compact::new(board, bytes).map(Arc::new);
-            settings.compact.clone().or_else(fresh)
-        })
-        .flatten();
+    let threads = settings.threads;
+    let general = || Searcher::new(board.n(), bytes, threads);
+    let (mut engine, play, eval) = match &settings.goal {
+        Goal::Play(eval) => {
+            let searcher = general()
+                .with_eval(*eval)
+                .with_reductions(Reductions::LateStakes);
+            (Engine::General(searcher), true, *eval)
+        }
+        Goal::Answer { engine, .. } => {
+            let compact = match engine {
+                Pick::Fastest => Compact::new(board, bytes).map(Arc::new),
+                Pick::Compact(compact) => Some(compact.clone()),
+                #[cfg(test)]
+                Pick::General => None,
+            };
+            let engine = match compact {
+                Some(compact) => Engine::Compact(compact, threads),
+                None => Engine::General(general()),
+            };
+            (engine, false, Eval::Score)
+        }
+    };
     // The compact engine's deeper iterations order the next one's moves
     // worse than none at all (a depth-limited score swings with the
     // parity of the depth), so unless a clock may need a shallower
     // answer, it goes from the first iteration straight to the last.
-    let direct = compact.is_some()
-        && (settings.direct || settings.deadline.as_ref().is_none_or(|d| d.is_untimed()));
-    let mut searcher = match compact {
-        Some(compact) => Searcher::compact(compact, board.n(), settings.parallel),
-        None => Searcher::new(board.n(), bytes, settings.parallel)
-            .with_eval(settings.eval)
-            .with_reductions(settings.play),
-    };
+    let untimed = settings.deadline.as_ref().is_none_or(|d| d.is_untimed());
+    let direct = engine.is_compact()
+        && match settings.goal {
+            Goal::Answer { deepening, .. } => deepening == Deepening::Direct || untimed,
+            Goal::Play(_) => false,
+        };
     // The ordering search keeps its shallow entries out of the deep
     // search's table: their best moves, tried first, would steer the deep
     // search by a score of the wrong depth.
     let mut ordering = (direct && depth >= TESTS_MIN.max(ORDER_SHORT + 3))
         .then(|| Compact::new(board, ORDER_TABLE))
         .flatten()
-        .map(|c| {
-            let s = Searcher::compact(Arc::new(c), board.n(), settings.parallel);
-            (depth - ORDER_SHORT, s)
-        });
+        .map(|c| (depth - ORDER_SHORT, Engine::Compact(Arc::new(c), threads)));
     let order_depth = ordering.as_ref().map(|o| o.0);
+    let never = Deadline::none();
+    let progress = settings.progress.clone().unwrap_or_default();
     let mut known = vec![RootValue::Exact(0); cands.len()];
     let mut nodes = 1u64;
     let mut done: Option<(RootResult, u32)> = None;
@@ -202,17 +256,22 @@ pub fn iterate(
         // Depth 1 must give an answer, so only later ones stop; in play,
         // where on a large board even depth 1 can overrun a small budget,
         // the best immediate move stands in for it.
-        let configure = |s: Searcher| {
-            let s = s.with_dominance(settings.eval != Eval::Quiet || d >= empties);
-            match &settings.deadline {
-                Some(deadline) if d > 1 || settings.play => s.with_deadline(deadline.clone()),
-                _ => s,
-            }
+        let deadline = match &settings.deadline {
+            Some(deadline) if d > 1 || play => deadline,
+            _ => &never,
         };
-        let shallow = ordering.take_if(|o| o.0 == d).map(|(_, s)| configure(s));
-        if shallow.is_none() {
-            searcher = configure(searcher);
+        let signals = Signals {
+            deadline,
+            progress: &progress,
+        };
+        if let Engine::General(searcher) = &mut engine {
+            searcher.set_dominance(if eval != Eval::Quiet || d >= empties {
+                Dominance::OnePerCell
+            } else {
+                Dominance::EveryMove
+            });
         }
+        let shallow = ordering.take_if(|o| o.0 == d).map(|(_, e)| e);
         // The search polls the clocks only every so many nodes, and a
         // small iteration may never reach a poll.
         if d > 1
@@ -223,23 +282,25 @@ pub fn iterate(
         {
             break;
         }
-        let active = shallow.as_ref().unwrap_or(&searcher);
-        // Best of the last iteration first; bounds rank like values. A
-        // move the table proved best at this depth before goes first of all.
-        let proved = searcher.proved_best(board, p, d);
-        let mut order: Vec<usize> = (0..cands.len()).collect();
-        order.sort_by_key(|&i| (proved != Some(cands[i]), Reverse(known[i].bound()), i));
-        let ((value, best), n) =
-            match root_iteration(active, board, p, d, &cands, &order, &mut known) {
-                Iteration::Complete(best, n) => (best, n),
-                Iteration::Partial(Some((value, best))) if settings.play => {
-                    if let Some((result, _)) = &mut done {
-                        (result.best, result.value) = (cands[best], value);
-                    }
-                    break;
+        let active = shallow.as_ref().unwrap_or(&engine);
+        // A move the table proved best at this depth before goes first.
+        let proved = engine.proved_best(board, p, d);
+        let root = Root {
+            board,
+            p,
+            depth: d,
+            cands: &cands,
+        };
+        let ((value, best), n) = match root_iteration(active, &root, proved, signals, &mut known) {
+            Iteration::Complete(best, n) => (best, n),
+            Iteration::Partial(Some((value, best))) if play => {
+                if let Some((result, _)) = &mut done {
+                    (result.best, result.value) = (cands[best], value);
                 }
-                Iteration::Partial(_) => break,
-            };
+                break;
+            }
+            Iteration::Partial(_) => break,
+        };
         nodes += n;
         let result = RootResult {
             best: cands[best],
@@ -258,7 +319,7 @@ pub fn iterate(
 
 /// The first move in canonical order with the best score one ply on,
 /// nothing proved about the others.
-pub fn immediate(board: &Board, p: Player, canon: &[Move]) -> RootResult {
+pub(crate) fn immediate(board: &Board, p: Player, canon: &[Move]) -> RootResult {
     let mut b = board.clone();
     let mut best: Option<(i64, Move)> = None;
     for &mv in canon {
@@ -326,59 +387,72 @@ fn exact_by_tests(
     lo
 }
 
-/// One depth of the root.
-fn root_iteration(
-    searcher: &Searcher,
-    board: &Board,
+/// The position of one root iteration and its candidate moves.
+struct Root<'a> {
+    board: &'a Board,
     p: Player,
     depth: u32,
-    cands: &[Move],
-    order: &[usize],
+    /// The legal moves in canonical order, Raids that flip nothing left out.
+    cands: &'a [Move],
+}
+
+/// One depth of the root: the move `proved` best at this depth before
+/// first, then the others by what the last iteration `known` of them.
+fn root_iteration(
+    engine: &Engine,
+    root: &Root<'_>,
+    proved: Option<Move>,
+    signals: Signals<'_>,
     known: &mut [RootValue],
 ) -> Iteration {
-    let by_tests = searcher.is_compact() && depth >= TESTS_MIN;
+    let Root {
+        board,
+        p,
+        depth,
+        cands,
+    } = *root;
+    // Best of the last iteration first; bounds rank like values.
+    let mut order: Vec<usize> = (0..cands.len()).collect();
+    order.sort_by_key(|&i| (proved != Some(cands[i]), Reverse(known[i].bound()), i));
+    let aborted = || signals.deadline.fired();
+    let by_tests = engine.is_compact() && depth >= TESTS_MIN;
     let edge = board.total();
     // What the last iteration knew of each move: where the tests start.
     let guesses: Vec<i64> = known.iter().map(|k| k.bound()).collect();
-    let child = |b: &mut Board, i: usize, alpha: i64, nodes: &mut u64| {
+    let child = |b: &mut Board, i: usize, alpha: i64, w: &mut Worker<'_>| {
         let undo = b.make(cands[i], p);
-        let mut window = |lo: i64, hi: i64, nodes: &mut u64| {
-            -searcher.search(b, p.other(), depth - 1, -hi, -lo, None, nodes)
+        let mut window = |lo: i64, hi: i64, w: &mut Worker<'_>| {
+            -engine.search(b, p.other(), depth - 1, Window::new(lo, hi).negated(), w)
         };
         // A null window first: most moves only need to be shown no better.
         let mut v = -INF;
         if alpha > -INF {
-            v = window(alpha, alpha + 1, nodes);
+            v = window(alpha, alpha + 1, w);
         }
         if by_tests && alpha == -INF {
             v = exact_by_tests(
                 -edge,
                 edge,
                 guesses[i].clamp(-edge + 1, edge),
-                |beta| window(beta - 1, beta, nodes),
-                || searcher.aborted(),
+                |beta| window(beta - 1, beta, w),
+                aborted,
             );
         } else if by_tests && v > alpha {
-            v = exact_by_tests(
-                v,
-                edge,
-                v + 1,
-                |beta| window(beta - 1, beta, nodes),
-                || searcher.aborted(),
-            );
+            v = exact_by_tests(v, edge, v + 1, |beta| window(beta - 1, beta, w), aborted);
         } else if v > alpha || alpha == -INF {
-            v = window(alpha, INF, nodes);
+            v = window(alpha, INF, w);
         }
         b.unmake(undo);
         v
     };
     // The first move in search order gets the full window: its value is exact.
-    let mut nodes = 0;
+    let mut w = Worker::new(signals);
     let first = order[0];
-    let v = child(&mut board.clone(), first, -INF, &mut nodes);
+    let v = child(&mut board.clone(), first, -INF, &mut w);
+    let mut nodes = w.nodes;
     // A search stopped by the abort returns garbage; one that returned
     // before the flag was set is sound (the flag is only ever set).
-    let first_valid = !searcher.aborted();
+    let first_valid = !aborted();
     known[first] = RootValue::Exact(v);
     let best = Mutex::new((v, first));
     let results = Mutex::new(Vec::with_capacity(order.len()));
@@ -387,14 +461,15 @@ fn root_iteration(
     // `> b - 1`, so each needs only a null-bounded window above one alpha.
     let run = |i: usize, b: &mut Board| {
         // Once stopped, what is left would only be searched to be discarded.
-        if searcher.aborted() {
+        if aborted() {
             return;
         }
         let (bv, bi) = *best.lock();
         let alpha = if i < bi { bv - 1 } else { bv };
-        let mut n = 0;
-        let v = child(b, i, alpha, &mut n);
-        let valid = !searcher.aborted();
+        let mut w = Worker::new(signals);
+        let v = child(b, i, alpha, &mut w);
+        let n = w.nodes;
+        let valid = !aborted();
         let proved = if v > alpha {
             RootValue::Exact(v)
         } else {
@@ -408,7 +483,7 @@ fn root_iteration(
         }
         results.lock().push((i, proved, n, valid));
     };
-    if searcher.parallel() {
+    if engine.threads() == Threads::Pool {
         order[1..]
             .par_iter()
             .for_each(|&i| run(i, &mut board.clone()));
@@ -417,7 +492,7 @@ fn root_iteration(
         order[1..].iter().for_each(|&i| run(i, &mut b));
     }
     let results = results.into_inner();
-    if searcher.aborted() {
+    if aborted() {
         if !first_valid {
             return Iteration::Partial(None);
         }

@@ -7,7 +7,10 @@ use std::sync::atomic::{AtomicBool, AtomicI64, AtomicU64, Ordering::Relaxed};
 use parking_lot::Mutex;
 use rayon::prelude::*;
 
-pub struct SplitPoint<'a> {
+use super::window::Window;
+use super::worker::Worker;
+
+pub(crate) struct SplitPoint<'a> {
     stop: AtomicBool,
     parent: Option<&'a SplitPoint<'a>>,
 }
@@ -34,20 +37,20 @@ impl<'a> SplitPoint<'a> {
 }
 
 /// Searches the younger brothers `items` in parallel below a new split
-/// point under `parent`, each with the best alpha known when it starts;
-/// the first to reach `beta` stops the others. `search` gives an item's
-/// value within `(alpha, beta)` and counts its nodes. Returns the best
-/// value with its item's index (`None` if every search was stopped), and
-/// adds the nodes to `nodes`.
-pub fn younger_brothers<T: Sync>(
+/// point under `worker`'s, each with the best alpha known when it starts;
+/// the first to reach the window's beta stops the others. `search` gives
+/// an item's value within `(alpha, beta)`, counting its nodes in the
+/// worker it is given. Returns the best value with its item's index
+/// (`None` if every search was stopped), and adds the nodes to `worker`.
+pub(crate) fn younger_brothers<T: Sync>(
     items: &[T],
-    alpha: i64,
-    beta: i64,
-    parent: Option<&SplitPoint<'_>>,
-    nodes: &mut u64,
-    search: impl Fn(&T, i64, &SplitPoint<'_>, &mut u64) -> i64 + Sync,
+    window: Window<i64>,
+    worker: &mut Worker<'_>,
+    search: impl Fn(&T, i64, &mut Worker<'_>) -> i64 + Sync,
 ) -> Option<(i64, usize)> {
-    let split = SplitPoint::new(parent);
+    let Window { alpha, beta } = window;
+    let signals = worker.signals();
+    let split = SplitPoint::new(worker.split());
     let shared_alpha = AtomicI64::new(alpha);
     let best: Mutex<Option<(i64, usize)>> = Mutex::new(None);
     let counted = AtomicU64::new(0);
@@ -59,9 +62,9 @@ pub fn younger_brothers<T: Sync>(
         if a >= beta {
             return;
         }
-        let mut n = 0;
-        let v = search(item, a, &split, &mut n);
-        counted.fetch_add(n, Relaxed);
+        let mut w = Worker::below(signals, &split);
+        let v = search(item, a, &mut w);
+        counted.fetch_add(w.nodes, Relaxed);
         // A stopped search's value is garbage; a cut-off that stopped it
         // has already recorded a value >= beta.
         if split.stopped() {
@@ -76,6 +79,6 @@ pub fn younger_brothers<T: Sync>(
             split.stop();
         }
     });
-    *nodes += counted.into_inner();
+    worker.nodes += counted.into_inner();
     best.into_inner()
 }

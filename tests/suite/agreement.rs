@@ -51,61 +51,6 @@ fn affordable_depth(board: &Board, rng: &mut Rng, max: u32) -> u32 {
     1 + rng.range(0, u64::from(depth) - 1) as u32
 }
 
-/// Alpha-beta on the general engine, which small boards otherwise leave
-/// to the compact one.
-fn general(board: &Board, p: Player, depth: u32, parallel: bool) -> root::RootResult {
-    let settings = root::Iterative {
-        depth,
-        parallel,
-        general: true,
-        ..root::Iterative::default()
-    };
-    root::iterate(board, p, &settings, |_, _| true).0
-}
-
-/// The fast engines return exactly the textbook move and value, at every
-/// thread count, on positions full of ties (tiny value ranges).
-#[test]
-fn fast_engines_equal_reference() {
-    let mut rng = Rng::new(99);
-    let pools: Vec<_> = [1, 2, 3, 8].into_iter().map(pool).collect();
-    for round in 0..2500 {
-        let n = 1 + round % 10;
-        let max_value = [1, 2, 3, 10, 100][round % 5];
-        let fill = rng.range(0, 90) as f64 / 100.0;
-        let board = random_board(&mut rng, n, max_value, fill);
-        let depth = affordable_depth(&board, &mut rng, 5);
-        let player = if round % 2 == 0 { Player::X } else { Player::O };
-        let expected = reference::minimax(&board, player, depth);
-        let pool = &pools[round % pools.len()];
-        let parallel = pool.current_num_threads() > 1;
-        for (mode, got) in [
-            (
-                "minimax",
-                pool.install(|| root::minimax(&board, player, depth, parallel)),
-            ),
-            (
-                "alphabeta",
-                pool.install(|| root::alphabeta(&board, player, depth, parallel)),
-            ),
-            (
-                "general alphabeta",
-                pool.install(|| general(&board, player, depth, parallel)),
-            ),
-        ] {
-            assert_eq!(
-                (got.best, got.value),
-                (expected.best, expected.value),
-                "{mode} at {} threads, depth {depth}, {player:?} {board:?}",
-                pool.current_num_threads()
-            );
-            if mode == "minimax" {
-                assert_eq!(got.nodes, expected.nodes, "textbook node count");
-            }
-        }
-    }
-}
-
 /// Every root value the fast engines report is right: exact ones equal the
 /// textbook value of that move, bounds are not below it.
 #[test]
@@ -143,40 +88,6 @@ fn repeated_parallel_runs_agree() {
         for _ in 0..10 {
             let got = pool.install(|| root::alphabeta(&board, Player::X, 4, true));
             assert_eq!((got.best, got.value), (expected.best, expected.value));
-        }
-    }
-}
-
-/// Deeper searches, where the table and the parallel younger brothers are
-/// used, against textbook alpha-beta (which the test above ties to minimax).
-#[test]
-fn deep_alphabeta_equals_reference() {
-    let mut rng = Rng::new(4242);
-    let pools: Vec<_> = [1, 2, 3, 8].into_iter().map(pool).collect();
-    for round in 0..400 {
-        let n = 3 + round % 6;
-        let max_value = [1, 2, 5, 100][round % 4];
-        let fill = 0.5 + rng.range(0, 40) as f64 / 100.0;
-        let board = random_board(&mut rng, n, max_value, fill);
-        let depth = if board.empty_count() > 16 {
-            4 + round as u32 % 2
-        } else {
-            4 + round as u32 % 3
-        };
-        let player = if round % 2 == 0 { Player::X } else { Player::O };
-        let expected = reference::alphabeta(&board, player, depth);
-        // Not `round % 4`, which would give each pool one value range.
-        let pool = &pools[(round / 4) % pools.len()];
-        let parallel = pool.current_num_threads() > 1;
-        let got = pool.install(|| root::alphabeta(&board, player, depth, parallel));
-        let wide = pool.install(|| general(&board, player, depth, parallel));
-        for got in [got, wide] {
-            assert_eq!(
-                (got.best, got.value),
-                (expected.best, expected.value),
-                "{} threads, depth {depth}, {player:?} {board:?}",
-                pool.current_num_threads()
-            );
         }
     }
 }

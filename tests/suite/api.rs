@@ -156,6 +156,7 @@ fn root_values_and_pv_match_the_reference() {
                     Bound::Upper => {
                         assert!(mode == SearchMode::AlphaBeta && v <= m.value, "{}", m.mv)
                     }
+                    Bound::Lower => panic!("{}: a root value is never a lower bound", m.mv),
                 }
             }
             // The PV: each side's textbook choice with the plies left.
@@ -436,6 +437,7 @@ fn the_reference_engine_gives_the_same_analysis() {
                 match m.bound {
                     Bound::Exact => assert_eq!(m.value, v, "{mode:?} {}", m.mv),
                     Bound::Upper => assert!(v <= m.value, "{}", m.mv),
+                    Bound::Lower => panic!("{}: a root value is never a lower bound", m.mv),
                 }
             }
         }

@@ -5,7 +5,6 @@ mod agreement;
 mod analyse;
 mod api;
 mod cli;
-mod compact;
 mod dominance;
 mod golden;
 mod legacy;

@@ -2,11 +2,12 @@
 //! an endgame solver: a position is two `u64` sets seen from the side to
 //! move, one child per empty cell (by dominance), the last two plies
 //! written out, bounds from settled pieces, and a lock-free table of
-//! verified entries. It answers exactly what [`super::alphabeta`] answers
+//! verified entries. It answers exactly what [`super::general`] answers
 //! under the game score; the argument for each shortcut is in `../README.md`.
 
+mod endgame;
 mod geometry;
-mod negamax;
+mod midgame;
 mod table;
 
-pub use negamax::Compact;
+pub use midgame::Compact;

@@ -11,16 +11,7 @@
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
 use super::geometry::Pos;
-
-/// What a stored value says about the true one.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Bound {
-    Exact = 1,
-    /// The true value is at least the stored one.
-    Lower = 2,
-    /// The true value is at most the stored one.
-    Upper = 3,
-}
+use crate::search::window::Bound;
 
 /// One stored result.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

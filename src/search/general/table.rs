@@ -11,17 +11,7 @@ use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 use parking_lot::Mutex;
 
 use crate::game::Move;
-
-/// What a stored value says about the true one.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Bound {
-    /// The value itself.
-    Exact,
-    /// The true value is at least this (the search failed high).
-    Lower,
-    /// The true value is at most this (the search failed low).
-    Upper,
-}
+use crate::search::window::Bound;
 
 /// A stored search result.
 #[derive(Clone, Copy, Debug)]

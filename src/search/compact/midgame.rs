@@ -1,13 +1,17 @@
-//! Fail-soft negamax alpha-beta over compact positions, with principal
-//! variation search and Young Brothers Wait splitting.
+//! Fail-soft negamax alpha-beta over compact positions from the root down
+//! to the last plies ([`super::endgame`] takes over there): bounds from
+//! settled pieces, the table, enhanced transposition cut-offs, move
+//! ordering, principal variation search and Young Brothers Wait splitting.
 
 use std::mem::MaybeUninit;
 
 use super::geometry::{Bits, Cells, Geometry, Pos};
-use super::table::{Bound, Hit, Table};
+use super::table::{Hit, Table};
 use crate::game::{Board, Move, MoveKind, Player};
-use crate::search::deadline::Deadline;
-use crate::search::split::{younger_brothers, SplitPoint};
+use crate::search::engine::Threads;
+use crate::search::split::younger_brothers;
+use crate::search::window::{Bound, Window};
+use crate::search::worker::Worker;
 
 /// Nodes with fewer plies left are not stored: they are cheaper to search
 /// than to look up.
@@ -82,20 +86,16 @@ impl Compact {
     }
 
     /// Negamax value of `board` for `p` to move, `remaining` plies deep,
-    /// within `(alpha, beta)`, fail-soft: exact inside the window, a bound
-    /// outside it. Garbage once `deadline` fires or `sp` is stopped.
-    #[allow(clippy::too_many_arguments)]
-    pub fn search(
+    /// within `window`, fail-soft: exact inside the window, a bound outside
+    /// it. Garbage once `w` is stopped.
+    pub(crate) fn search(
         &self,
         board: &Board,
         p: Player,
         remaining: u32,
-        alpha: i64,
-        beta: i64,
-        parallel: bool,
-        deadline: &Deadline,
-        sp: Option<&SplitPoint<'_>>,
-        nodes: &mut u64,
+        window: Window<i64>,
+        threads: Threads,
+        w: &mut Worker<'_>,
     ) -> i64 {
         let pos = self.g.pos(board, p);
         let empties = self.g.empty(pos).count_ones();
@@ -103,74 +103,68 @@ impl Compact {
         let run = Run {
             g: &self.g,
             table: &self.table,
-            parallel,
-            deadline,
+            threads,
             to_end: remaining == empties,
         };
         // No value lies outside [-total, total]: a wider window only needs
         // to be just wider.
         let edge = self.g.total() + 1;
-        let (alpha, beta) = (alpha.clamp(-edge, edge), beta.clamp(-edge, edge));
+        let window = Window::new(
+            window.alpha.clamp(-edge, edge) as i32,
+            window.beta.clamp(-edge, edge) as i32,
+        );
         let score = board.score(p) as i32;
-        i64::from(run.search(pos, score, remaining, alpha as i32, beta as i32, sp, nodes))
+        i64::from(run.search(pos, score, remaining, window, w))
     }
 }
 
-struct Run<'a> {
-    g: &'a Geometry,
+pub(super) struct Run<'a> {
+    pub(super) g: &'a Geometry,
     table: &'a Table,
-    parallel: bool,
-    deadline: &'a Deadline,
+    threads: Threads,
     /// Every node's plies left are its empty cells: the search goes to the
     /// end of the game (both fall by one a ply, so this holds for the
     /// whole tree or for none of it), and the last plies are solved by
     /// [`Run::end_two`], [`Run::end_three`] and [`Run::end_four`].
-    to_end: bool,
+    pub(super) to_end: bool,
 }
 
 impl Run<'_> {
-    #[inline]
-    fn stopped(&self, sp: Option<&SplitPoint<'_>>) -> bool {
-        self.deadline.fired() || sp.is_some_and(|s| s.stopped())
-    }
-
     /// `remaining` is at most the number of empty cells; `score` is the
     /// game score for the side to move.
-    #[allow(clippy::too_many_arguments)]
     fn search(
         &self,
         pos: Pos,
         score: i32,
         remaining: u32,
-        mut alpha: i32,
-        beta: i32,
-        sp: Option<&SplitPoint<'_>>,
-        nodes: &mut u64,
+        window: Window<i32>,
+        w: &mut Worker<'_>,
     ) -> i32 {
         let g = self.g;
-        *nodes += 1;
-        self.deadline.tick();
+        let Window { mut alpha, beta } = window;
+        w.visit();
         if remaining <= 4 {
             // The last plies tick once for all their nodes, and the
-            // progress display hears of the rest by a count.
-            let before = *nodes;
+            // progress display hears of the rest with the next tick.
+            let before = w.nodes;
             let v = match remaining {
                 0 => return score,
                 1 => return score + g.best_gain(pos),
-                2 if self.to_end => Some(score + self.end_two(pos, nodes)),
-                2 => Some(self.last_two(pos, score, beta, nodes)),
-                3 if self.to_end => Some(score + self.end_three(pos, beta - score, nodes)),
+                2 if self.to_end => Some(score + self.end_two(pos, w)),
+                2 => Some(self.last_two(pos, score, beta, w)),
+                3 if self.to_end => Some(score + self.end_three(pos, beta - score, w)),
                 4 if self.to_end => {
-                    Some(score + self.end_four(pos, alpha - score, beta - score, nodes))
+                    let relative = Window::new(alpha - score, beta - score);
+                    Some(score + self.end_four(pos, relative, w))
                 }
                 _ => None,
             };
             if let Some(v) = v {
-                self.deadline.count(*nodes - before);
+                w.report_later(w.nodes - before);
                 return v;
             }
         }
-        if self.stopped(sp) {
+        if w.stopped() {
             return 0;
         }
 
@@ -194,15 +188,8 @@ impl Run<'_> {
         if remaining >= TABLE_MIN {
             if let Some(hit) = self.table.probe(pos) {
                 first = hit.best;
-                if hit.remaining == remaining {
-                    let cut = match hit.bound {
-                        Bound::Exact => true,
-                        Bound::Lower => hit.value >= beta,
-                        Bound::Upper => hit.value <= alpha,
-                    };
-                    if cut {
-                        return hit.value;
-                    }
+                if hit.remaining == remaining && hit.bound.cuts(hit.value, window) {
+                    return hit.value;
                 }
             }
         }
@@ -263,7 +250,6 @@ impl Run<'_> {
             children.swap(0, k);
             ordered = 1;
         }
-        let alpha0 = alpha;
         let mut best = i32::MIN;
         let mut best_cell = None;
         for k in 0..children.len() {
@@ -272,24 +258,18 @@ impl Run<'_> {
                     c.key = c.gain - g.best_gain(g.play(pos, c.cell, c.flips));
                 }
             }
-            if k > 0 && self.parallel && remaining >= YBW_MIN && k + 1 < children.len() {
+            if k > 0
+                && self.threads == Threads::Pool
+                && remaining >= YBW_MIN
+                && k + 1 < children.len()
+            {
                 let rest = &mut children[k..];
                 sort_by_key_descending(rest);
-                let (a, b) = (i64::from(alpha), i64::from(beta));
-                let found = younger_brothers(rest, a, b, sp, nodes, |c, a, split, n| {
+                let wide = Window::new(i64::from(alpha), i64::from(beta));
+                let found = younger_brothers(rest, wide, w, |c, a, w| {
                     // `a` is alpha or a value searched since: an i32.
-                    let v = self.child(
-                        pos,
-                        score,
-                        remaining,
-                        c,
-                        a as i32,
-                        beta,
-                        false,
-                        Some(split),
-                        n,
-                    );
-                    i64::from(v)
+                    let window = Window::new(a as i32, beta);
+                    i64::from(self.younger(pos, score, remaining, c, window, w))
                 });
                 if let Some((v, i)) = found.filter(|&(v, _)| v > i64::from(best)) {
                     (best, best_cell) = (v as i32, Some(rest[i].cell));
@@ -300,8 +280,12 @@ impl Run<'_> {
                 pick_best(&mut children[k..]);
             }
             let c = children[k];
-            let v = self.child(pos, score, remaining, &c, alpha, beta, k == 0, sp, nodes);
-            if self.stopped(sp) {
+            let v = if k == 0 {
+                self.eldest(pos, score, remaining, &c, Window::new(alpha, beta), w)
+            } else {
+                self.younger(pos, score, remaining, &c, Window::new(alpha, beta), w)
+            };
+            if w.stopped() {
                 return 0;
             }
             if v > best {
@@ -314,22 +298,15 @@ impl Run<'_> {
         }
 
         // Step 6. Store what was proved (nothing if stopped).
-        if self.stopped(sp) {
+        if w.stopped() {
             return 0;
         }
         if remaining >= TABLE_MIN {
-            let bound = if best <= alpha0 {
-                Bound::Upper
-            } else if best >= beta {
-                Bound::Lower
-            } else {
-                Bound::Exact
-            };
             self.table.store(
                 pos,
                 Hit {
                     value: best,
-                    bound,
+                    bound: Bound::of(best, window),
                     remaining,
                     best: best_cell,
                 },
@@ -338,140 +315,44 @@ impl Run<'_> {
         best
     }
 
-    /// The last two plies: each move's gain less the best reply's. A move
-    /// is worth at most its own gain (a reply never gains less than 0), so
-    /// moves that cannot beat the best so far are not played out.
+    /// The value of the eldest child `c` for the side to move: the full
+    /// window.
     #[inline]
-    fn last_two(&self, pos: Pos, score: i32, beta: i32, nodes: &mut u64) -> i32 {
-        let g = self.g;
-        let mut best = i32::MIN;
-        for cell in Bits(g.empty(pos)) {
-            let flips = g.flips(pos, cell);
-            let gain = g.gain(cell, flips);
-            if score + gain <= best {
-                continue;
-            }
-            *nodes += 1;
-            let v = score + gain - g.best_gain(g.play(pos, cell, flips));
-            if v > best {
-                best = v;
-                if v >= beta {
-                    break;
-                }
-            }
-        }
-        best
-    }
-
-    /// The last two moves of the game, on the two empty cells left: what
-    /// the side to move gains over the other side, the better of the two
-    /// orders. Like every end solver it counts the positions it moves
-    /// into (here both), not its own: the caller has counted that.
-    #[inline(always)]
-    fn end_two(&self, pos: Pos, nodes: &mut u64) -> i32 {
-        let g = self.g;
-        let empty = g.empty(pos);
-        let a = empty.trailing_zeros() as usize;
-        let b = (empty & (empty - 1)).trailing_zeros() as usize;
-        *nodes += 2;
-        let (fa, fb) = (g.flips(pos, a), g.flips(pos, b));
-        let after_a = g.gain(a, fa) - g.gain_on(g.play(pos, a, fa), b);
-        let after_b = g.gain(b, fb) - g.gain_on(g.play(pos, b, fb), a);
-        after_a.max(after_b)
-    }
-
-    /// The last three moves of the game: the net gain of the side to move,
-    /// fail-soft below `beta` (relative to the score, like the result; the
-    /// replies are solved exactly, so alpha would not save anything).
-    /// Moves come by gain; the first to reach beta ends it.
-    #[inline(always)]
-    fn end_three(&self, pos: Pos, beta: i32, nodes: &mut u64) -> i32 {
-        let g = self.g;
-        let mut best = i32::MIN;
-        for (cell, flips, gain) in self.by_gain::<3>(pos) {
-            *nodes += 1;
-            let v = gain - self.end_two(g.play(pos, cell, flips), nodes);
-            if v > best {
-                best = v;
-                if v >= beta {
-                    break;
-                }
-            }
-        }
-        best
-    }
-
-    /// The last four moves of the game: the net gain of the side to move,
-    /// fail-soft within `(alpha, beta)` (relative to the score, like the
-    /// result). A move is worth its gain less the reply's net gain, so the
-    /// reply's search may stop once that gain leaves the move at alpha or
-    /// below.
-    #[inline(always)]
-    fn end_four(&self, pos: Pos, mut alpha: i32, beta: i32, nodes: &mut u64) -> i32 {
-        let g = self.g;
-        let mut best = i32::MIN;
-        for (cell, flips, gain) in self.by_gain::<4>(pos) {
-            *nodes += 1;
-            let v = gain - self.end_three(g.play(pos, cell, flips), gain - alpha, nodes);
-            if v > best {
-                best = v;
-                if v >= beta {
-                    break;
-                }
-                alpha = alpha.max(v);
-            }
-        }
-        best
-    }
-
-    /// The moves of a position with exactly `K` empty cells, as (cell,
-    /// what it turns over, gain), largest gain first, equal gains in cell
-    /// order.
-    #[inline(always)]
-    fn by_gain<const K: usize>(&self, pos: Pos) -> [(usize, Cells, i32); K] {
-        let g = self.g;
-        let mut moves = [(0usize, 0 as Cells, 0i32); K];
-        for (slot, cell) in moves.iter_mut().zip(Bits(g.empty(pos))) {
-            let flips = g.flips(pos, cell);
-            *slot = (cell, flips, g.gain(cell, flips));
-        }
-        for i in 1..K {
-            let mut j = i;
-            while j > 0 && moves[j - 1].2 < moves[j].2 {
-                moves.swap(j - 1, j);
-                j -= 1;
-            }
-        }
-        moves
-    }
-
-    /// The value of child `c` for the side to move. Principal variation
-    /// search: the eldest gets the full window; the others are first shown
-    /// no better than alpha with a null window, and searched again in full
-    /// only when they are.
-    #[allow(clippy::too_many_arguments)]
-    #[inline]
-    fn child(
+    fn eldest(
         &self,
         pos: Pos,
         score: i32,
         remaining: u32,
         c: &Child,
-        alpha: i32,
-        beta: i32,
-        eldest: bool,
-        sp: Option<&SplitPoint<'_>>,
-        nodes: &mut u64,
+        window: Window<i32>,
+        w: &mut Worker<'_>,
     ) -> i32 {
+        let child = self.g.play(pos, c.cell, c.flips);
+        -self.search(child, -(score + c.gain), remaining - 1, window.negated(), w)
+    }
+
+    /// The value of a younger child `c` for the side to move. Principal
+    /// variation search: it is first shown no better than alpha with a
+    /// null window, and searched again in full only when it is.
+    #[inline]
+    fn younger(
+        &self,
+        pos: Pos,
+        score: i32,
+        remaining: u32,
+        c: &Child,
+        window: Window<i32>,
+        w: &mut Worker<'_>,
+    ) -> i32 {
+        if window.is_null() {
+            return self.eldest(pos, score, remaining, c, window, w);
+        }
         let child = self.g.play(pos, c.cell, c.flips);
         let s = -(score + c.gain);
         let r = remaining - 1;
-        if eldest || alpha + 1 >= beta {
-            return -self.search(child, s, r, -beta, -alpha, sp, nodes);
-        }
-        let v = -self.search(child, s, r, -alpha - 1, -alpha, sp, nodes);
-        if v > alpha && v < beta && !self.stopped(sp) {
-            return -self.search(child, s, r, -beta, -alpha, sp, nodes);
+        let v = -self.search(child, s, r, Window::null_above(window.alpha).negated(), w);
+        if v > window.alpha && v < window.beta && !w.stopped() {
+            return -self.search(child, s, r, window.negated(), w);
         }
         v
     }

@@ -4,10 +4,12 @@
 //! boards with many ties, at every thread count, with tables from a single
 //! bucket (every entry fights for it) up to the default size.
 
-use stakeraid::rng::{random_board_from, Rng};
-use stakeraid::search::reference;
-use stakeraid::search::root::{iterate, Iterative, RootResult, RootValue};
-use stakeraid::{rayon_pool_for_tests as pool, Board, Player};
+use crate::game::random::{random_board_from, Rng};
+use crate::game::{Board, Player};
+use crate::rayon_pool_for_tests as pool;
+use crate::search::reference;
+use crate::search::root::{iterate, Deepening, Goal, Iterative, Pick, RootResult, RootValue};
+use crate::search::Threads;
 
 /// A board of side `n` with values `0..=max` and `empties` empty cells
 /// (drawn again until it has them).
@@ -40,7 +42,7 @@ fn full_solves_equal_reference() {
         // Not `round % 4`, which would give each pool one value range.
         let pool = &pools[(round / 8) % pools.len()];
         let settings = Iterative {
-            parallel: pool.current_num_threads() > 1,
+            threads: Threads::pool_if(pool.current_num_threads() > 1),
             table_limit: [Some(64), Some(4096), None][round % 3],
             ..Iterative::default()
         };
@@ -64,14 +66,17 @@ fn assert_compact_equals_general(
     pool: &rayon::ThreadPool,
     table_limit: Option<usize>,
 ) {
-    let parallel = pool.current_num_threads() > 1;
+    let threads = Threads::pool_if(pool.current_num_threads() > 1);
     let general = Iterative {
-        parallel,
-        general: true,
+        threads,
+        goal: Goal::Answer {
+            engine: Pick::General,
+            deepening: Deepening::UnlessTimed,
+        },
         ..Iterative::default()
     };
     let compact = Iterative {
-        parallel,
+        threads,
         table_limit,
         ..Iterative::default()
     };

@@ -1,20 +1,19 @@
 //! Parallel alpha-beta (negamax form, fail-soft) with a transposition table,
 //! move ordering and Young Brothers Wait splitting. Values are exact where
-//! the window says so; the root tie-break lives in [`super::root`].
+//! the window says so; the root tie-break lives in [`crate::search::root`].
 
-use std::sync::Arc;
-
-use super::compact::Compact;
-use super::deadline::Deadline;
 use super::frontier::{best_gain, best_gain_with_playout, stake_playout};
 use super::ordering::Picker;
-use super::split::{younger_brothers, SplitPoint};
-use super::tt::{Bound, Entry, Table};
+use super::table::{Entry, Table};
 use crate::game::{Board, Cols, Player};
 use crate::game::{Move, MoveKind};
+use crate::search::engine::Threads;
+use crate::search::split::younger_brothers;
+use crate::search::window::{Bound, Window};
+use crate::search::worker::Worker;
 
 /// Larger than any game score (at most 676 cells of `i32::MAX`), and safe to negate.
-pub const INF: i64 = i64::MAX;
+pub(crate) const INF: i64 = i64::MAX;
 
 /// Nodes with fewer plies left than this are not stored: the last ply is
 /// cheaper to evaluate than to look up.
@@ -84,137 +83,96 @@ impl ReplyFloor {
 }
 
 /// The state one search shares across its threads.
-pub struct Searcher {
+pub(crate) struct Searcher {
     tt: Table,
     key_len: usize,
-    parallel: bool,
+    threads: Threads,
     eval: Eval,
-    reductions: bool,
-    dominance: bool,
-    deadline: Arc<Deadline>,
-    /// Takes over every search where it applies (see [`Searcher::compact`]).
-    compact: Option<Arc<Compact>>,
+    reductions: Reductions,
+    dominance: Dominance,
+}
+
+/// Whether late quiet moves are first searched one ply shallower (see
+/// [`Searcher::with_reductions`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Reductions {
+    Off,
+    /// Only in play: values are no longer exact.
+    LateStakes,
+}
+
+/// Which children a node searches (see [`Searcher::with_dominance`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Dominance {
+    /// Every legal move.
+    EveryMove,
+    /// One child per empty cell: the Raid where it flips something, else
+    /// the Stake.
+    OnePerCell,
 }
 
 impl Searcher {
-    /// A searcher for boards of side `n`, with a table of about `tt_bytes`.
-    pub fn new(n: usize, tt_bytes: usize, parallel: bool) -> Searcher {
+    /// A searcher of the game score for boards of side `n`, with a table of
+    /// about `tt_bytes`.
+    pub fn new(n: usize, tt_bytes: usize, threads: Threads) -> Searcher {
         let key_len = Board::key_len(n);
         Searcher {
             tt: Table::new(tt_bytes, key_len),
             key_len,
-            parallel,
+            threads,
             eval: Eval::Score,
-            reductions: false,
-            dominance: true,
-            deadline: Arc::new(Deadline::none()),
-            compact: None,
-        }
-    }
-
-    /// A searcher of the game score on boards of side `n` that hands every
-    /// search to `compact`.
-    pub fn compact(compact: Arc<Compact>, n: usize, parallel: bool) -> Searcher {
-        Searcher {
-            compact: Some(compact),
-            ..Searcher::new(n, 0, parallel)
+            reductions: Reductions::Off,
+            dominance: Dominance::OnePerCell,
         }
     }
 
     /// Values cut-off positions with `eval`.
     pub fn with_eval(mut self, eval: Eval) -> Searcher {
-        assert!(self.compact.is_none() || eval == Eval::Score);
         self.eval = eval;
         self
     }
 
-    /// With `on`, late Stakes in a serial node are first searched one ply
-    /// shallower, and fully only if they turn out better than alpha: more
-    /// depth for the same time in play, but values are no longer exact, so
-    /// never in MINIMAX or ALPHABETA mode. Lines that reach the end of the
-    /// game are never reduced, so an endgame solve stays exact.
-    pub fn with_reductions(mut self, on: bool) -> Searcher {
-        assert!(self.compact.is_none() || !on);
-        self.reductions = on;
+    /// With [`Reductions::LateStakes`], late Stakes in a serial node are
+    /// first searched one ply shallower, and fully only if they turn out
+    /// better than alpha: more depth for the same time in play, but values
+    /// are no longer exact, so never in MINIMAX or ALPHABETA mode. Lines
+    /// that reach the end of the game are never reduced, so an endgame
+    /// solve stays exact.
+    pub fn with_reductions(mut self, reductions: Reductions) -> Searcher {
+        self.reductions = reductions;
         self
     }
 
-    /// With `on` (the default), a node searches one child per empty cell:
-    /// the Raid where it flips something, else the Stake. Exact whenever
-    /// the value at the cut-off is monotone in ownership, as the game score
-    /// and the playout are; the quiescence search is not (a Raid flips only
-    /// what the other side owns), so it is off for [`Eval::Quiet`] unless
-    /// the search reaches the end of the game. The argument is in
-    /// `README.md`.
-    pub fn with_dominance(mut self, on: bool) -> Searcher {
-        self.dominance = on;
-        self
+    /// With [`Dominance::OnePerCell`] (the default), a node searches one
+    /// child per empty cell: the Raid where it flips something, else the
+    /// Stake. Exact whenever the value at the cut-off is monotone in
+    /// ownership, as the game score and the playout are; the quiescence
+    /// search is not (a Raid flips only what the other side owns), so it
+    /// is off for [`Eval::Quiet`] unless the search reaches the end of the
+    /// game. The argument is in `README.md`.
+    pub fn set_dominance(&mut self, dominance: Dominance) {
+        self.dominance = dominance;
     }
 
-    /// Stops the search (every call returns garbage) once `deadline` fires.
-    pub fn with_deadline(mut self, deadline: Arc<Deadline>) -> Searcher {
-        self.deadline = deadline;
-        self
-    }
-
-    /// True once the deadline has fired: results since are garbage.
-    #[inline]
-    pub fn aborted(&self) -> bool {
-        self.deadline.fired()
-    }
-
-    #[inline]
-    fn stopped(&self, sp: Option<&SplitPoint<'_>>) -> bool {
-        self.aborted() || sp.is_some_and(|s| s.stopped())
-    }
-
-    /// The move an earlier search of `board`, `p` to move, `remaining`
-    /// plies deep, found best, if the table still holds it.
-    pub fn proved_best(&self, board: &Board, p: Player, remaining: u32) -> Option<Move> {
-        self.compact.as_ref()?.proved_best(board, p, remaining)
-    }
-
-    /// Whether the compact engine searches.
-    pub fn is_compact(&self) -> bool {
-        self.compact.is_some()
-    }
-
-    /// Whether younger brothers may be searched in parallel.
-    pub fn parallel(&self) -> bool {
-        self.parallel
+    /// How the search spreads over threads.
+    pub fn threads(&self) -> Threads {
+        self.threads
     }
 
     /// Negamax value of `board` for `p` to move, `remaining` plies deep,
-    /// within `(alpha, beta)`: exact inside the window, a bound outside it.
-    /// Returns garbage (to be discarded) once `sp` is stopped.
-    #[allow(clippy::too_many_arguments)]
+    /// within `window`: exact inside it, a bound outside it. Returns
+    /// garbage (to be discarded) once `w` is stopped.
     pub fn search(
         &self,
         board: &mut Board,
         p: Player,
         remaining: u32,
-        mut alpha: i64,
-        beta: i64,
-        sp: Option<&SplitPoint<'_>>,
-        nodes: &mut u64,
+        window: Window<i64>,
+        w: &mut Worker<'_>,
     ) -> i64 {
-        if let Some(compact) = &self.compact {
-            let deadline = &self.deadline;
-            return compact.search(
-                board,
-                p,
-                remaining,
-                alpha,
-                beta,
-                self.parallel,
-                deadline,
-                sp,
-                nodes,
-            );
-        }
+        let Window { mut alpha, beta } = window;
         // Step 1. Leaves and the last ply, which needs no move made.
-        *nodes += 1;
-        self.deadline.tick();
+        w.visit();
         if remaining == 0 {
             return match self.eval {
                 Eval::Score => board.score(p),
@@ -222,10 +180,10 @@ impl Searcher {
             };
         }
         if remaining == 1 && self.eval == Eval::Quiet {
-            if self.stopped(sp) {
+            if w.stopped() {
                 return 0;
             }
-            return self.quiesce(board, p, alpha, beta, QUIET_PLIES, nodes);
+            return self.quiesce(board, p, window, QUIET_PLIES, w);
         }
         if remaining == 1 {
             return board.score(p)
@@ -234,7 +192,7 @@ impl Searcher {
                     Eval::Playout | Eval::Quiet => best_gain_with_playout(board, p),
                 };
         }
-        if self.stopped(sp) {
+        if w.stopped() {
             return 0;
         }
 
@@ -248,44 +206,42 @@ impl Searcher {
             board.key_words(key);
             if let Some(e) = self.tt.probe(board.hash(), key) {
                 tt_move = e.best;
-                if e.remaining == remaining {
-                    let cut = match e.bound {
-                        Bound::Exact => true,
-                        Bound::Lower => e.value >= beta,
-                        Bound::Upper => e.value <= alpha,
-                    };
-                    if cut {
-                        return e.value;
-                    }
+                if e.remaining == remaining && e.bound.cuts(e.value, window) {
+                    return e.value;
                 }
             }
         }
 
         // Step 3. Moves, best-looking first.
-        let mut picker = Picker::new(board, p, tt_move, self.dominance);
+        let one_per_cell = self.dominance == Dominance::OnePerCell;
+        let mut picker = Picker::new(board, p, tt_move, one_per_cell);
         if picker.left() == 0 {
             return board.score(p);
         }
 
         // Step 4. The eldest brother alone, then the rest: in parallel when
         // the subtree is big enough, else one by one.
-        let alpha0 = alpha;
         let mut best = -INF;
         let mut best_move = None;
         let mut eldest = true;
         let score = board.score(p);
-        let reply_floor = (remaining == 2 && self.eval == Eval::Score && !self.reductions)
+        let reductions = self.reductions == Reductions::LateStakes;
+        let reply_floor = (remaining == 2 && self.eval == Eval::Score && !reductions)
             .then(|| ReplyFloor::of(board));
         let mut tried = 0;
         let reduce =
-            self.reductions && remaining >= REDUCE_MIN_REMAINING && remaining < board.empty_count();
+            reductions && remaining >= REDUCE_MIN_REMAINING && remaining < board.empty_count();
         loop {
-            if !eldest && self.parallel && remaining >= YBW_MIN_REMAINING && picker.left() > 1 {
+            if !eldest
+                && self.threads == Threads::Pool
+                && remaining >= YBW_MIN_REMAINING
+                && picker.left() > 1
+            {
                 let rest = picker.rest();
-                let found = younger_brothers(&rest, alpha, beta, sp, nodes, |&mv, a, split, n| {
+                let found = younger_brothers(&rest, Window::new(alpha, beta), w, |&mv, a, w| {
                     let mut child = board.clone();
                     child.make(mv, p);
-                    self.child(&mut child, p, remaining, a, beta, false, Some(split), n)
+                    self.younger(&mut child, p, remaining, Window::new(a, beta), w)
                 });
                 if let Some((v, i)) = found.filter(|&(v, _)| v > best) {
                     (best, best_move) = (v, Some(rest[i]));
@@ -316,22 +272,20 @@ impl Searcher {
             let undo = board.make(mv, p);
             let mut v = alpha + 1;
             if reduce && tried > REDUCE_AFTER && mv.kind() == MoveKind::Stake && alpha > -INF {
-                v = -self.search(
-                    board,
-                    p.other(),
-                    remaining - 2,
-                    -alpha - 1,
-                    -alpha,
-                    sp,
-                    nodes,
-                );
+                let null = Window::null_above(alpha).negated();
+                v = -self.search(board, p.other(), remaining - 2, null, w);
             }
             if v > alpha {
-                v = self.child(board, p, remaining, alpha, beta, eldest, sp, nodes);
+                let window = Window::new(alpha, beta);
+                v = if eldest {
+                    self.eldest(board, p, remaining, window, w)
+                } else {
+                    self.younger(board, p, remaining, window, w)
+                };
             }
             board.unmake(undo);
             eldest = false;
-            if self.stopped(sp) {
+            if w.stopped() {
                 return 0;
             }
             if v > best {
@@ -344,20 +298,13 @@ impl Searcher {
         }
 
         // Step 5. Store what was proved (nothing if the search was stopped).
-        if self.stopped(sp) {
+        if w.stopped() {
             return 0;
         }
         if use_tt {
-            let bound = if best <= alpha0 {
-                Bound::Upper
-            } else if best >= beta {
-                Bound::Lower
-            } else {
-                Bound::Exact
-            };
             let entry = Entry {
                 remaining,
-                bound,
+                bound: Bound::of(best, window),
                 value: best,
                 best: best_move,
             };
@@ -373,13 +320,12 @@ impl Searcher {
         &self,
         board: &mut Board,
         p: Player,
-        mut alpha: i64,
-        beta: i64,
+        window: Window<i64>,
         plies: u32,
-        nodes: &mut u64,
+        w: &mut Worker<'_>,
     ) -> i64 {
-        *nodes += 1;
-        self.deadline.tick();
+        let Window { mut alpha, beta } = window;
+        w.visit();
         if plies == 0 {
             return board.score(p) + best_gain_with_playout(board, p);
         }
@@ -405,11 +351,12 @@ impl Searcher {
         for r in 0..board.n() {
             for c in Cols(board.flipping_row(p, r)) {
                 let undo = board.make(Move::new(r, c, MoveKind::Raid), p);
-                let v = -self.quiesce(board, p.other(), -beta, -alpha, plies - 1, nodes);
+                let child = Window::new(alpha, beta).negated();
+                let v = -self.quiesce(board, p.other(), child, plies - 1, w);
                 board.unmake(undo);
                 // On a large board one quiescence search can take seconds:
                 // give up at once (the callers discard what it returns).
-                if self.aborted() {
+                if w.aborted() {
                     return best;
                 }
                 if v > best {
@@ -424,30 +371,41 @@ impl Searcher {
         best
     }
 
-    /// The value (for `p`) of the child position `board`, which `p` just
-    /// moved into. Principal variation search: the eldest child gets the
-    /// full window; the others are first tested with a null window above
-    /// alpha and searched again only when they turn out better.
-    #[allow(clippy::too_many_arguments)]
+    /// The value (for `p`) of the eldest child position `board`, which `p`
+    /// just moved into: the full window.
     #[inline]
-    fn child(
+    fn eldest(
         &self,
         board: &mut Board,
         p: Player,
         remaining: u32,
-        alpha: i64,
-        beta: i64,
-        eldest: bool,
-        sp: Option<&SplitPoint<'_>>,
-        nodes: &mut u64,
+        window: Window<i64>,
+        w: &mut Worker<'_>,
     ) -> i64 {
-        let q = p.other();
-        if eldest || alpha == -INF || alpha + 1 >= beta {
-            return -self.search(board, q, remaining - 1, -beta, -alpha, sp, nodes);
+        -self.search(board, p.other(), remaining - 1, window.negated(), w)
+    }
+
+    /// The value (for `p`) of a younger child position `board`, which `p`
+    /// just moved into. Principal variation search: it is first tested
+    /// with a null window above alpha and searched again only when it
+    /// turns out better.
+    #[inline]
+    fn younger(
+        &self,
+        board: &mut Board,
+        p: Player,
+        remaining: u32,
+        window: Window<i64>,
+        w: &mut Worker<'_>,
+    ) -> i64 {
+        if window.alpha == -INF || window.is_null() {
+            return self.eldest(board, p, remaining, window, w);
         }
-        let v = -self.search(board, q, remaining - 1, -alpha - 1, -alpha, sp, nodes);
-        if v > alpha && v < beta && !self.stopped(sp) {
-            return -self.search(board, q, remaining - 1, -beta, -alpha, sp, nodes);
+        let q = p.other();
+        let null = Window::null_above(window.alpha).negated();
+        let v = -self.search(board, q, remaining - 1, null, w);
+        if v > window.alpha && v < window.beta && !w.stopped() {
+            return -self.search(board, q, remaining - 1, window.negated(), w);
         }
         v
     }

@@ -1,0 +1,83 @@
+//! The one choice between the two fast engines, made once at the root of
+//! a search: the general engine (any board, any evaluation, play) or the
+//! compact one (boards of up to 64 cells, the game score, exact answers).
+//! Everything above the root's children sees only [`Engine`].
+
+use std::sync::Arc;
+
+use super::compact::Compact;
+use super::general::Searcher;
+use super::window::Window;
+use super::worker::Worker;
+use crate::game::{Board, Move, Player};
+
+/// Whether a search splits its work across the current rayon pool.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) enum Threads {
+    /// Everything on the calling thread.
+    #[default]
+    One,
+    /// Root moves and younger brothers on the pool's workers.
+    Pool,
+}
+
+impl Threads {
+    /// [`Threads::Pool`] when `parallel` (what the pools tell their callers).
+    pub fn pool_if(parallel: bool) -> Threads {
+        if parallel {
+            Threads::Pool
+        } else {
+            Threads::One
+        }
+    }
+}
+
+/// The engine of one search.
+pub(crate) enum Engine {
+    /// Any board and evaluation, with or without the reductions of play.
+    General(Searcher),
+    /// The game score on a board of up to 64 cells; its table may outlive
+    /// the search and serve the next one on the same board.
+    Compact(Arc<Compact>, Threads),
+}
+
+impl Engine {
+    /// Negamax value of `board` for `p` to move, `remaining` plies deep,
+    /// within `window`, fail-soft: exact inside the window, a bound outside
+    /// it. Garbage once `w` is stopped.
+    pub fn search(
+        &self,
+        board: &mut Board,
+        p: Player,
+        remaining: u32,
+        window: Window<i64>,
+        w: &mut Worker<'_>,
+    ) -> i64 {
+        match self {
+            Engine::General(s) => s.search(board, p, remaining, window, w),
+            Engine::Compact(c, threads) => c.search(board, p, remaining, window, *threads, w),
+        }
+    }
+
+    /// The move an earlier search of `board`, `p` to move, `remaining`
+    /// plies deep, proved best, if the compact engine's table still holds it.
+    pub fn proved_best(&self, board: &Board, p: Player, remaining: u32) -> Option<Move> {
+        match self {
+            Engine::General(_) => None,
+            Engine::Compact(c, _) => c.proved_best(board, p, remaining),
+        }
+    }
+
+    /// Whether the compact engine searches.
+    pub fn is_compact(&self) -> bool {
+        matches!(self, Engine::Compact(..))
+    }
+
+    /// How the search spreads over threads.
+    pub fn threads(&self) -> Threads {
+        match self {
+            Engine::General(s) => s.threads(),
+            Engine::Compact(_, threads) => *threads,
+        }
+    }
+}
