@@ -1,6 +1,7 @@
 //! Text in and out: `input.txt` into a [`Problem`], the answer as
 //! `output.txt`, and the older Drop / Blitz board format.
 
+pub(crate) mod checks;
 pub mod dropblitz;
 mod input;
 mod lines;
