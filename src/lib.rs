@@ -78,7 +78,9 @@ pub use game::{
     generate, legal_moves, Board, Move, MoveKind, MoveList, MoveParseError, Player, Square, Undo,
     MAX_MOVES, MAX_N,
 };
-pub use play::game::Game;
+pub use play::game::{check_move, Game, Illegal, LastMove};
+pub use play::mover::{Chosen, Mover, Turn};
+pub use play::table::{play_out, Played, Table};
 pub use play::{arena, referee};
 pub use text::{
     answer_text, input_text, parse_problem, ParseError, ParseErrorKind, Problem, SearchMode, Task,

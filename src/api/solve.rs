@@ -2,6 +2,8 @@
 //! `output.txt`. An exact task is an [`analyse`](super::analyse) of its
 //! position; a COMPETITION task is the competition player's move.
 
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use super::{analyse_inner, ApiError, Engine, Limits, Position, Watch};
@@ -22,6 +24,9 @@ pub struct SolveOptions {
     /// Wall-time limit of an exact task: when it runs out, the deepest
     /// depth completed answers, and [`Answer::exact`] is false.
     pub time: Option<Duration>,
+    /// Setting this flag (from any thread) stops an exact task's search as
+    /// the time limit does.
+    pub stop: Option<Arc<AtomicBool>>,
 }
 
 /// The answer to a problem.
@@ -35,8 +40,9 @@ pub struct Answer {
     pub nodes: u64,
     /// The depth the answer was searched to (0 in COMPETITION mode).
     pub depth: u32,
-    /// False when the time limit cut the search short of the asked depth:
-    /// the answer is then the one of `depth` plies, not the textbook answer.
+    /// False when the time limit or the stop flag cut the search short of
+    /// the asked depth: the answer is then the one of `depth` plies, not
+    /// the textbook answer.
     pub exact: bool,
     /// Wall time of the search.
     pub elapsed: Duration,
@@ -68,7 +74,7 @@ pub fn solve_watched(
                 threads: options.threads,
                 engine: options.engine,
                 table_bytes: options.table_bytes,
-                stop: None,
+                stop: options.stop.clone(),
             };
             // The output names the move only: no principal variation.
             let a = analyse_inner(&position, &limits, false, on_start, |_| {})?;

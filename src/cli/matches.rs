@@ -3,7 +3,7 @@
 use std::io::IsTerminal;
 
 use indicatif::{ProgressBar, ProgressStyle};
-use stakeraid::arena::{run_match, Agent, MatchSettings};
+use stakeraid::arena::{run_match, Agent, BoardSet, MatchSettings};
 
 /// Arguments of `stakeraid match`.
 #[derive(clap::Args)]
@@ -41,7 +41,7 @@ pub fn games_bar(boards: &BoardArgs, trace: bool) -> anyhow::Result<ProgressBar>
 #[derive(clap::Args)]
 pub struct BoardArgs {
     /// Boards to play; each is played twice, colours swapped.
-    #[arg(long, default_value_t = 10)]
+    #[arg(long, default_value_t = 10, value_parser = parse_boards)]
     pub boards: u32,
     /// Seed of the first board.
     #[arg(long, default_value_t = 1)]
@@ -57,6 +57,32 @@ pub struct BoardArgs {
     pub fill: f64,
 }
 
+impl BoardArgs {
+    /// The boards these arguments describe.
+    pub fn set(&self) -> BoardSet {
+        BoardSet {
+            count: self.boards,
+            seed: self.seed,
+            sizes: self.size,
+            max_value: self.max_value,
+            fill: self.fill,
+        }
+    }
+}
+
+/// Parses `--boards`: a match of no games has nothing to report.
+fn parse_boards(s: &str) -> Result<u32, String> {
+    match s.parse::<u32>() {
+        Ok(0) => Err("a match needs at least one board".to_owned()),
+        Ok(n) => Ok(n),
+        Err(_) => Err(format!(
+            "expected a number of boards from 1 to {}",
+            u32::MAX
+        )),
+    }
+}
+
+/// Parses `--size`: one board side, or a range of them.
 pub fn parse_sizes(s: &str) -> Result<(usize, usize), String> {
     let (lo, hi) = s.split_once("..").unwrap_or((s, s));
     let side = |x: &str| {
@@ -80,11 +106,7 @@ pub fn run_match_command(args: &MatchArgs) -> anyhow::Result<()> {
         "--fill must be between 0 and 1"
     );
     let settings = MatchSettings {
-        boards: args.boards.boards,
-        seed: args.boards.seed,
-        sizes: args.boards.size,
-        max_value: args.boards.max_value,
-        fill: args.boards.fill,
+        boards: args.boards.set(),
         threads: args.threads,
     };
     let bar = games_bar(&args.boards, args.trace)?;

@@ -96,6 +96,7 @@ pub fn run_solve(args: &SolveArgs) -> anyhow::Result<()> {
         threads: args.threads,
         table_bytes: table_bytes(args),
         time: args.time,
+        stop: None,
     };
     let spinner = searching(&problem);
     let answer = solve_watched(&problem, &options, |watch| show_progress(&spinner, watch));
