@@ -16,11 +16,16 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 //!
-//! The search is the one every exact answer comes from
-//! (`engine::exact`), in three steps that a stop flag or the time limit can
-//! cut short: iterative-deepening alpha-beta to the depth (the chosen move
-//! and its value, some root values as bounds); in MINIMAX mode, an exact
-//! value for every bounded root move; the principal variation.
+//! This is the one front door: the command line (`solve` with or without
+//! `--json`, `analyse`, `serve`), [`solve`] (the input.txt -> output.txt
+//! path, COMPETITION included) and the Python bindings all search through
+//! it. With [`Engine::Fast`] the search is the one every exact answer comes
+//! from (`engine::exact`), in three steps that a stop flag or the time
+//! limit can cut short: iterative-deepening alpha-beta to the depth (the
+//! chosen move and its value, some root values as bounds); in MINIMAX
+//! mode, an exact value for every bounded root move; the principal
+//! variation. [`Engine::Reference`] runs the textbook search instead, for
+//! the same answer.
 
 use std::sync::Arc;
 use std::time::Instant;
