@@ -1,15 +1,12 @@
 //! `stakeraid solve` and the grader's no-argument run.
 
 use std::path::PathBuf;
-use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use anyhow::Context;
-use clap::ValueEnum;
 use indicatif::{ProgressBar, ProgressStyle};
-use stakeraid::api::{analyse, Limits, Position};
-use stakeraid::search::{Deadline, Progress};
-use stakeraid::{legacy, solve, EngineKind, Move, Problem, SearchMode, SolveOptions, Task};
+use stakeraid::api::{analyse_watched, solve_watched, Limits, Position, Watch};
+use stakeraid::{legacy, Engine, Move, Problem, SearchMode, SolveOptions, Task};
 
 use super::io::{print, write_output};
 use super::load::{load, Format};
@@ -82,43 +79,30 @@ impl Default for SolveArgs {
     }
 }
 
-#[derive(Clone, Copy, ValueEnum)]
-pub enum Engine {
-    /// The textbook search.
-    Reference,
-    /// The fast exact search.
-    Fast,
-}
-
 /// Answers one input file.
 pub fn run_solve(args: &SolveArgs) -> anyhow::Result<()> {
     // The JSON analysis has no reference engine; refused before the input
     // is read, so that the message names the flags and not the file.
     anyhow::ensure!(
-        !(args.json && matches!(args.engine, Engine::Reference)),
+        !(args.json && args.engine == Engine::Reference),
         "--json uses the fast engine: drop --engine reference"
     );
     let problem = read_problem(args)?;
     if args.json {
         return print_json(&problem, args);
     }
-    let start = Instant::now();
-    let deadline =
-        Arc::new(Deadline::none().with_wall(args.time.and_then(|t| start.checked_add(t))));
-    let progress = Arc::new(Progress::default());
     let options = SolveOptions {
-        engine: match args.engine {
-            Engine::Reference => EngineKind::Reference,
-            Engine::Fast => EngineKind::Fast,
-        },
+        engine: args.engine,
         threads: args.threads,
-        table_bytes: args.table_mb.map(|mb| (mb as usize) << 20),
-        deadline: Some(deadline),
-        progress: Some(progress.clone()),
+        table_bytes: table_bytes(args),
+        time: args.time,
+        stop: None,
+        store: None,
     };
-    let spinner = searching(&problem, Some(&progress));
-    let answer = solve(&problem, &options);
+    let spinner = searching(&problem);
+    let answer = solve_watched(&problem, &options, |watch| show_progress(&spinner, watch));
     spinner.finish_and_clear();
+    let answer = answer?;
     if !answer.exact {
         eprintln!(
             "stakeraid: time limit reached: the answer is the best move at depth {}, not the exact answer at depth {}",
@@ -179,11 +163,18 @@ fn print_json(problem: &Problem, args: &SolveArgs) -> anyhow::Result<()> {
     let limits = Limits {
         threads: args.threads,
         time: args.time,
+        table_bytes: table_bytes(args),
         ..Limits::for_task(problem.task)?
     };
-    let spinner = searching(problem, None);
-    let analysis = analyse(&position, &limits)?;
+    let spinner = searching(problem);
+    let analysis = analyse_watched(
+        &position,
+        &limits,
+        |watch| show_progress(&spinner, watch),
+        |_| {},
+    );
     spinner.finish_and_clear();
+    let analysis = analysis?;
     if args.format == Format::InputTxt && args.output.as_os_str() != "-" {
         write_output(&args.output, analysis.output_text().as_bytes())?;
     }
@@ -199,10 +190,14 @@ fn print_json(problem: &Problem, args: &SolveArgs) -> anyhow::Result<()> {
     Ok(())
 }
 
+/// `--table-mb` in bytes.
+fn table_bytes(args: &SolveArgs) -> Option<usize> {
+    args.table_mb.map(|mb| (mb as usize) << 20)
+}
+
 /// A progress line on standard error while a search runs, when that is a
-/// terminal (never in pipes or files); cleared when the search ends. With
-/// `watch`, it shows the depth completed and the nodes searched so far.
-fn searching(problem: &stakeraid::Problem, watch: Option<&Arc<Progress>>) -> ProgressBar {
+/// terminal (never in pipes or files); cleared when the search ends.
+fn searching(problem: &stakeraid::Problem) -> ProgressBar {
     use std::io::IsTerminal;
     if !std::io::stderr().is_terminal() {
         return ProgressBar::hidden();
@@ -214,22 +209,28 @@ fn searching(problem: &stakeraid::Problem, watch: Option<&Arc<Progress>>) -> Pro
     let n = problem.board.n();
     bar.set_prefix(format!("{} {n}x{n}", problem.task.name()));
     bar.enable_steady_tick(Duration::from_millis(200));
-    if let Some(watch) = watch {
-        let (bar, watch) = (bar.clone(), watch.clone());
-        let start = Instant::now();
-        // Detached: it ends with the bar, or with the process.
-        std::thread::spawn(move || {
-            while !bar.is_finished() {
-                let nodes = watch.nodes_seen();
-                let rate = nodes as f64 / start.elapsed().as_secs_f64().max(1e-3) / 1e6;
-                bar.set_message(format!(
-                    "· depth {} done · {:.1} M nodes · {rate:.1} M nodes/s ·",
-                    watch.depth_done(),
-                    nodes as f64 / 1e6
-                ));
-                std::thread::sleep(Duration::from_millis(250));
-            }
-        });
-    }
     bar
+}
+
+/// Shows on `bar` the depth completed and the nodes searched so far, until
+/// the bar is finished.
+fn show_progress(bar: &ProgressBar, watch: Watch) {
+    if bar.is_hidden() {
+        return;
+    }
+    let bar = bar.clone();
+    let start = Instant::now();
+    // Detached: it ends with the bar, or with the process.
+    std::thread::spawn(move || {
+        while !bar.is_finished() {
+            let nodes = watch.nodes();
+            let rate = nodes as f64 / start.elapsed().as_secs_f64().max(1e-3) / 1e6;
+            bar.set_message(format!(
+                "· depth {} done · {:.1} M nodes · {rate:.1} M nodes/s ·",
+                watch.depth_done(),
+                nodes as f64 / 1e6
+            ));
+            std::thread::sleep(Duration::from_millis(250));
+        }
+    });
 }

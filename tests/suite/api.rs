@@ -100,6 +100,7 @@ fn analysis_agrees_with_text_answers_on_the_corpus() {
                 ..Default::default()
             },
         )
+        .unwrap()
         .text;
         assert_eq!(a.output_text(), text, "{}", dir.display());
         assert!(a.exact && !a.stopped, "{}", dir.display());
@@ -380,20 +381,65 @@ fn a_watched_solve_shows_the_nodes_it_reports() {
                 depth: 16,
             },
         };
-        let watch = Arc::new(stakeraid::search::Progress::default());
-        let answer = stakeraid::solve(
+        let watch = std::sync::Mutex::new(None);
+        let answer = stakeraid::api::solve_watched(
             &problem,
             &stakeraid::SolveOptions {
                 threads,
-                progress: Some(watch.clone()),
                 ..Default::default()
             },
-        );
+            |w| *watch.lock().unwrap() = Some(w),
+        )
+        .unwrap();
+        let watch = watch.into_inner().unwrap().unwrap();
         // Each thread flushes its count every 64 nodes it ticks.
-        let (seen, nodes) = (watch.nodes_seen() as f64, answer.nodes as f64);
+        let (seen, nodes) = (watch.nodes() as f64, answer.nodes as f64);
         assert!(
             (seen - nodes).abs() <= 0.02 * nodes,
             "{threads} threads: {seen} seen, {nodes} reported"
         );
+    }
+}
+
+/// The textbook engine answers through the same front door: the same
+/// move, value, PV and (in MINIMAX mode) root values as the fast engine,
+/// and in ALPHABETA mode bounds that hold.
+#[test]
+fn the_reference_engine_gives_the_same_analysis() {
+    let mut rng = Rng::new(2024);
+    for round in 0..60 {
+        let n = 2 + round % 3;
+        let board = random_board(&mut rng, n, [3, 99][round % 2], 0.3);
+        let player = if round % 2 == 0 { Player::X } else { Player::O };
+        let depth = 1 + (round % 3) as u32;
+        let position = Position::new(board.clone(), player).unwrap();
+        for mode in [SearchMode::Minimax, SearchMode::AlphaBeta] {
+            let fast = analyse(&position, &Limits::to_depth(mode, depth)).unwrap();
+            let textbook = analyse(
+                &position,
+                &Limits {
+                    engine: stakeraid::Engine::Reference,
+                    ..Limits::to_depth(mode, depth)
+                },
+            )
+            .unwrap();
+            assert_eq!(
+                (textbook.best, textbook.value, &textbook.pv, textbook.exact),
+                (fast.best, fast.value, &fast.pv, true),
+                "{mode:?} {board:?}"
+            );
+            check_shape(&textbook, &board);
+            if mode == SearchMode::Minimax {
+                assert_eq!(textbook.moves, fast.moves, "{board:?}");
+            }
+            for m in &textbook.moves {
+                let v = reference_child_value(&board, player, m.mv, depth);
+                match m.bound {
+                    Bound::Exact => assert_eq!(m.value, v, "{mode:?} {}", m.mv),
+                    Bound::Upper => assert!(v <= m.value, "{}", m.mv),
+                    Bound::Lower => panic!("{}: a root value is never a lower bound", m.mv),
+                }
+            }
+        }
     }
 }
