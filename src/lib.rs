@@ -37,6 +37,20 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 //!
+//! What an input asks is a [`Task`]: an exact search to a depth in one
+//! [`SearchMode`] (MINIMAX or ALPHABETA, the same enum the JSON and the
+//! command line use), or a COMPETITION move with CPU seconds left.
+//!
+//! ```
+//! use stakeraid::{parse_problem, Move, MoveParseError, SearchMode, Task};
+//!
+//! let input = "3\nALPHABETA\nX\n4\n1 8 23\n5 42 12\n26 30 9\nX..\n...\n...\n";
+//! let problem = parse_problem(input.as_bytes())?;
+//! assert_eq!(problem.task, Task::Exact { mode: SearchMode::AlphaBeta, depth: 4 });
+//! assert_eq!("B3 Blitz".parse::<Move>(), Err(MoveParseError::Kind("Blitz".into())));
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
 //! [`serve`] answers JSON requests line by line (the `stakeraid serve`
 //! command), and [`legacy`] reads and writes the older Drop / Blitz variant.
 #![deny(missing_docs)]
@@ -55,13 +69,16 @@ pub use engine::{bench, competition};
 pub use game::random as rng;
 pub use game::random::{random_board, Rng};
 pub use game::{
-    generate, legal_moves, Board, Move, MoveKind, MoveList, Player, Square, Undo, MAX_MOVES, MAX_N,
+    generate, legal_moves, Board, Move, MoveKind, MoveList, MoveParseError, Player, Square, Undo,
+    MAX_MOVES, MAX_N,
 };
 pub use play::game::{check_move, Game, Illegal, LastMove};
 pub use play::mover::{Chosen, Mover, Turn};
 pub use play::table::{play_out, Played, Table};
 pub use play::{arena, referee};
-pub use text::{answer_text, input_text, parse_problem, Mode, ParseError, ParseErrorKind, Problem};
+pub use text::{
+    answer_text, input_text, parse_problem, ParseError, ParseErrorKind, Problem, SearchMode, Task,
+};
 
 /// A rayon pool of `threads` workers, as the solver builds one: for tests
 /// and benchmarks that drive the engines directly.

@@ -22,8 +22,8 @@ use pyo3::types::PyBytes;
 use stakeraid::api::{self, Grid, Limits, PositionError, SearchMode};
 use stakeraid::competition::{self, CompetitionOptions};
 use stakeraid::{
-    input_text, legal_moves, parse_problem, solve, Board, Mode, Move as RustMove, MoveKind, Player,
-    Problem, SolveOptions, Square, MAX_N,
+    input_text, legal_moves, parse_problem, solve, Board, Move as RustMove, MoveKind, Player,
+    Problem, SolveOptions, Square, Task, MAX_N,
 };
 
 fn value_error(e: impl Display) -> PyErr {
@@ -233,11 +233,17 @@ impl PyPosition {
         if self.board.is_full() {
             return Err(value_error(PositionError::Full));
         }
-        let mode = match (mode.to_ascii_uppercase().as_str(), depth, seconds) {
-            ("MINIMAX", Some(d), None) if d >= 1 => Mode::Minimax { depth: d },
-            ("ALPHABETA", Some(d), None) if d >= 1 => Mode::AlphaBeta { depth: d },
+        let task = match (mode.to_ascii_uppercase().as_str(), depth, seconds) {
+            ("MINIMAX", Some(d), None) if d >= 1 => Task::Exact {
+                mode: SearchMode::Minimax,
+                depth: d,
+            },
+            ("ALPHABETA", Some(d), None) if d >= 1 => Task::Exact {
+                mode: SearchMode::AlphaBeta,
+                depth: d,
+            },
             ("COMPETITION", None, Some(s)) if s.is_finite() && s >= 0.0 => {
-                Mode::Competition { seconds: s }
+                Task::Competition { seconds: s }
             }
             _ => {
                 return Err(value_error(format!(
@@ -249,7 +255,7 @@ impl PyPosition {
         Ok(input_text(&Problem {
             board: self.board.clone(),
             player: self.player,
-            mode,
+            task,
         }))
     }
 

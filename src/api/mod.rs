@@ -32,8 +32,9 @@ mod position;
 pub mod serve;
 
 pub use crate::search::Bound;
+pub use crate::text::SearchMode;
 pub use analysis::{Analysis, RootMove};
-pub use limits::{Limits, SearchMode};
+pub use limits::Limits;
 pub use position::{Grid, Position, PositionError};
 
 use crate::engine::exact::{exact_search, ExactSettings, Pv, RootValues};
@@ -42,8 +43,8 @@ use crate::search::root::RootValue;
 use crate::search::{Deadline, Threads};
 use crate::text::ParseError;
 
-/// More threads than this are not started, whatever [`Limits::threads`]
-/// asks: each worker reserves a deep stack.
+/// More threads than this are refused ([`ApiError::TooManyThreads`]):
+/// each worker reserves a deep stack, and thousands take minutes to start.
 pub const MAX_THREADS: usize = 256;
 
 /// Why an analysis could not be made.
@@ -61,6 +62,9 @@ pub enum ApiError {
     /// Neither a depth nor a time limit: the search would never end.
     #[error("give a depth, a time limit or both")]
     NoLimit,
+    /// More worker threads than [`MAX_THREADS`].
+    #[error("threads must be at most {MAX_THREADS} (0: one per core), not {0}")]
+    TooManyThreads(usize),
     /// The mode (named) has no exact answer.
     #[error("{0} mode has no exact answer (expected MINIMAX or ALPHABETA)")]
     NotExact(&'static str),
@@ -104,6 +108,9 @@ pub fn analyse_with_progress(
     if limits.depth.is_none() && limits.time.is_none() {
         return Err(ApiError::NoLimit);
     }
+    if limits.threads > MAX_THREADS {
+        return Err(ApiError::TooManyThreads(limits.threads));
+    }
     let start = Instant::now();
     let (board, player) = (position.board(), position.player());
     // Beyond the last empty cell there is nothing left to search.
@@ -120,7 +127,7 @@ pub fn analyse_with_progress(
         SearchMode::Minimax => RootValues::Every,
         SearchMode::AlphaBeta => RootValues::Chosen,
     };
-    let run = in_pool(limits.threads.min(MAX_THREADS), |parallel| {
+    let run = in_pool(limits.threads, |parallel| {
         let report = |depth, nodes| {
             on_depth(Progress {
                 depth,

@@ -34,8 +34,9 @@ pub struct DriverArgs {
     /// Print only the summary, not the per-move trace.
     #[arg(long)]
     quiet: bool,
-    /// Threads for the minimax searches (default: one per core).
-    #[arg(long, default_value_t = 0, value_parser = super::parse_threads)]
+    /// Threads for the minimax searches: 0 (the default) for one per core.
+    #[arg(long, value_name = "N", default_value_t = 0, hide_default_value = true,
+          allow_negative_numbers = true, value_parser = super::parse_threads)]
     threads: usize,
 }
 
@@ -82,14 +83,10 @@ pub fn run_driver_command(args: &DriverArgs) -> anyhow::Result<()> {
     };
     let mut trace = |s: &str| {
         if !args.quiet {
-            // A closed pipe (`| head`) ends the trace, not the games.
-            let _ = std::io::Write::write_all(&mut std::io::stdout(), s.as_bytes());
+            super::io::trace(s);
         }
     };
     let report = run_driver(&boards, firsts, &settings, &mut trace);
-    if !args.quiet {
-        println!("summary");
-    }
-    print!("{report}");
-    Ok(())
+    let heading = if args.quiet { "" } else { "summary\n" };
+    super::io::print(&format!("{heading}{report}"))
 }

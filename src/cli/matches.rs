@@ -14,8 +14,9 @@ pub struct MatchArgs {
     b: Agent,
     #[command(flatten)]
     boards: BoardArgs,
-    /// Threads per engine move (default: one per core).
-    #[arg(long, default_value_t = 0, value_parser = super::parse_threads)]
+    /// Threads per engine move: 0 (the default) for one per core.
+    #[arg(long, value_name = "N", default_value_t = 0, hide_default_value = true,
+          allow_negative_numbers = true, value_parser = super::parse_threads)]
     threads: usize,
     /// Print every move and board, and each game's result.
     #[arg(long)]
@@ -111,8 +112,7 @@ pub fn run_match_command(args: &MatchArgs) -> anyhow::Result<()> {
     let bar = games_bar(&args.boards, args.trace)?;
     let mut trace = |s: &str| {
         if args.trace {
-            // A closed pipe (`| head`) ends the trace, not the match.
-            let _ = std::io::Write::write_all(&mut std::io::stdout(), s.as_bytes());
+            super::io::trace(s);
         }
     };
     let report = run_match(&args.a, &args.b, &settings, &mut trace, &mut |games, r| {
@@ -120,7 +120,5 @@ pub fn run_match_command(args: &MatchArgs) -> anyhow::Result<()> {
         bar.set_message(format!("A {}-{}-{}", r.wins, r.draws, r.losses));
     });
     bar.finish_and_clear();
-    println!("A = {}  B = {}", args.a, args.b);
-    print!("{report}");
-    Ok(())
+    super::io::print(&format!("A = {}  B = {}\n{report}", args.a, args.b))
 }

@@ -36,7 +36,8 @@ pub struct RefereeArgs {
     #[arg(long, default_value_t = WallGuard::default().grace)]
     grace: f64,
     /// Threads per built-in engine move.
-    #[arg(long, default_value_t = 1, value_parser = super::parse_threads)]
+    #[arg(long, value_name = "N", default_value_t = 1, allow_negative_numbers = true,
+          value_parser = super::parse_threads)]
     threads: usize,
     /// Also write the report as JSON to this file (`-`: standard output,
     /// instead of the text report).

@@ -9,10 +9,10 @@ use clap::ValueEnum;
 use indicatif::{ProgressBar, ProgressStyle};
 use stakeraid::api::{analyse, Limits, Position};
 use stakeraid::search::{Deadline, Progress};
-use stakeraid::{legacy, solve, EngineKind, Mode, Move, Problem, SolveOptions};
+use stakeraid::{legacy, solve, EngineKind, Move, Problem, SearchMode, SolveOptions, Task};
 
-use super::io::write_output;
-use super::load::{load, Format, ModeArg};
+use super::io::{print, write_output};
+use super::load::{load, Format};
 
 /// Arguments of `stakeraid solve`.
 #[derive(clap::Args)]
@@ -26,8 +26,9 @@ pub struct SolveArgs {
     /// Print value, nodes, time and nodes/s on standard error.
     #[arg(long)]
     stats: bool,
-    /// Worker threads (default: one per core).
-    #[arg(long, default_value_t = 0, value_parser = super::parse_threads)]
+    /// Worker threads: 0 (the default) for one per core.
+    #[arg(long, value_name = "N", default_value_t = 0, hide_default_value = true,
+          allow_negative_numbers = true, value_parser = super::parse_threads)]
     threads: usize,
     /// Search engine for MINIMAX and ALPHABETA.
     #[arg(long, value_enum, default_value_t = Engine::Fast)]
@@ -44,29 +45,23 @@ pub struct SolveArgs {
     format: Format,
     /// drop-blitz only: the search (an input.txt names its own).
     #[arg(long, value_enum, requires = "depth")]
-    mode: Option<ModeArg>,
+    mode: Option<SearchMode>,
     /// drop-blitz only: the cut-off depth.
     #[arg(long, value_parser = clap::value_parser!(u32).range(1..))]
     depth: Option<u32>,
     /// Wall-time limit in seconds for a MINIMAX or ALPHABETA search. When
     /// it runs out, the deepest depth completed answers, and a warning on
     /// standard error says that the answer is not the exact one.
-    #[arg(long, value_name = "SECONDS", value_parser = parse_seconds)]
+    #[arg(long, value_name = "SECONDS", allow_negative_numbers = true,
+          value_parser = super::limits::parse_seconds)]
     time: Option<Duration>,
-    /// Transposition table size in MiB (default: sized for the search, at
-    /// most 64 MiB; for exact solves deeper than 19 plies on boards of up
-    /// to 64 cells, twice that per ply more, up to 1 GiB).
-    #[arg(long, value_name = "MIB", value_parser = clap::value_parser!(u32).range(1..=1 << 20))]
+    /// Transposition table size in MiB, at most the memory available
+    /// (default: sized for the search, at most 64 MiB; for exact solves
+    /// deeper than 19 plies on boards of up to 64 cells, twice that per
+    /// ply more, up to 1 GiB).
+    #[arg(long, value_name = "MIB", allow_negative_numbers = true,
+          value_parser = super::limits::parse_table_mb)]
     table_mb: Option<u32>,
-}
-
-/// A time limit: a finite number of seconds, at least 0.
-fn parse_seconds(s: &str) -> Result<Duration, String> {
-    let secs: f64 = s
-        .parse()
-        .map_err(|_| "must be a number of seconds".to_string())?;
-    Duration::try_from_secs_f64(secs)
-        .map_err(|_| "must be a finite number of seconds, at least 0".into())
 }
 
 impl Default for SolveArgs {
@@ -128,12 +123,12 @@ pub fn run_solve(args: &SolveArgs) -> anyhow::Result<()> {
         eprintln!(
             "stakeraid: time limit reached: the answer is the best move at depth {}, not the exact answer at depth {}",
             answer.depth,
-            problem.mode.depth().unwrap_or(0).min(problem.board.empty_count())
+            problem.task.depth().unwrap_or(0).min(problem.board.empty_count())
         );
     }
     match args.format {
         Format::InputTxt => write_output(&args.output, answer.text.as_bytes())?,
-        Format::DropBlitz => println!("{}", legacy::move_text(answer.best)),
+        Format::DropBlitz => print(&(legacy::move_text(answer.best) + "\n"))?,
     }
     if args.stats {
         print_stats(answer.best, answer.value, answer.nodes, answer.elapsed);
@@ -154,26 +149,26 @@ fn print_stats(best: Move, value: i64, nodes: u64, elapsed: Duration) {
 /// mode and depth of the command line.
 fn read_problem(args: &SolveArgs) -> anyhow::Result<Problem> {
     let loaded = load(&args.input, args.format)?;
-    let mode = match (args.format, loaded.mode) {
-        (Format::InputTxt, Some(mode)) => {
+    let task = match (args.format, loaded.task) {
+        (Format::InputTxt, Some(task)) => {
             anyhow::ensure!(
                 args.mode.is_none() && args.depth.is_none(),
                 "--mode and --depth go with --format drop-blitz (an input.txt names its own)"
             );
-            mode
+            task
         }
         _ => {
             let depth = args.depth.context("--format drop-blitz needs --depth")?;
-            match args.mode.unwrap_or(ModeArg::Alphabeta) {
-                ModeArg::Minimax => Mode::Minimax { depth },
-                ModeArg::Alphabeta => Mode::AlphaBeta { depth },
+            Task::Exact {
+                mode: args.mode.unwrap_or_default(),
+                depth,
             }
         }
     };
     Ok(Problem {
         board: loaded.board,
         player: loaded.player,
-        mode,
+        task,
     })
 }
 
@@ -184,7 +179,7 @@ fn print_json(problem: &Problem, args: &SolveArgs) -> anyhow::Result<()> {
     let limits = Limits {
         threads: args.threads,
         time: args.time,
-        ..Limits::for_mode(problem.mode)?
+        ..Limits::for_task(problem.task)?
     };
     let spinner = searching(problem, None);
     let analysis = analyse(&position, &limits)?;
@@ -192,7 +187,7 @@ fn print_json(problem: &Problem, args: &SolveArgs) -> anyhow::Result<()> {
     if args.format == Format::InputTxt && args.output.as_os_str() != "-" {
         write_output(&args.output, analysis.output_text().as_bytes())?;
     }
-    println!("{}", serde_json::to_string(&analysis)?);
+    print(&(serde_json::to_string(&analysis)? + "\n"))?;
     if args.stats {
         print_stats(
             analysis.best,
@@ -217,7 +212,7 @@ fn searching(problem: &stakeraid::Problem, watch: Option<&Arc<Progress>>) -> Pro
         .unwrap_or_else(|_| ProgressStyle::default_spinner());
     bar.set_style(style);
     let n = problem.board.n();
-    bar.set_prefix(format!("{} {n}x{n}", problem.mode.name()));
+    bar.set_prefix(format!("{} {n}x{n}", problem.task.name()));
     bar.enable_steady_tick(Duration::from_millis(200));
     if let Some(watch) = watch {
         let (bar, watch) = (bar.clone(), watch.clone());

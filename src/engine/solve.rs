@@ -6,9 +6,9 @@ use std::time::{Duration, Instant};
 use super::competition::{self, CompetitionOptions};
 use super::exact::{exact_search, ExactSettings, Pv, RootValues};
 use super::pool::in_pool;
-use crate::game::Move;
+use crate::game::{Board, Move, Player};
 use crate::search::{reference, Deadline, Progress, Threads};
-use crate::text::{answer_text, Mode, Problem};
+use crate::text::{answer_text, Problem, SearchMode, Task};
 
 /// Which search answers MINIMAX and ALPHABETA problems.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -67,21 +67,32 @@ pub fn solve(problem: &Problem, options: &SolveOptions) -> Answer {
     let (board, player) = (&problem.board, problem.player);
     let mut searched = None;
     let mut exact = true;
-    let (best, value, nodes) = match (options.engine, problem.mode) {
-        (EngineKind::Reference, Mode::Minimax { depth }) => {
-            searched = Some(depth);
-            decided(reference::minimax(board, player, depth))
+    let (best, value, nodes) = match (options.engine, problem.task) {
+        (EngineKind::Reference, Task::Exact { mode, depth }) => {
+            let search = match mode {
+                SearchMode::Minimax => reference::minimax_until,
+                SearchMode::AlphaBeta => reference::alphabeta_until,
+            };
+            let target = depth.min(board.empty_count());
+            let (decision, done) = match &options.deadline {
+                Some(deadline) if !deadline.is_untimed() => {
+                    deepened(board, player, target, deadline, search)
+                }
+                _ => {
+                    let decision = search(board, player, depth, &|| false).expect("never stopped");
+                    (decision, target)
+                }
+            };
+            searched = Some(done);
+            exact = done == target;
+            decided(decision)
         }
-        (EngineKind::Reference, Mode::AlphaBeta { depth }) => {
-            searched = Some(depth);
-            decided(reference::alphabeta(board, player, depth))
-        }
-        (EngineKind::Fast, Mode::Minimax { depth } | Mode::AlphaBeta { depth }) => {
+        (EngineKind::Fast, Task::Exact { mode, depth }) => {
             // MINIMAX asks for the same move as ALPHABETA; it also proves
             // every root value, as `analyse` reports them for that mode.
-            let values = match problem.mode {
-                Mode::Minimax { .. } => RootValues::Every,
-                _ => RootValues::Chosen,
+            let values = match mode {
+                SearchMode::Minimax => RootValues::Every,
+                SearchMode::AlphaBeta => RootValues::Chosen,
             };
             let target = depth.min(board.empty_count());
             let run = in_pool(options.threads, |par| {
@@ -102,7 +113,7 @@ pub fn solve(problem: &Problem, options: &SolveOptions) -> Answer {
             exact = run.depth == target;
             (run.best, run.value, run.nodes)
         }
-        (_, Mode::Competition { seconds }) => {
+        (_, Task::Competition { seconds }) => {
             let settings = CompetitionOptions {
                 threads: options.threads,
                 ..CompetitionOptions::default()
@@ -120,6 +131,32 @@ pub fn solve(problem: &Problem, options: &SolveOptions) -> Answer {
         elapsed: start.elapsed(),
         text: answer_text(board, player, best),
     }
+}
+
+/// A textbook search cut short by `deadline`: depth after depth, the
+/// deepest completed one answering (depth 1 always completes, as it does
+/// for the fast engine). Returns that decision, with the nodes of every
+/// depth searched, and its depth.
+fn deepened(
+    board: &Board,
+    player: Player,
+    target: u32,
+    deadline: &Deadline,
+    search: fn(&Board, Player, u32, &dyn Fn() -> bool) -> Option<reference::Decision>,
+) -> (reference::Decision, u32) {
+    let first = search(board, player, 1, &|| false).expect("never stopped");
+    let (mut last, mut nodes) = ((first, 1), first.nodes);
+    for d in 2..=target {
+        match search(board, player, d, &|| deadline.poll()) {
+            Some(decision) => {
+                nodes += decision.nodes;
+                last = (decision, d);
+            }
+            None => break,
+        }
+    }
+    last.0.nodes = nodes;
+    last
 }
 
 fn decided(d: reference::Decision) -> (Move, i64, u64) {

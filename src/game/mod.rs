@@ -13,5 +13,5 @@ mod zobrist;
 pub use board::{Board, Undo};
 pub use cols::Cols;
 pub use movegen::{generate, legal_moves, Twins};
-pub use moves::{Move, MoveKind, MoveList, MAX_MOVES};
+pub use moves::{Move, MoveKind, MoveList, MoveParseError, MAX_MOVES};
 pub use player::{Player, Square, MAX_N};

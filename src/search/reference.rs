@@ -17,16 +17,26 @@ pub struct Decision {
     pub nodes: u64,
 }
 
-struct Search {
+/// Nodes between two looks at the stop condition of a timed search.
+const STOP_EVERY: u64 = 1 << 12;
+
+struct Search<'a> {
     root: Player,
     depth: u32,
     nodes: u64,
+    /// Asked every [`STOP_EVERY`] nodes; once true, every node is a leaf
+    /// and the search's result is thrown away.
+    stop: &'a dyn Fn() -> bool,
+    stopped: bool,
 }
 
-impl Search {
+impl Search<'_> {
     fn cutoff(&mut self, board: &Board, depth: u32) -> bool {
         self.nodes += 1;
-        depth == self.depth || board.is_full()
+        if self.nodes.is_multiple_of(STOP_EVERY) && !self.stopped {
+            self.stopped = (self.stop)();
+        }
+        self.stopped || depth == self.depth || board.is_full()
     }
 
     fn minimax(&mut self, board: &mut Board, to_move: Player, depth: u32) -> i64 {
@@ -87,11 +97,29 @@ impl Search {
 /// Textbook minimax decision for `player` to `depth` plies (`depth >= 1`,
 /// the board not full).
 pub fn minimax(board: &Board, player: Player, depth: u32) -> Decision {
+    minimax_until(board, player, depth, &|| false).expect("never stopped")
+}
+
+/// Textbook alpha-beta decision: the root is a max node whose alpha is the
+/// best value so far, so a later move must be strictly better to be chosen.
+pub fn alphabeta(board: &Board, player: Player, depth: u32) -> Decision {
+    alphabeta_until(board, player, depth, &|| false).expect("never stopped")
+}
+
+/// [`minimax`], or `None` once `stop` (asked now and then) says so.
+pub fn minimax_until(
+    board: &Board,
+    player: Player,
+    depth: u32,
+    stop: &dyn Fn() -> bool,
+) -> Option<Decision> {
     assert!(depth >= 1 && !board.is_full());
     let mut s = Search {
         root: player,
         depth,
         nodes: 1,
+        stop,
+        stopped: false,
     };
     let mut board = board.clone();
     let mut best: Option<(Move, i64)> = None;
@@ -104,21 +132,27 @@ pub fn minimax(board: &Board, player: Player, depth: u32) -> Decision {
         }
     }
     let (best, value) = best.expect("a board that is not full has a move");
-    Decision {
+    (!s.stopped).then_some(Decision {
         best,
         value,
         nodes: s.nodes,
-    }
+    })
 }
 
-/// Textbook alpha-beta decision: the root is a max node whose alpha is the
-/// best value so far, so a later move must be strictly better to be chosen.
-pub fn alphabeta(board: &Board, player: Player, depth: u32) -> Decision {
+/// [`alphabeta`], or `None` once `stop` (asked now and then) says so.
+pub fn alphabeta_until(
+    board: &Board,
+    player: Player,
+    depth: u32,
+    stop: &dyn Fn() -> bool,
+) -> Option<Decision> {
     assert!(depth >= 1 && !board.is_full());
     let mut s = Search {
         root: player,
         depth,
         nodes: 1,
+        stop,
+        stopped: false,
     };
     let mut board = board.clone();
     let mut best: Option<(Move, i64)> = None;
@@ -132,9 +166,9 @@ pub fn alphabeta(board: &Board, player: Player, depth: u32) -> Decision {
         }
     }
     let (best, value) = best.expect("a board that is not full has a move");
-    Decision {
+    (!s.stopped).then_some(Decision {
         best,
         value,
         nodes: s.nodes,
-    }
+    })
 }

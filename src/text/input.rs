@@ -6,7 +6,7 @@ use std::fmt;
 
 use crate::game::{Board, Player, Square, MAX_N};
 use crate::text::lines::{Lines, NotText, Quoted};
-use crate::text::{Mode, Problem};
+use crate::text::{Problem, SearchMode, Task};
 
 /// Why an input was refused, and on which line (1-based).
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -146,11 +146,11 @@ pub fn parse_problem(bytes: &[u8]) -> Result<Problem, ParseError> {
     };
 
     let (l, text) = next_line(&mut lines, "the depth or time")?;
-    let mode = if mode_upper == "COMPETITION" {
+    let task = if mode_upper == "COMPETITION" {
         match text.parse::<f64>() {
             // Whatever a referee writes once the time has run out, the
             // quickest legal move is the best answer to it.
-            Ok(s) if s.is_finite() => Mode::Competition {
+            Ok(s) if s.is_finite() => Task::Competition {
                 seconds: s.max(0.0),
             },
             _ => return err(l, BadTime(text.into())),
@@ -160,11 +160,12 @@ pub fn parse_problem(bytes: &[u8]) -> Result<Problem, ParseError> {
             Ok(d) if d >= 1 => d,
             _ => return err(l, BadDepth(text.into())),
         };
-        if mode_upper == "MINIMAX" {
-            Mode::Minimax { depth }
+        let mode = if mode_upper == "MINIMAX" {
+            SearchMode::Minimax
         } else {
-            Mode::AlphaBeta { depth }
-        }
+            SearchMode::AlphaBeta
+        };
+        Task::Exact { mode, depth }
     };
 
     let mut values = Vec::with_capacity(n * n);
@@ -216,7 +217,7 @@ pub fn parse_problem(bytes: &[u8]) -> Result<Problem, ParseError> {
     Ok(Problem {
         board,
         player,
-        mode,
+        task,
     })
 }
 
@@ -231,7 +232,13 @@ mod tests {
         let p = parse_problem(EXAMPLE.as_bytes()).unwrap();
         assert_eq!(p.board.n(), 3);
         assert_eq!(p.player, Player::O);
-        assert_eq!(p.mode, Mode::Minimax { depth: 2 });
+        assert_eq!(
+            p.task,
+            Task::Exact {
+                mode: SearchMode::Minimax,
+                depth: 2
+            }
+        );
         assert_eq!(p.board.value(1, 1), 42);
         assert_eq!(p.board.square(0, 0), Square::Piece(Player::X));
         assert_eq!(p.board.score(Player::O), -1);
@@ -264,7 +271,7 @@ mod tests {
     fn accepts_big_values_and_competition_time() {
         let text = "1\nCOMPETITION\nX\n12.5\n2147483647\n.\n";
         let p = parse_problem(text.as_bytes()).unwrap();
-        assert_eq!(p.mode, Mode::Competition { seconds: 12.5 });
+        assert_eq!(p.task, Task::Competition { seconds: 12.5 });
         assert_eq!(p.board.value(0, 0), i32::MAX);
     }
 

@@ -12,4 +12,4 @@ mod problem;
 pub use answer::{parse_answer, AnswerError, AnswerText};
 pub use input::{parse_problem, ParseError, ParseErrorKind};
 pub use output::{answer_text, input_text};
-pub use problem::{Mode, Problem};
+pub use problem::{Problem, SearchMode, Task};

@@ -11,7 +11,7 @@ use stakeraid::api::{
 };
 use stakeraid::rng::{random_board, Rng};
 use stakeraid::search::reference;
-use stakeraid::{legal_moves, parse_problem, Board, Mode, Player};
+use stakeraid::{legal_moves, parse_problem, Board, Player, Task};
 
 use crate::util::{assert_ok, case_folders, normalized, run, SPEC_EXAMPLES};
 
@@ -89,7 +89,7 @@ fn analysis_agrees_with_text_answers_on_the_corpus() {
         let position = Position::from_problem(&problem).unwrap();
         let limits = Limits {
             threads: 1,
-            ..Limits::for_mode(problem.mode).unwrap()
+            ..Limits::for_task(problem.task).unwrap()
         };
         let a = analyse(&position, &limits).unwrap();
         assert_eq!(a.output_text(), expected, "{}", dir.display());
@@ -103,7 +103,13 @@ fn analysis_agrees_with_text_answers_on_the_corpus() {
         .text;
         assert_eq!(a.output_text(), text, "{}", dir.display());
         assert!(a.exact && !a.stopped, "{}", dir.display());
-        if matches!(problem.mode, Mode::Minimax { .. }) {
+        if matches!(
+            problem.task,
+            Task::Exact {
+                mode: SearchMode::Minimax,
+                ..
+            }
+        ) {
             assert!(a.moves.iter().all(|m| m.bound == Bound::Exact));
         }
         check_shape(&a, &problem.board);
@@ -245,18 +251,24 @@ fn errors_are_typed() {
         analyse(&position, &limits(None, None)),
         Err(ApiError::NoLimit)
     );
-    // A budget beyond the clock's range, and absurd thread counts, are no trouble.
+    // A budget beyond the clock's range is no trouble; an absurd thread
+    // count is refused, as the command line refuses it.
     let huge = Limits {
         threads: 1 << 40,
         ..limits(Some(2), Some(Duration::MAX))
     };
+    assert_eq!(
+        analyse(&position, &huge),
+        Err(ApiError::TooManyThreads(1 << 40))
+    );
+    let huge = Limits { threads: 0, ..huge };
     assert!(analyse(&position, &huge).unwrap().exact);
     // Deeper than the game is long: the game's end is the depth.
     let a = analyse(&position, &limits(Some(50), None)).unwrap();
     assert_eq!((a.requested_depth, a.depth, a.pv.len()), (9, 9, 9));
     assert!(a.exact);
     assert_eq!(
-        Limits::for_mode(Mode::Competition { seconds: 1.0 }).unwrap_err(),
+        Limits::for_task(Task::Competition { seconds: 1.0 }).unwrap_err(),
         ApiError::NotExact("COMPETITION")
     );
     let mut full = board;
@@ -363,7 +375,10 @@ fn a_watched_solve_shows_the_nodes_it_reports() {
         let problem = stakeraid::Problem {
             board,
             player: Player::X,
-            mode: Mode::AlphaBeta { depth: 16 },
+            task: Task::Exact {
+                mode: SearchMode::AlphaBeta,
+                depth: 16,
+            },
         };
         let watch = Arc::new(stakeraid::search::Progress::default());
         let answer = stakeraid::solve(
