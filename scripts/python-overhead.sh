@@ -1,16 +1,42 @@
 #!/usr/bin/env bash
-# The per-call cost of a tiny analysis (2x2 empty board, ALPHABETA depth 1,
-# one thread) in Rust and from Python: python/examples/overhead.rs and
-# overhead.py. Uses the wheel scripts/python-test.sh installed in
-# target/python-test/venv (run that first).
+# What a search costs from Python against Rust, on the wheel `pip install`
+# builds (the release profile: link-time optimisation, one codegen unit),
+# not the test script's quicker one.
 #
-#   scripts/python-overhead.sh [CALLS]
+#   scripts/python-overhead.sh [CALLS [INPUT]]
+#
+# CALLS (default 100000): the per-call cost of a tiny analysis (2x2 empty
+# board, ALPHABETA depth 1, one thread) in Rust and from Python
+# (python/examples/overhead.rs and overhead.py).
+# INPUT: also the node rate of one deep analysis of that input.txt on one
+# thread, by `stakeraid analyse` and from Python: the same library call
+# (principal variation included), so the node counts must agree.
+#
+# PYTHON names the interpreter (default python3). The wheel and its virtual
+# environment go to target/python-overhead/.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-venv_python=target/python-test/venv/bin/python
-[ -x "$venv_python" ] || { echo "python-overhead.sh: run scripts/python-test.sh first" >&2; exit 2; }
 calls="${1:-100000}"
+input="${2:-}"
+python="${PYTHON:-python3}"
+out=target/python-overhead
+rm -rf "$out"
+"$python" -m venv "$out/venv"
+venv_python="$PWD/$out/venv/bin/python"
+"$venv_python" -m pip install --quiet --disable-pip-version-check "maturin>=1.9.4,<2"
+CARGO_TARGET_DIR="$PWD/target/python" "$venv_python" -m maturin build --release --locked \
+  --manifest-path python/Cargo.toml --interpreter "$venv_python" --out "$out/wheels"
+"$venv_python" -m pip install --quiet --disable-pip-version-check "$out"/wheels/stakeraid-*.whl
+
 CARGO_TARGET_DIR="$PWD/target/python" cargo run --quiet --release --locked \
   --manifest-path python/Cargo.toml --example overhead -- "$calls"
 "$venv_python" python/examples/overhead.py "$calls"
+
+if [ -n "$input" ]; then
+  cargo build --quiet --release --locked
+  echo "stakeraid analyse $input --threads 1:"
+  target/release/stakeraid analyse "$input" --threads 1 | tail -n 1
+  echo "python analyse, threads=1:"
+  "$venv_python" python/examples/overhead.py --input "$input"
+fi

@@ -1,7 +1,10 @@
 """The cost of one tiny ``stakeraid.analyse`` call from Python (2x2 empty
-board, ALPHABETA depth 1, one thread), to compare with ``overhead.rs``.
+board, ALPHABETA depth 1, one thread), to compare with ``overhead.rs``;
+with ``--input``, the nodes and time of one analysis of an input.txt on one
+thread, printed as ``stakeraid analyse`` prints them.
 
 python overhead.py [CALLS]
+python overhead.py --input INPUT
 """
 
 import statistics
@@ -18,7 +21,20 @@ def per_call_us(fn, calls):
     return (time.perf_counter() - start) * 1e6 / calls
 
 
+def deep(path):
+    with open(path) as f:
+        text = f.read()
+    position = stakeraid.Position.from_input(text)
+    depth = int(text.splitlines()[3])
+    mode = text.splitlines()[1].strip()
+    a = stakeraid.analyse(position, mode=mode, depth=depth, threads=1)
+    print(f"{a.nodes} nodes, {a.time_us / 1e6:.3f} s")
+
+
 def main():
+    if len(sys.argv) == 3 and sys.argv[1] == "--input":
+        deep(sys.argv[2])
+        return
     calls = int(sys.argv[1]) if len(sys.argv) > 1 else 100_000
     position = stakeraid.Position([[1, 2], [3, 4]])
     analyse = stakeraid.analyse

@@ -112,3 +112,46 @@ def test_a_rust_panic_is_a_python_exception():
 def test_a_value_of_zero_is_a_value():
     position = stakeraid.Position([[1, 2], [3, 0]], ["X.", ".."], "O")
     assert position.values == [[1, 2], [3, 0]]
+
+
+@pytest.mark.parametrize(
+    "kwargs, message",
+    [
+        ({"mode": "MINIMAX"}, "MINIMAX needs a depth"),
+        ({"mode": "alphabeta", "depth": 0}, "depth must be 1 to"),
+        ({"mode": "ALPHABETA", "depth": -2}, "depth must be 1 to"),
+        ({"mode": "MINIMAX", "depth": 2, "seconds": 1.0}, "takes a depth, not seconds"),
+        ({"mode": "COMPETITION"}, "COMPETITION needs seconds"),
+        ({"mode": "COMPETITION", "depth": 2}, "not a depth"),
+        ({"mode": "COMPETITION", "seconds": float("nan")}, "finite number >= 0, got (?i:nan)"),
+        ({"mode": "BEST", "depth": 2}, "unknown mode 'BEST'|unknown mode \"BEST\""),
+    ],
+)
+def test_to_input_errors_say_what_is_missing(kwargs, message):
+    with pytest.raises(ValueError, match=message) as e:
+        P.to_input(**kwargs)
+    assert "Some(" not in str(e.value) and "None" not in str(e.value)
+
+
+def test_a_move_of_the_wrong_type_says_what_a_move_is():
+    for call in (P.play, P.is_legal):
+        with pytest.raises(TypeError, match='a Move or its text, such as "C3 Raid"; got int') as e:
+            call(5)
+        assert "variant" not in str(e.value)
+
+
+@pytest.mark.parametrize("threads", [257, 9999])
+def test_threads_are_capped_as_on_the_command_line(threads):
+    with pytest.raises(ValueError, match="threads must be 0 .* to 256"):
+        stakeraid.analyse(P, depth=2, threads=threads)
+    with pytest.raises(ValueError, match="to 256"):
+        stakeraid.solve_text(GOOD, threads=threads)
+    with pytest.raises(ValueError, match="to 256"):
+        stakeraid.competition_move(P, 1.0, threads=threads)
+
+
+def test_values_are_documented_and_checked_from_zero():
+    assert "positive" not in Position.__doc__
+    with pytest.raises(ValueError, match="integers from 0 to 2147483647") as e:
+        Position([[1, 2], [3, "4"]])
+    assert "positive" not in str(e.value)

@@ -3,6 +3,7 @@
 import pickle
 
 import pytest
+import stakeraid
 from stakeraid import Move
 
 
@@ -68,3 +69,18 @@ def test_bad_action_indices(index, size):
 def test_index_off_the_board():
     with pytest.raises(ValueError, match="off"):
         Move.parse("D1 Stake").index(3)
+
+
+def test_action_index_errors_give_the_range():
+    with pytest.raises(ValueError, match="a 3x3 board has actions 0 to 17"):
+        Move.from_index(18, 3)
+    with pytest.raises(ValueError, match="0 to 1$"):
+        Move.from_index(-1, 1)
+
+
+def test_moves_order_as_they_are_listed():
+    position = stakeraid.Position([[1, 2, 3], [4, 5, 6], [7, 8, 9]], ["X..", ".O.", "..."])
+    moves = position.legal_moves()
+    assert sorted(reversed(moves)) == moves
+    assert Move.parse("C3 Stake") < Move.parse("A1 Raid") <= Move.parse("A1 Raid")
+    assert Move.parse("A2 Stake") > Move.parse("C1 Stake")

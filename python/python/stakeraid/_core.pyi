@@ -12,7 +12,6 @@ __all__ = [
     "RootMove",
     "StopToken",
     "__version__",
-    "_panic_for_tests",
     "analyse",
     "competition_move",
     "solve_text",
@@ -27,7 +26,8 @@ _SearchMode: TypeAlias = Literal["ALPHABETA", "MINIMAX", "alphabeta", "minimax"]
 @final
 class Move:
     """A move: a target cell and a kind, printed as in ``output.txt``
-    (``"C3 Raid"``). Immutable, comparable and hashable."""
+    (``"C3 Raid"``). Immutable and hashable; moves order as the legal moves
+    are listed (every Stake before every Raid, each kind row-major)."""
 
     def __new__(cls, cell: str, kind: str) -> Move:
         """``Move("C3", "Raid")``; raises ``ValueError`` on a bad cell or kind."""
@@ -55,6 +55,10 @@ class Move:
         """Zero-based column (column A is 0)."""
     def __eq__(self, value: object, /) -> bool: ...
     def __hash__(self) -> int: ...
+    def __lt__(self, value: Move, /) -> bool: ...
+    def __le__(self, value: Move, /) -> bool: ...
+    def __gt__(self, value: Move, /) -> bool: ...
+    def __ge__(self, value: Move, /) -> bool: ...
 
 @final
 class Position:
@@ -67,7 +71,7 @@ class Position:
         cells: Sequence[str] | None = None,
         player: str = "X",
     ) -> Position:
-        """One row of positive values per board row, one string of ``X``,
+        """One row of values (integers from 0 to 2147483647) per board row, one string of ``X``,
         ``O`` and ``.`` per row (all empty if omitted), the player to move.
         Raises ``ValueError`` with the row and column of a bad entry."""
     @staticmethod
@@ -211,5 +215,3 @@ def solve_text(input_text: str, threads: int = 0) -> str:
 def competition_move(position: Position, seconds_left: float, threads: int = 0) -> Move:
     """The competition engine's move with ``seconds_left`` CPU seconds for
     the rest of the player's game."""
-
-def _panic_for_tests(message: str) -> None: ...
