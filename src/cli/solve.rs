@@ -6,8 +6,10 @@ use std::time::{Duration, Instant};
 use anyhow::Context;
 use indicatif::{ProgressBar, ProgressStyle};
 use stakeraid::api::{analyse_watched, solve_watched, Limits, Position, Watch};
+use stakeraid::store::StoreUse;
 use stakeraid::{legacy, Engine, Move, Problem, SearchMode, SolveOptions, Task};
 
+use super::deep;
 use super::io::{print, write_output};
 use super::load::{load, Format};
 
@@ -59,6 +61,20 @@ pub struct SolveArgs {
     #[arg(long, value_name = "MIB", allow_negative_numbers = true,
           value_parser = super::limits::parse_table_mb)]
     table_mb: Option<u32>,
+    /// A solve store, created if missing: what earlier runs on this board
+    /// proved answers without a search, and this run's proofs are added as
+    /// they are made, so that a killed solve started again resumes.
+    #[arg(long, value_name = "FILE")]
+    store: Option<PathBuf>,
+    /// With --store: keep the proofs of positions that took at least this
+    /// many nodes (fewer: a larger store, less work lost when killed).
+    #[arg(long, value_name = "NODES", default_value_t = 1 << 24, requires = "store")]
+    store_min_nodes: u64,
+    /// Cut the solve into jobs this many plies below the root, run on
+    /// --threads worker threads of one search thread each (the jobs the
+    /// Python package runs on a Ray cluster). The answer is the same.
+    #[arg(long, value_name = "PLIES", value_parser = clap::value_parser!(u32).range(1..))]
+    split: Option<u32>,
 }
 
 impl Default for SolveArgs {
@@ -75,6 +91,9 @@ impl Default for SolveArgs {
             depth: None,
             time: None,
             table_mb: None,
+            store: None,
+            store_min_nodes: 1 << 24,
+            split: None,
         }
     }
 }
@@ -87,9 +106,24 @@ pub fn run_solve(args: &SolveArgs) -> anyhow::Result<()> {
         !(args.json && args.engine == Engine::Reference),
         "--json uses the fast engine: drop --engine reference"
     );
+    anyhow::ensure!(
+        args.split.is_none() || !(args.json || args.time.is_some()),
+        "--split answers the output file only, to the end: drop --json and --time"
+    );
+    anyhow::ensure!(
+        args.store.is_none() || args.engine == Engine::Fast,
+        "--store goes with the fast engine: drop --engine reference"
+    );
     let problem = read_problem(args)?;
+    let store = match &args.store {
+        Some(path) => Some(deep::open_store(path, &problem, args.store_min_nodes)?),
+        None => None,
+    };
+    if let Some(split) = args.split {
+        return run_split(&problem, args, split, store.as_ref());
+    }
     if args.json {
-        return print_json(&problem, args);
+        return print_json(&problem, args, store);
     }
     let options = SolveOptions {
         engine: args.engine,
@@ -97,12 +131,17 @@ pub fn run_solve(args: &SolveArgs) -> anyhow::Result<()> {
         table_bytes: table_bytes(args),
         time: args.time,
         stop: None,
-        store: None,
+        store: store.clone(),
     };
     let spinner = searching(&problem);
-    let answer = solve_watched(&problem, &options, |watch| show_progress(&spinner, watch));
+    let answer = solve_watched(&problem, &options, |watch| {
+        show_progress(&spinner, watch, store.clone())
+    });
     spinner.finish_and_clear();
     let answer = answer?;
+    if let Some(store) = &store {
+        deep::finish_store(store)?;
+    }
     if !answer.exact {
         eprintln!(
             "stakeraid: time limit reached: the answer is the best move at depth {}, not the exact answer at depth {}",
@@ -116,6 +155,45 @@ pub fn run_solve(args: &SolveArgs) -> anyhow::Result<()> {
     }
     if args.stats {
         print_stats(answer.best, answer.value, answer.nodes, answer.elapsed);
+        if let Some(store) = &store {
+            eprintln!("{}", deep::store_note(&store.store.stats()));
+        }
+    }
+    Ok(())
+}
+
+/// `--split`: the jobs on this machine's threads, one search thread each.
+fn run_split(
+    problem: &Problem,
+    args: &SolveArgs,
+    split: u32,
+    store: Option<&StoreUse>,
+) -> anyhow::Result<()> {
+    let workers = match args.threads {
+        0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
+        n => n,
+    };
+    let spinner = searching(problem);
+    let start = Instant::now();
+    let solved = deep::split_solve(problem, split, workers, store, &spinner);
+    spinner.finish_and_clear();
+    let (text, value, stats) = solved?;
+    if let Some(store) = store {
+        deep::finish_store(store)?;
+    }
+    write_output(&args.output, text.as_bytes())?;
+    if args.stats {
+        let best = text.lines().next().unwrap_or_default();
+        let secs = start.elapsed().as_secs_f64();
+        eprintln!(
+            "move {best}  value {value}  nodes {}  time {secs:.3}s  {:.1} Mnodes/s  jobs {}",
+            stats.nodes,
+            stats.nodes as f64 / secs.max(1e-9) / 1e6,
+            stats.done
+        );
+        if let Some(store) = store {
+            eprintln!("{}", deep::store_note(&store.store.stats()));
+        }
     }
     Ok(())
 }
@@ -158,23 +236,27 @@ fn read_problem(args: &SolveArgs) -> anyhow::Result<Problem> {
 
 /// `--json`: the analysis on standard output, and for an input.txt the
 /// output file too (unless that is standard output).
-fn print_json(problem: &Problem, args: &SolveArgs) -> anyhow::Result<()> {
+fn print_json(problem: &Problem, args: &SolveArgs, store: Option<StoreUse>) -> anyhow::Result<()> {
     let position = Position::from_problem(problem)?;
     let limits = Limits {
         threads: args.threads,
         time: args.time,
         table_bytes: table_bytes(args),
+        store: store.clone(),
         ..Limits::for_task(problem.task)?
     };
     let spinner = searching(problem);
     let analysis = analyse_watched(
         &position,
         &limits,
-        |watch| show_progress(&spinner, watch),
+        |watch| show_progress(&spinner, watch, store.clone()),
         |_| {},
     );
     spinner.finish_and_clear();
     let analysis = analysis?;
+    if let Some(store) = &store {
+        deep::finish_store(store)?;
+    }
     if args.format == Format::InputTxt && args.output.as_os_str() != "-" {
         write_output(&args.output, analysis.output_text().as_bytes())?;
     }
@@ -214,7 +296,7 @@ fn searching(problem: &stakeraid::Problem) -> ProgressBar {
 
 /// Shows on `bar` the depth completed and the nodes searched so far, until
 /// the bar is finished.
-fn show_progress(bar: &ProgressBar, watch: Watch) {
+fn show_progress(bar: &ProgressBar, watch: Watch, store: Option<StoreUse>) {
     if bar.is_hidden() {
         return;
     }
@@ -225,8 +307,11 @@ fn show_progress(bar: &ProgressBar, watch: Watch) {
         while !bar.is_finished() {
             let nodes = watch.nodes();
             let rate = nodes as f64 / start.elapsed().as_secs_f64().max(1e-3) / 1e6;
+            let from_store = store.as_ref().map_or(String::new(), |s| {
+                format!(" {} from the store ·", s.store.stats().hits)
+            });
             bar.set_message(format!(
-                "· depth {} done · {:.1} M nodes · {rate:.1} M nodes/s ·",
+                "· depth {} done · {:.1} M nodes · {rate:.1} M nodes/s ·{from_store}",
                 watch.depth_done(),
                 nodes as f64 / 1e6
             ));
