@@ -6,7 +6,7 @@ use std::cmp::Reverse;
 use std::collections::{HashSet, VecDeque};
 use std::sync::Arc;
 
-use super::job::{test, Job, JobResult};
+use super::job::{test as search_test, Job, JobResult};
 use crate::game::{legal_moves, Board, Move, MoveKind, Player, Square, Twins};
 use crate::search::root::{self, RootValue};
 use crate::store::{Proven, Store, StoreError};
@@ -102,15 +102,39 @@ struct Split {
     best: i64,
 }
 
-/// One test `T(board, beta)` for `player` to move, `plies` deep.
+/// One test `T(board, beta)` for `player` to move, `plies` deep, `depth`
+/// plies below the root, asked by `parent`.
 #[derive(Debug)]
-struct Node {
+struct Test {
     board: Board,
     player: Player,
     plies: u32,
     beta: i64,
     depth: u32,
     parent: Parent,
+}
+
+impl Test {
+    /// The test of the child `mv` leads to: the same question from the
+    /// other side (see the module docs).
+    fn child(&self, mv: Move, parent: usize) -> Test {
+        let mut board = self.board.clone();
+        board.make(mv, self.player);
+        Test {
+            board,
+            player: self.player.other(),
+            plies: self.plies - 1,
+            beta: 1 - self.beta,
+            depth: self.depth + 1,
+            parent: Parent::Node(parent),
+        }
+    }
+}
+
+/// A test and where it stands.
+#[derive(Debug)]
+struct Node {
+    test: Test,
     /// False once its parent no longer needs it.
     alive: bool,
     kind: Kind,
@@ -276,13 +300,8 @@ impl Driver {
                 continue;
             }
             self.running.insert(id);
-            jobs.push(Job::new(
-                id as u64,
-                &node.board,
-                node.player,
-                node.plies,
-                node.beta,
-            ));
+            let t = &node.test;
+            jobs.push(Job::new(id as u64, &t.board, t.player, t.plies, t.beta));
         }
         jobs
     }
@@ -380,16 +399,16 @@ impl Driver {
     /// Tests root candidate `i` at `beta` (its value for the root player):
     /// the child position's test at `1 - beta`.
     fn root_test(&mut self, i: usize, beta: i64) {
-        let mut child = self.root_board.clone();
-        child.make(self.root.cands[i], self.root_player);
-        self.spawn(
-            child,
-            self.root_player.other(),
-            self.plies - 1,
-            1 - beta,
-            1,
-            Parent::Root(i),
-        );
+        let mut board = self.root_board.clone();
+        board.make(self.root.cands[i], self.root_player);
+        self.spawn(Test {
+            board,
+            player: self.root_player.other(),
+            plies: self.plies - 1,
+            beta: 1 - beta,
+            depth: 1,
+            parent: Parent::Root(i),
+        });
     }
 
     fn settle_exact(&mut self, i: usize, v: i64) {
@@ -479,23 +498,23 @@ impl Driver {
     /// A new test node; it answers at once where it can (end of the game,
     /// the store, a test too small to hand out), else becomes a job or
     /// tests its eldest child.
-    fn spawn(
-        &mut self,
-        board: Board,
-        player: Player,
-        plies: u32,
-        beta: i64,
-        depth: u32,
-        parent: Parent,
-    ) -> usize {
+    fn spawn(&mut self, test: Test) -> usize {
         let id = self.nodes.len();
+        let Test {
+            ref board,
+            player,
+            plies,
+            beta,
+            depth,
+            ..
+        } = test;
         let immediate = if plies == 0 || board.is_full() {
             Some(board.score(player))
-        } else if let Some(t) = self.store.settle(&board, player, plies, beta - 1, beta) {
+        } else if let Some(t) = self.store.settle(board, player, plies, beta - 1, beta) {
             self.stats.from_store += 1;
             Some(t)
         } else if plies <= self.settings.inline_plies {
-            let (t, nodes) = test(&board, player, plies, beta, false);
+            let (t, nodes) = search_test(board, player, plies, beta, false);
             self.stats.nodes += nodes;
             Some(t)
         } else {
@@ -519,12 +538,7 @@ impl Driver {
         };
         let split = matches!(kind, Kind::Split(_));
         self.nodes.push(Node {
-            board,
-            player,
-            plies,
-            beta,
-            depth,
-            parent,
+            test,
             alive: true,
             kind,
         });
@@ -537,8 +551,8 @@ impl Driver {
     /// Orders node `id`'s children and tests the eldest.
     fn split(&mut self, id: usize) {
         let (board, player, plies) = {
-            let n = &self.nodes[id];
-            (n.board.clone(), n.player, n.plies)
+            let t = &self.nodes[id].test;
+            (t.board.clone(), t.player, t.plies)
         };
         let canon = legal_moves(&board, player);
         let (values, nodes) = self.shallow(&board, player, plies);
@@ -568,19 +582,11 @@ impl Driver {
             let Kind::Split(split) = &node.kind else {
                 return;
             };
-            let mv = split.children[k];
-            let mut child = node.board.clone();
-            child.make(mv, node.player);
-            let (player, plies, beta, depth) = (
-                node.player.other(),
-                node.plies - 1,
-                1 - node.beta,
-                node.depth + 1,
-            );
+            let child = node.test.child(split.children[k], id);
             if let Kind::Split(split) = &mut self.nodes[id].kind {
                 split.open += 1;
             }
-            let cid = self.spawn(child, player, plies, beta, depth, Parent::Node(id));
+            let cid = self.spawn(child);
             if let Kind::Split(split) = &mut self.nodes[id].kind {
                 split.started.push(cid);
             }
@@ -594,7 +600,7 @@ impl Driver {
                 continue;
             }
             self.nodes[id].kind = Kind::Done;
-            match self.nodes[id].parent {
+            match self.nodes[id].test.parent {
                 Parent::Root(i) => self.root_result(i, -t),
                 Parent::Node(pid) => self.child_result(pid, -t),
             }
@@ -607,7 +613,7 @@ impl Driver {
         if !node.alive {
             return;
         }
-        let beta = node.beta;
+        let beta = node.test.beta;
         let Kind::Split(split) = &mut node.kind else {
             return;
         };
@@ -644,10 +650,10 @@ impl Driver {
     }
 
     fn record(&self, id: usize, t: i64, nodes: u64, micros: u64) {
-        let node = &self.nodes[id];
-        let proven = Proven::from_search(t, node.beta - 1, node.beta, self.edge, None);
+        let test = &self.nodes[id].test;
+        let proven = Proven::from_search(t, test.beta - 1, test.beta, self.edge, None);
         self.store
-            .record(&node.board, node.player, node.plies, proven, nodes, micros);
+            .record(&test.board, test.player, test.plies, proven, nodes, micros);
     }
 
     /// Node `id` and everything under it are no longer needed.
