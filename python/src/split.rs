@@ -40,7 +40,7 @@ pub(crate) struct PySplitSolve {
 #[pymethods]
 impl PySplitSolve {
     #[new]
-    #[pyo3(signature = (grid, depth = None, split = 3, store = None, inline_plies = 8, order_plies = 8))]
+    #[pyo3(signature = (grid, depth = None, split = 3, store = None, inline_plies = 8, order_plies = 4))]
     fn new(
         grid: (Vec<Vec<i64>>, Vec<String>, String),
         depth: Option<u32>,

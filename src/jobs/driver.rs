@@ -3,7 +3,7 @@
 //! of `jobs`).
 
 use std::cmp::Reverse;
-use std::collections::{HashSet, VecDeque};
+use std::collections::{HashMap, HashSet, VecDeque};
 use std::sync::Arc;
 
 use super::job::{test as search_test, Job, JobResult};
@@ -21,7 +21,10 @@ pub struct Settings {
     /// once: it costs less than handing it out.
     pub inline_plies: u32,
     /// Depth of the shallow search that orders a node's children (the
-    /// eldest is tested first, alone).
+    /// eldest is tested first, alone). The driver runs it alone while the
+    /// workers wait, so it is kept shallow: on a 19-empty 5x5 solve split
+    /// 2 plies deep, 8 plies took the driver 0.8 s against 1.1 s of jobs,
+    /// 4 plies 0.01 s, for about the same jobs.
     pub order_plies: u32,
     /// Where proven bounds are kept; `None` keeps them in memory only.
     pub store: Option<Arc<Store>>,
@@ -32,7 +35,7 @@ impl Default for Settings {
         Settings {
             split: 3,
             inline_plies: 8,
-            order_plies: 8,
+            order_plies: 4,
             store: None,
         }
     }
@@ -232,6 +235,8 @@ pub struct Driver {
     running: HashSet<usize>,
     stats: DriverStats,
     answer: Option<SplitAnswer>,
+    /// Children in shallow-search order, per position and side to move.
+    orders: HashMap<(String, char), Vec<Move>>,
 }
 
 impl std::fmt::Debug for Driver {
@@ -281,6 +286,7 @@ impl Driver {
             running: HashSet::new(),
             stats: DriverStats::default(),
             answer: None,
+            orders: HashMap::new(),
             settings,
         };
         driver.stats.root_moves = driver.root.cands.len() as u64;
@@ -554,10 +560,26 @@ impl Driver {
             let t = &self.nodes[id].test;
             (t.board.clone(), t.player, t.plies)
         };
-        let canon = legal_moves(&board, player);
-        let (values, nodes) = self.shallow(&board, player, plies);
+        let children = self.ordered_children(&board, player, plies);
+        let Kind::Split(split) = &mut self.nodes[id].kind else {
+            unreachable!("split is only called on a splitting node");
+        };
+        split.children = children;
+        self.start_children(id, 0..1);
+    }
+
+    /// `board`'s children (one per empty cell), best first by a shallow
+    /// search. Kept per position: the root's tests ask about the same
+    /// positions again and again, at other windows.
+    fn ordered_children(&mut self, board: &Board, player: Player, plies: u32) -> Vec<Move> {
+        let key = (board.cells_text(), player.symbol());
+        if let Some(children) = self.orders.get(&key) {
+            return children.clone();
+        }
+        let canon = legal_moves(board, player);
+        let (values, nodes) = self.shallow(board, player, plies);
         self.stats.nodes += nodes;
-        let mut children: Vec<(Move, i64, usize)> = one_per_cell(&board, player)
+        let mut children: Vec<(Move, i64, usize)> = one_per_cell(board, player)
             .into_iter()
             .enumerate()
             .map(|(k, mv)| {
@@ -569,11 +591,9 @@ impl Driver {
             })
             .collect();
         children.sort_by_key(|&(_, v, k)| (Reverse(v), k));
-        let Kind::Split(split) = &mut self.nodes[id].kind else {
-            unreachable!("split is only called on a splitting node");
-        };
-        split.children = children.into_iter().map(|(mv, _, _)| mv).collect();
-        self.start_children(id, 0..1);
+        let children: Vec<Move> = children.into_iter().map(|(mv, _, _)| mv).collect();
+        self.orders.insert(key, children.clone());
+        children
     }
 
     fn start_children(&mut self, id: usize, range: std::ops::Range<usize>) {

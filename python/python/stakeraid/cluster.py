@@ -64,7 +64,7 @@ def solve(
     num_cpus: Optional[int] = None,
     in_flight: Optional[int] = None,
     inline_plies: int = 8,
-    order_plies: int = 8,
+    order_plies: int = 4,
     job_function: Callable[[str, int], str] = _core.run_job,
     progress: Optional[Callable[[Dict[str, Any]], None]] = None,
 ) -> Dict[str, Any]:
