@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Builds the Python package as an abi3 wheel in a fresh virtual environment,
-# installs it with its [env,test] extras and runs its tests (python/tests).
+# installs it with its [env,test,ray] extras and runs its tests (python/tests).
 #
 #   scripts/python-test.sh [PYTEST ARGS...]
 #

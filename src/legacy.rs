@@ -19,7 +19,7 @@
 //! ```
 
 pub use crate::play::driver::{
-    play_game, run_driver, Agent, DriverGame, DriverReport, DriverSettings,
+    play_game, run_driver, DriverAgent, DriverGame, DriverReport, DriverSettings,
 };
 pub use crate::text::dropblitz::{
     board_text, move_text, parse_board, parse_move, LegacyError, LegacyErrorKind, MoveTextError,

@@ -8,11 +8,17 @@
 //! use stakeraid::{parse_problem, solve, SolveOptions};
 //!
 //! let input = "3\nMINIMAX\nO\n2\n1 8 23\n5 42 12\n26 30 9\nX..\n...\n...\n";
-//! let problem = parse_problem(input.as_bytes()).unwrap();
-//! let answer = solve(&problem, &SolveOptions::default());
+//! let problem = parse_problem(input.as_bytes())?;
+//! let answer = solve(&problem, &SolveOptions::default())?;
 //! assert_eq!(answer.best.to_string(), "B3 Stake");
 //! assert_eq!(answer.text, "B3 Stake\nX..\n...\n.O.\n");
+//! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
+//!
+//! [`solve`] is the homework's path through [`api`], the one front door:
+//! an exact task is an [`api::analyse`] of the position (with the fast or
+//! the textbook [`Engine`]), a COMPETITION task the competition player's
+//! move.
 //!
 //! ## For other tools: [`api::analyse`]
 //!
@@ -67,7 +73,7 @@ mod text;
 pub mod web;
 
 pub use api::serve;
-pub use engine::solve::{solve, Answer, EngineKind, SolveOptions};
+pub use api::{solve, Answer, Engine, SolveOptions};
 pub use engine::{bench, competition};
 pub use game::random as rng;
 pub use game::random::{random_board, Rng};

@@ -9,6 +9,18 @@ use super::ApiError;
 use crate::store::StoreUse;
 use crate::text::{SearchMode, Task};
 
+/// Which search proves the answer. Both give the same move, value and
+/// root values; the fast one in a fraction of the nodes.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, clap::ValueEnum)]
+pub enum Engine {
+    /// The textbook search, as the assignment writes it: the oracle the
+    /// fast engine is tested against. One thread, no table.
+    Reference,
+    /// The fast exact search.
+    #[default]
+    Fast,
+}
+
 /// The limits of one analysis. At least one of `depth` and `time` is needed.
 #[derive(Clone, Debug, Default)]
 pub struct Limits {
@@ -24,6 +36,12 @@ pub struct Limits {
     /// Worker threads; 0 means one per core. At most
     /// [`super::MAX_THREADS`].
     pub threads: usize,
+    /// Which search runs.
+    pub engine: Engine,
+    /// Transposition table size in bytes for the fast engine (default:
+    /// sized for the search: at most 64 MiB, more for solves deeper than
+    /// 19 plies on boards of up to 64 cells, up to 1 GiB).
+    pub table_bytes: Option<usize>,
     /// Setting this flag (from any thread) stops the analysis as the time
     /// limit does. The analysis only reads it.
     pub stop: Option<Arc<AtomicBool>>,

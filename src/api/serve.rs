@@ -177,8 +177,7 @@ impl Request {
             depth: self.depth.or(depth),
             time: self.time_ms.map(Duration::from_millis),
             threads: self.threads.unwrap_or(0),
-            stop: None,
-            store: None,
+            ..Limits::default()
         };
         if limits.depth == Some(0) {
             return Err(ApiError::ZeroDepth.into());

@@ -90,8 +90,7 @@ pub fn run_analyse(args: &AnalyseArgs) -> anyhow::Result<()> {
         depth,
         time,
         threads: args.threads,
-        stop: None,
-        store: None,
+        ..Limits::default()
     };
     let bar = progress_bar();
     let analysis = analyse_with_progress(&position, &limits, |p| {

@@ -4,7 +4,7 @@ use std::path::PathBuf;
 
 use anyhow::Context;
 use clap::ValueEnum;
-use stakeraid::legacy::{self, run_driver, Agent, DriverSettings};
+use stakeraid::legacy::{self, run_driver, DriverAgent, DriverSettings};
 use stakeraid::rng::{random_board, Rng};
 
 use super::io::read_input;
@@ -71,10 +71,10 @@ pub fn run_driver_command(args: &DriverArgs) -> anyhow::Result<()> {
         }
         boards
     };
-    let firsts: &[Agent] = match args.first {
-        First::A => &[Agent::PlayerA],
-        First::M => &[Agent::PlayerM],
-        First::Both => &[Agent::PlayerA, Agent::PlayerM],
+    let firsts: &[DriverAgent] = match args.first {
+        First::A => &[DriverAgent::PlayerA],
+        First::M => &[DriverAgent::PlayerM],
+        First::Both => &[DriverAgent::PlayerA, DriverAgent::PlayerM],
     };
     let settings = DriverSettings {
         minimax_depth: args.minimax_depth,

@@ -2,6 +2,7 @@
 
 pub mod analyse;
 pub mod bench;
+mod deep;
 pub mod driver;
 pub mod io;
 pub mod limits;

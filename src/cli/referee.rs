@@ -83,6 +83,11 @@ pub fn run_referee_command(args: &RefereeArgs) -> anyhow::Result<()> {
     });
     bar.finish_and_clear();
     let report = report?;
+    // The text report first: should the file fail after all, the match is
+    // still reported.
+    if !to_stdout {
+        write_stdout(&report.to_string())?;
+    }
     if let Some(path) = &args.json {
         let text = report.to_json(&settings) + "\n";
         if to_stdout {
@@ -90,9 +95,6 @@ pub fn run_referee_command(args: &RefereeArgs) -> anyhow::Result<()> {
         } else {
             write_output(path, text.as_bytes())?;
         }
-    }
-    if !to_stdout {
-        write_stdout(&report.to_string())?;
     }
     Ok(())
 }

@@ -1,16 +1,15 @@
 //! `stakeraid solve` and the grader's no-argument run.
 
 use std::path::PathBuf;
-use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use anyhow::Context;
-use clap::ValueEnum;
 use indicatif::{ProgressBar, ProgressStyle};
-use stakeraid::api::{analyse, Limits, Position};
-use stakeraid::search::{Deadline, Progress};
-use stakeraid::{legacy, solve, EngineKind, Move, Problem, SearchMode, SolveOptions, Task};
+use stakeraid::api::{analyse_watched, solve_watched, Limits, Position, RootProgress, Watch};
+use stakeraid::store::StoreUse;
+use stakeraid::{legacy, Engine, Move, Problem, SearchMode, SolveOptions, Task};
 
+use super::deep;
 use super::io::{print, write_output};
 use super::load::{load, Format};
 
@@ -62,6 +61,20 @@ pub struct SolveArgs {
     #[arg(long, value_name = "MIB", allow_negative_numbers = true,
           value_parser = super::limits::parse_table_mb)]
     table_mb: Option<u32>,
+    /// A solve store, created if missing: what earlier runs on this board
+    /// proved answers without a search, and this run's proofs are added as
+    /// they are made, so that a killed solve started again resumes.
+    #[arg(long, value_name = "FILE")]
+    store: Option<PathBuf>,
+    /// With --store: keep the proofs of positions that took at least this
+    /// many nodes (fewer: a larger store, less work lost when killed).
+    #[arg(long, value_name = "NODES", default_value_t = 1 << 24, requires = "store")]
+    store_min_nodes: u64,
+    /// Cut the solve into jobs this many plies below the root, run on
+    /// --threads worker threads of one search thread each (the jobs the
+    /// Python package runs on a Ray cluster). The answer is the same.
+    #[arg(long, value_name = "PLIES", value_parser = clap::value_parser!(u32).range(1..))]
+    split: Option<u32>,
 }
 
 impl Default for SolveArgs {
@@ -78,16 +91,11 @@ impl Default for SolveArgs {
             depth: None,
             time: None,
             table_mb: None,
+            store: None,
+            store_min_nodes: 1 << 24,
+            split: None,
         }
     }
-}
-
-#[derive(Clone, Copy, ValueEnum)]
-pub enum Engine {
-    /// The textbook search.
-    Reference,
-    /// The fast exact search.
-    Fast,
 }
 
 /// Answers one input file.
@@ -95,30 +103,45 @@ pub fn run_solve(args: &SolveArgs) -> anyhow::Result<()> {
     // The JSON analysis has no reference engine; refused before the input
     // is read, so that the message names the flags and not the file.
     anyhow::ensure!(
-        !(args.json && matches!(args.engine, Engine::Reference)),
+        !(args.json && args.engine == Engine::Reference),
         "--json uses the fast engine: drop --engine reference"
     );
+    anyhow::ensure!(
+        args.split.is_none() || !(args.json || args.time.is_some()),
+        "--split answers the output file only, to the end: drop --json and --time"
+    );
+    anyhow::ensure!(
+        args.store.is_none() || args.engine == Engine::Fast,
+        "--store goes with the fast engine: drop --engine reference"
+    );
     let problem = read_problem(args)?;
-    if args.json {
-        return print_json(&problem, args);
-    }
-    let start = Instant::now();
-    let deadline =
-        Arc::new(Deadline::none().with_wall(args.time.and_then(|t| start.checked_add(t))));
-    let progress = Arc::new(Progress::default());
-    let options = SolveOptions {
-        engine: match args.engine {
-            Engine::Reference => EngineKind::Reference,
-            Engine::Fast => EngineKind::Fast,
-        },
-        threads: args.threads,
-        table_bytes: args.table_mb.map(|mb| (mb as usize) << 20),
-        deadline: Some(deadline),
-        progress: Some(progress.clone()),
+    let store = match &args.store {
+        Some(path) => Some(deep::open_store(path, &problem, args.store_min_nodes)?),
+        None => None,
     };
-    let spinner = searching(&problem, Some(&progress));
-    let answer = solve(&problem, &options);
+    if let Some(split) = args.split {
+        return run_split(&problem, args, split, store.as_ref());
+    }
+    if args.json {
+        return print_json(&problem, args, store);
+    }
+    let options = SolveOptions {
+        engine: args.engine,
+        threads: args.threads,
+        table_bytes: table_bytes(args),
+        time: args.time,
+        stop: None,
+        store: store.clone(),
+    };
+    let spinner = searching(&problem);
+    let answer = solve_watched(&problem, &options, |watch| {
+        show_progress(&spinner, watch, store.clone())
+    });
     spinner.finish_and_clear();
+    let answer = answer?;
+    if let Some(store) = &store {
+        deep::finish_store(store)?;
+    }
     if !answer.exact {
         eprintln!(
             "stakeraid: time limit reached: the answer is the best move at depth {}, not the exact answer at depth {}",
@@ -132,6 +155,45 @@ pub fn run_solve(args: &SolveArgs) -> anyhow::Result<()> {
     }
     if args.stats {
         print_stats(answer.best, answer.value, answer.nodes, answer.elapsed);
+        if let Some(store) = &store {
+            eprintln!("{}", deep::store_note(&store.store.stats()));
+        }
+    }
+    Ok(())
+}
+
+/// `--split`: the jobs on this machine's threads, one search thread each.
+fn run_split(
+    problem: &Problem,
+    args: &SolveArgs,
+    split: u32,
+    store: Option<&StoreUse>,
+) -> anyhow::Result<()> {
+    let workers = match args.threads {
+        0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
+        n => n,
+    };
+    let spinner = searching(problem);
+    let start = Instant::now();
+    let solved = deep::split_solve(problem, split, workers, store, &spinner);
+    spinner.finish_and_clear();
+    let (text, value, stats) = solved?;
+    if let Some(store) = store {
+        deep::finish_store(store)?;
+    }
+    write_output(&args.output, text.as_bytes())?;
+    if args.stats {
+        let best = text.lines().next().unwrap_or_default();
+        let secs = start.elapsed().as_secs_f64();
+        eprintln!(
+            "move {best}  value {value}  nodes {}  time {secs:.3}s  {:.1} Mnodes/s  jobs {}",
+            stats.nodes,
+            stats.nodes as f64 / secs.max(1e-9) / 1e6,
+            stats.done
+        );
+        if let Some(store) = store {
+            eprintln!("{}", deep::store_note(&store.store.stats()));
+        }
     }
     Ok(())
 }
@@ -174,16 +236,27 @@ fn read_problem(args: &SolveArgs) -> anyhow::Result<Problem> {
 
 /// `--json`: the analysis on standard output, and for an input.txt the
 /// output file too (unless that is standard output).
-fn print_json(problem: &Problem, args: &SolveArgs) -> anyhow::Result<()> {
+fn print_json(problem: &Problem, args: &SolveArgs, store: Option<StoreUse>) -> anyhow::Result<()> {
     let position = Position::from_problem(problem)?;
     let limits = Limits {
         threads: args.threads,
         time: args.time,
+        table_bytes: table_bytes(args),
+        store: store.clone(),
         ..Limits::for_task(problem.task)?
     };
-    let spinner = searching(problem, None);
-    let analysis = analyse(&position, &limits)?;
+    let spinner = searching(problem);
+    let analysis = analyse_watched(
+        &position,
+        &limits,
+        |watch| show_progress(&spinner, watch, store.clone()),
+        |_| {},
+    );
     spinner.finish_and_clear();
+    let analysis = analysis?;
+    if let Some(store) = &store {
+        deep::finish_store(store)?;
+    }
     if args.format == Format::InputTxt && args.output.as_os_str() != "-" {
         write_output(&args.output, analysis.output_text().as_bytes())?;
     }
@@ -199,10 +272,14 @@ fn print_json(problem: &Problem, args: &SolveArgs) -> anyhow::Result<()> {
     Ok(())
 }
 
+/// `--table-mb` in bytes.
+fn table_bytes(args: &SolveArgs) -> Option<usize> {
+    args.table_mb.map(|mb| (mb as usize) << 20)
+}
+
 /// A progress line on standard error while a search runs, when that is a
-/// terminal (never in pipes or files); cleared when the search ends. With
-/// `watch`, it shows the depth completed and the nodes searched so far.
-fn searching(problem: &stakeraid::Problem, watch: Option<&Arc<Progress>>) -> ProgressBar {
+/// terminal (never in pipes or files); cleared when the search ends.
+fn searching(problem: &stakeraid::Problem) -> ProgressBar {
     use std::io::IsTerminal;
     if !std::io::stderr().is_terminal() {
         return ProgressBar::hidden();
@@ -214,22 +291,95 @@ fn searching(problem: &stakeraid::Problem, watch: Option<&Arc<Progress>>) -> Pro
     let n = problem.board.n();
     bar.set_prefix(format!("{} {n}x{n}", problem.task.name()));
     bar.enable_steady_tick(Duration::from_millis(200));
-    if let Some(watch) = watch {
-        let (bar, watch) = (bar.clone(), watch.clone());
-        let start = Instant::now();
-        // Detached: it ends with the bar, or with the process.
-        std::thread::spawn(move || {
-            while !bar.is_finished() {
-                let nodes = watch.nodes_seen();
-                let rate = nodes as f64 / start.elapsed().as_secs_f64().max(1e-3) / 1e6;
-                bar.set_message(format!(
-                    "· depth {} done · {:.1} M nodes · {rate:.1} M nodes/s ·",
-                    watch.depth_done(),
-                    nodes as f64 / 1e6
-                ));
-                std::thread::sleep(Duration::from_millis(250));
-            }
-        });
-    }
+    super::io::clear_progress_on_signal();
     bar
+}
+
+/// Shows on `bar`, until it is finished, the depth running and where its
+/// root stands (moves settled, the best so far and what is known of its
+/// value), the nodes, the rate, what the store answered, and once enough
+/// root moves are settled an estimate of the depth's time left.
+fn show_progress(bar: &ProgressBar, watch: Watch, store: Option<StoreUse>) {
+    if bar.is_hidden() {
+        return;
+    }
+    let bar = bar.clone();
+    let start = Instant::now();
+    // Detached: it ends with the bar, or with the process.
+    std::thread::spawn(move || {
+        let mut pace = Pace::default();
+        while !bar.is_finished() {
+            let nodes = watch.nodes();
+            let rate = nodes as f64 / start.elapsed().as_secs_f64().max(1e-3) / 1e6;
+            let root = watch.root();
+            let from_store = store.as_ref().map_or(String::new(), |s| {
+                format!(" {} from the store ·", s.store.stats().hits)
+            });
+            bar.set_message(format!(
+                "· {} · {:.1} M nodes · {rate:.1} M nodes/s ·{from_store}",
+                root_line(&root, pace.left(&root)),
+                nodes as f64 / 1e6
+            ));
+            std::thread::sleep(Duration::from_millis(250));
+        }
+    });
+}
+
+/// The root's part of the progress line.
+fn root_line(root: &RootProgress, left: Option<Duration>) -> String {
+    if root.depth == 0 {
+        return "depth 1".into();
+    }
+    let value = if root.lo == root.hi {
+        format!("{}", root.lo)
+    } else {
+        format!("in {}..{}", root.lo, root.hi)
+    };
+    let best = root
+        .best
+        .map_or(String::new(), |m| format!(", best {m} {value}"));
+    let left = left.map_or(String::new(), |t| format!(", about {} left", human(t)));
+    format!(
+        "depth {} · root move {} of {}{best}{left}",
+        root.depth,
+        (root.done + 1).min(root.moves),
+        root.moves
+    )
+}
+
+/// `1h02m`, `3m05s`, `42s`.
+fn human(t: Duration) -> String {
+    let s = t.as_secs();
+    match s {
+        0..60 => format!("{s}s"),
+        60..3600 => format!("{}m{:02}s", s / 60, s % 60),
+        _ => format!("{}h{:02}m", s / 3600, s % 3600 / 60),
+    }
+}
+
+/// How fast a depth's root moves are settled after its first, which costs
+/// far more than the others (it alone gets an exact value): the others'
+/// mean time, times those left.
+#[derive(Default)]
+struct Pace {
+    /// The depth, and when its first move was settled.
+    since: Option<(u32, Instant)>,
+}
+
+impl Pace {
+    fn left(&mut self, root: &RootProgress) -> Option<Duration> {
+        if root.done == 0 {
+            self.since = None;
+            return None;
+        }
+        let (depth, at) = *self.since.get_or_insert((root.depth, Instant::now()));
+        if depth != root.depth {
+            self.since = Some((root.depth, Instant::now()));
+            return None;
+        }
+        // Two or more of the others settled: a mean worth showing.
+        let others = root.done - 1;
+        (others >= 2 && root.done < root.moves)
+            .then(|| at.elapsed() / others * (root.moves - root.done))
+    }
 }

@@ -1,14 +1,16 @@
 //! One job and the search that answers it: self-contained, so that any
 //! process with the library (or the Python package) can run it.
 
+use std::sync::Arc;
 use std::time::Instant;
 
+use parking_lot::Mutex;
 use serde::{Deserialize, Serialize};
 
 use crate::engine::exact::compact_table_bytes;
 use crate::engine::pool::in_pool;
 use crate::game::{Board, Player, Square};
-use crate::search::{Engine, Threads, Window};
+use crate::search::{Compact, Engine, Threads, Window};
 
 /// One null-window test: is the value of the position (`values` and
 /// `cells` as in `input.txt`, `player` to move), searched `plies` deep, at
@@ -128,13 +130,54 @@ pub fn run_job(job: &Job, threads: usize) -> Result<JobResult, JobError> {
     })
 }
 
+/// The compact engine this process answered its last job with, and the
+/// board values it was built for: jobs of one solve share a board, and
+/// what one job's search left in the table (transpositions, the same
+/// positions tested at other windows) serves the next and the jobs running
+/// beside it, as in one parallel search (the table is built to be shared
+/// by threads).
+struct Kept {
+    values: Vec<i32>,
+    bytes: usize,
+    compact: Arc<Compact>,
+}
+
+static KEPT: Mutex<Option<Kept>> = Mutex::new(None);
+
+/// Lets the kept engine's table go (a runner whose solve is over).
+pub(super) fn release_kept() {
+    *KEPT.lock() = None;
+}
+
 /// The fail-soft test of `board` (`p` to move, `plies` deep) at `beta`,
-/// with its node count, on a table of its own.
+/// with its node count: on the process's kept compact engine where the
+/// board fits one, else on a table of its own.
 pub(super) fn test(board: &Board, p: Player, plies: u32, beta: i64, parallel: bool) -> (i64, u64) {
     // A small test would spend more time on a large table's memory than
     // on its search: about 4x more positions are stored per ply.
     let small = 1usize << (plies + 10).min(40);
     let bytes = compact_table_bytes(board.n(), board.empty_count(), plies).min(small);
-    let engine = Engine::exact_for(board, bytes, Threads::pool_if(parallel));
-    engine.search_once(board, p, plies, Window::new(beta - 1, beta))
+    let threads = Threads::pool_if(parallel);
+    let window = Window::new(beta - 1, beta);
+    let n = board.n();
+    let values: Vec<i32> = (0..n * n).map(|i| board.value(i / n, i % n)).collect();
+    let kept = {
+        let mut kept = KEPT.lock();
+        if kept
+            .as_ref()
+            .is_none_or(|k| k.values != values || k.bytes < bytes)
+        {
+            *kept = Compact::new(board, bytes).map(|c| Kept {
+                values,
+                bytes,
+                compact: Arc::new(c),
+            });
+        }
+        kept.as_ref().map(|k| k.compact.clone())
+    };
+    let engine = match kept {
+        Some(compact) => Engine::Compact(compact, threads),
+        None => Engine::exact_for(board, bytes, threads),
+    };
+    engine.search_once(board, p, plies, window)
 }

@@ -6,7 +6,7 @@ use std::sync::mpsc;
 use parking_lot::Mutex;
 
 use super::driver::{Driver, DriverStats, Settings, SplitAnswer};
-use super::job::{run_job, JobResult};
+use super::job::{release_kept, run_job, JobResult};
 use crate::game::{Board, Player};
 use crate::store::StoreError;
 
@@ -23,7 +23,9 @@ pub fn solve_local(
     on_result: impl FnMut(&DriverStats),
 ) -> Result<SplitAnswer, StoreError> {
     let mut driver = Driver::new(board, p, plies, settings);
-    run(&mut driver, workers.max(1), on_result)?;
+    let outcome = run(&mut driver, workers.max(1), on_result);
+    release_kept();
+    outcome?;
     Ok(driver
         .answer()
         .cloned()

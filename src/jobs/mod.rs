@@ -55,10 +55,12 @@
 mod driver;
 mod job;
 mod local;
+mod simulate;
 
 pub use driver::{Driver, DriverStats, Settings, SplitAnswer};
 pub use job::{run_job, Job, JobError, JobResult};
 pub use local::solve_local;
+pub use simulate::{simulate, Simulated};
 
 use crate::store::Store;
 

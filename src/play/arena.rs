@@ -48,22 +48,16 @@ impl BoardSet {
             None
         }
     }
-}
 
-/// Board `k` of a match whose first board has seed `first_seed`, with its
-/// own seed: the side drawn from `sizes` (inclusive), values up to
-/// `max_value`, each cell occupied with chance `fill`.
-pub fn match_board(
-    first_seed: u64,
-    k: u32,
-    sizes: (usize, usize),
-    max_value: i32,
-    fill: f64,
-) -> (u64, Board) {
-    let seed = first_seed.wrapping_add(u64::from(k));
-    let mut rng = Rng::new(seed);
-    let n = rng.range(sizes.0 as u64, sizes.1 as u64) as usize;
-    (seed, random_board(&mut rng, n, max_value, fill))
+    /// Board `k` (from 0) with its own seed, `seed + k`: the side drawn
+    /// from `sizes` (inclusive), values up to `max_value`, each cell
+    /// occupied with chance `fill`.
+    pub fn board(&self, k: u32) -> (u64, Board) {
+        let seed = self.seed.wrapping_add(u64::from(k));
+        let mut rng = Rng::new(seed);
+        let n = rng.range(self.sizes.0 as u64, self.sizes.1 as u64) as usize;
+        (seed, random_board(&mut rng, n, self.max_value, self.fill))
+    }
 }
 
 /// One game of a match, as the per-board loop hands it out.
@@ -96,8 +90,7 @@ pub fn each_game<E>(
     mut game: impl FnMut(MatchGame<'_>) -> Result<(), E>,
 ) -> Result<(), E> {
     for k in 0..boards.count {
-        let (seed, start) =
-            match_board(boards.seed, k, boards.sizes, boards.max_value, boards.fill);
+        let (seed, start) = boards.board(k);
         for a_plays in [Player::X, Player::O] {
             game(MatchGame {
                 board: k + 1,

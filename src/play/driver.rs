@@ -17,28 +17,28 @@ use crate::text::dropblitz::{board_text, move_text};
 
 /// The two agents of the assignment.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Agent {
+pub enum DriverAgent {
     /// Plain minimax.
     PlayerM,
     /// Minimax with alpha-beta pruning.
     PlayerA,
 }
 
-impl Agent {
+impl DriverAgent {
     /// The other agent.
-    pub const fn other(self) -> Agent {
+    pub const fn other(self) -> DriverAgent {
         match self {
-            Agent::PlayerM => Agent::PlayerA,
-            Agent::PlayerA => Agent::PlayerM,
+            DriverAgent::PlayerM => DriverAgent::PlayerA,
+            DriverAgent::PlayerA => DriverAgent::PlayerM,
         }
     }
 }
 
-impl fmt::Display for Agent {
+impl fmt::Display for DriverAgent {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(match self {
-            Agent::PlayerM => "PlayerM",
-            Agent::PlayerA => "PlayerA",
+            DriverAgent::PlayerM => "PlayerM",
+            DriverAgent::PlayerA => "PlayerA",
         })
     }
 }
@@ -70,7 +70,7 @@ pub struct DriverGame {
     /// The board's name.
     pub name: String,
     /// Who moved first (owner 1 in the board file).
-    pub first: Agent,
+    pub first: DriverAgent,
     /// PlayerM's final score: the sum of its cells' values.
     pub score_m: i64,
     /// PlayerA's final score.
@@ -85,10 +85,10 @@ pub struct DriverGame {
 
 impl DriverGame {
     /// The winner, or `None` for a draw.
-    pub fn winner(&self) -> Option<Agent> {
+    pub fn winner(&self) -> Option<DriverAgent> {
         match self.score_a.cmp(&self.score_m) {
-            std::cmp::Ordering::Greater => Some(Agent::PlayerA),
-            std::cmp::Ordering::Less => Some(Agent::PlayerM),
+            std::cmp::Ordering::Greater => Some(DriverAgent::PlayerA),
+            std::cmp::Ordering::Less => Some(DriverAgent::PlayerM),
             std::cmp::Ordering::Equal => None,
         }
     }
@@ -97,7 +97,7 @@ impl DriverGame {
 /// One of the agents at the table: it searches, and counts what it
 /// searched.
 struct DriverMover<'a> {
-    agent: Agent,
+    agent: DriverAgent,
     settings: &'a DriverSettings,
     /// Positions its searches visited.
     nodes: u64,
@@ -113,14 +113,14 @@ impl DriverMover<'_> {
         // Past the last empty cell every depth searches the same tree.
         let cap = |d: u32| d.clamp(1, board.empty_count());
         match self.agent {
-            Agent::PlayerM => {
+            DriverAgent::PlayerM => {
                 // The fast full-width search: the textbook move and node count.
                 let r = in_pool(settings.threads, |par| {
                     root::minimax(board, p, cap(settings.minimax_depth), par)
                 });
                 (r.best, r.nodes, r.nodes)
             }
-            Agent::PlayerA => {
+            DriverAgent::PlayerA => {
                 let depth = cap(settings.alphabeta_depth);
                 let d = reference::alphabeta(board, p, depth);
                 let full = in_pool(settings.threads, |par| root::minimax(board, p, depth, par));
@@ -137,8 +137,8 @@ impl Mover for DriverMover<'_> {
         self.nodes += nodes;
         self.minimax_nodes += minimax_nodes;
         let note = match self.agent {
-            Agent::PlayerM => format!("minimax {nodes} nodes"),
-            Agent::PlayerA => {
+            DriverAgent::PlayerM => format!("minimax {nodes} nodes"),
+            DriverAgent::PlayerA => {
                 format!("alpha-beta {nodes} nodes, minimax would search {minimax_nodes}")
             }
         };
@@ -154,16 +154,19 @@ impl Mover for DriverMover<'_> {
 pub fn play_game(
     name: &str,
     start: &Board,
-    first: Agent,
+    first: DriverAgent,
     settings: &DriverSettings,
     trace: &mut dyn FnMut(&str),
 ) -> DriverGame {
     // The first mover plays X, as the board file's owner 1 is X.
-    let player_of = |agent: Agent| if agent == first { Player::X } else { Player::O };
-    let (pa, pm) = (player_of(Agent::PlayerA), player_of(Agent::PlayerM));
+    let player_of = |agent: DriverAgent| if agent == first { Player::X } else { Player::O };
+    let (pa, pm) = (
+        player_of(DriverAgent::PlayerA),
+        player_of(DriverAgent::PlayerM),
+    );
     let depth = |agent| match agent {
-        Agent::PlayerM => settings.minimax_depth,
-        Agent::PlayerA => settings.alphabeta_depth,
+        DriverAgent::PlayerM => settings.minimax_depth,
+        DriverAgent::PlayerA => settings.alphabeta_depth,
     };
     trace(&format!(
         "game {name}: {first} (depth {}) moves first, {} (depth {}) second\n",
@@ -204,7 +207,7 @@ pub fn play_game(
         }
         end = (game.held(pa), game.held(pm), board_text(game.board(), pa));
     });
-    let (a, m) = if first == Agent::PlayerA {
+    let (a, m) = if first == DriverAgent::PlayerA {
         (&x, &o)
     } else {
         (&o, &x)
@@ -240,8 +243,8 @@ pub struct DriverReport {
 
 impl DriverReport {
     /// `(wins, draws, losses)` of `agent`.
-    pub fn record(&self, agent: Agent) -> (usize, usize, usize) {
-        let count = |w: Option<Agent>| self.games.iter().filter(|g| g.winner() == w).count();
+    pub fn record(&self, agent: DriverAgent) -> (usize, usize, usize) {
+        let count = |w: Option<DriverAgent>| self.games.iter().filter(|g| g.winner() == w).count();
         (count(Some(agent)), count(None), count(Some(agent.other())))
     }
 }
@@ -249,7 +252,7 @@ impl DriverReport {
 /// Plays every board once with each agent in `firsts` moving first.
 pub fn run_driver(
     boards: &[(String, Board)],
-    firsts: &[Agent],
+    firsts: &[DriverAgent],
     settings: &DriverSettings,
     trace: &mut dyn FnMut(&str),
 ) -> DriverReport {
@@ -280,8 +283,12 @@ impl fmt::Display for DriverReport {
             )?;
         }
         for (agent, kind, depth) in [
-            (Agent::PlayerA, "alpha-beta", self.settings.alphabeta_depth),
-            (Agent::PlayerM, "minimax", self.settings.minimax_depth),
+            (
+                DriverAgent::PlayerA,
+                "alpha-beta",
+                self.settings.alphabeta_depth,
+            ),
+            (DriverAgent::PlayerM, "minimax", self.settings.minimax_depth),
         ] {
             let (w, d, l) = self.record(agent);
             writeln!(
@@ -318,7 +325,7 @@ mod tests {
             threads: 1,
         };
         let mut lines = String::new();
-        let g = play_game("b", &board, Agent::PlayerA, &settings, &mut |s| {
+        let g = play_game("b", &board, DriverAgent::PlayerA, &settings, &mut |s| {
             lines.push_str(s)
         });
         assert_eq!(

@@ -446,6 +446,15 @@ impl Store {
         }
     }
 
+    /// Folds the write-ahead log into the file, so that the file alone
+    /// holds everything written (to copy or commit it).
+    pub fn checkpoint(&self) -> Result<(), StoreError> {
+        self.conn
+            .lock()
+            .query_row("PRAGMA wal_checkpoint(TRUNCATE)", [], |_| Ok(()))
+            .map_err(|e| file::sql_error(&self.path, e))
+    }
+
     /// Folds the write-ahead log into the file and closes it, so the store
     /// is one self-contained file (to copy or commit). Dropping a store
     /// without closing it loses nothing: the next open replays the log.

@@ -5,6 +5,7 @@ use std::fmt;
 
 use crate::game::{Board, Player, Square};
 use crate::game::{Move, MoveKind};
+use crate::text::checks;
 use crate::text::lines::{Lines, Quoted};
 
 /// The side of the older variant's board.
@@ -108,7 +109,7 @@ pub fn parse_board(bytes: &[u8]) -> Result<Board, LegacyError> {
     for (i, owner) in owners.into_iter().enumerate() {
         board.set(i / SIDE, i % SIDE, owner);
     }
-    if board.is_full() {
+    if !checks::playable(&board) {
         return err(SIDE, LegacyErrorKind::BoardFull);
     }
     Ok(board)
@@ -143,9 +144,8 @@ fn parse_row(text: &str) -> Result<Vec<(i32, Square)>, LegacyErrorKind> {
         {
             return Err(bad());
         }
-        let value = match value.parse::<i32>() {
-            Ok(v) if v >= 0 => v,
-            _ => return Err(LegacyErrorKind::BadValue(value.into())),
+        let Some(value) = checks::value_word(value) else {
+            return Err(LegacyErrorKind::BadValue(value.into()));
         };
         let owner = match owner {
             "0" => Square::Empty,

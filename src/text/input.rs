@@ -4,7 +4,8 @@
 
 use std::fmt;
 
-use crate::game::{Board, Player, Square, MAX_N};
+use crate::game::{Board, MAX_N};
+use crate::text::checks;
 use crate::text::lines::{Lines, NotText, Quoted};
 use crate::text::{Problem, SearchMode, Task};
 
@@ -127,9 +128,8 @@ pub fn parse_problem(bytes: &[u8]) -> Result<Problem, ParseError> {
     let mut lines = Lines::new(bytes);
 
     let (l, text) = next_line(&mut lines, "the board size")?;
-    let n = match text.parse::<usize>() {
-        Ok(n) if (1..=MAX_N).contains(&n) => n,
-        _ => return err(l, BadSize(text.into())),
+    let Some(n) = text.parse::<usize>().ok().and_then(checks::side) else {
+        return err(l, BadSize(text.into()));
     };
 
     let (l, mode_text) = next_line(&mut lines, "the mode")?;
@@ -139,10 +139,8 @@ pub fn parse_problem(bytes: &[u8]) -> Result<Problem, ParseError> {
     }
 
     let (l, text) = next_line(&mut lines, "the player")?;
-    let player = match text {
-        "X" | "x" => Player::X,
-        "O" | "o" => Player::O,
-        _ => return err(l, UnknownPlayer(text.into())),
+    let Some(player) = checks::player(text) else {
+        return err(l, UnknownPlayer(text.into()));
     };
 
     let (l, text) = next_line(&mut lines, "the depth or time")?;
@@ -182,9 +180,9 @@ pub fn parse_problem(bytes: &[u8]) -> Result<Problem, ParseError> {
             );
         }
         for word in row {
-            match word.parse::<i32>() {
-                Ok(v) if v >= 0 => values.push(v),
-                _ => return err(l, BadValue(word.into())),
+            match checks::value_word(word) {
+                Some(v) => values.push(v),
+                None => return err(l, BadValue(word.into())),
             }
         }
     }
@@ -198,17 +196,14 @@ pub fn parse_problem(bytes: &[u8]) -> Result<Problem, ParseError> {
             return err(l, RowLength { expected: n, found });
         }
         for (c, ch) in text.chars().enumerate() {
-            let sq = match ch {
-                '.' => Square::Empty,
-                'X' => Square::Piece(Player::X),
-                'O' => Square::Piece(Player::O),
-                _ => return err(l, BadCell(ch)),
+            let Some(sq) = checks::square(ch) else {
+                return err(l, BadCell(ch));
             };
             board.set(r, c, sq);
         }
         last_row = l;
     }
-    if board.is_full() {
+    if !checks::playable(&board) {
         return err(last_row, BoardFull);
     }
     if let Some(l) = lines.first_not_blank() {
@@ -224,6 +219,7 @@ pub fn parse_problem(bytes: &[u8]) -> Result<Problem, ParseError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::game::{Player, Square};
 
     const EXAMPLE: &str = "3\nMINIMAX\nO\n2\n1 8 23\n5 42 12\n26 30 9\nX..\n...\n...\n";
 

@@ -3,6 +3,7 @@
 //! and the older Drop / Blitz board format.
 
 mod answer;
+pub(crate) mod checks;
 pub mod dropblitz;
 mod input;
 mod lines;

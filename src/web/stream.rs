@@ -28,6 +28,9 @@ use super::error::WebError;
 use super::routes::query;
 use crate::api::{Analysis, Grid, Limits, Position, SearchMode};
 
+/// The transposition table of one streamed search.
+const TABLE_BYTES: usize = 16 << 20;
+
 /// What every request handler shares: the caps and the running searches'
 /// stop flags by id.
 #[derive(Clone)]
@@ -145,7 +148,9 @@ pub(crate) async fn analyse_stream(shared: Shared, q: AnalyseQuery) -> Result<Re
                 time: Some(left),
                 threads,
                 stop: Some(stop.clone()),
-                store: None,
+                // Many searches at once: each keeps a small table.
+                table_bytes: Some(TABLE_BYTES),
+                ..Limits::default()
             };
             let a = match crate::api::analyse(&position, &limits) {
                 Ok(a) => a,

@@ -100,6 +100,7 @@ fn analysis_agrees_with_text_answers_on_the_corpus() {
                 ..Default::default()
             },
         )
+        .unwrap()
         .text;
         assert_eq!(a.output_text(), text, "{}", dir.display());
         assert!(a.exact && !a.stopped, "{}", dir.display());
@@ -380,20 +381,141 @@ fn a_watched_solve_shows_the_nodes_it_reports() {
                 depth: 16,
             },
         };
-        let watch = Arc::new(stakeraid::search::Progress::default());
-        let answer = stakeraid::solve(
+        let watch = std::sync::Mutex::new(None);
+        let answer = stakeraid::api::solve_watched(
             &problem,
             &stakeraid::SolveOptions {
                 threads,
-                progress: Some(watch.clone()),
                 ..Default::default()
             },
-        );
+            |w| *watch.lock().unwrap() = Some(w),
+        )
+        .unwrap();
+        let watch = watch.into_inner().unwrap().unwrap();
         // Each thread flushes its count every 64 nodes it ticks.
-        let (seen, nodes) = (watch.nodes_seen() as f64, answer.nodes as f64);
+        let (seen, nodes) = (watch.nodes() as f64, answer.nodes as f64);
         assert!(
             (seen - nodes).abs() <= 0.02 * nodes,
             "{threads} threads: {seen} seen, {nodes} reported"
         );
     }
+}
+
+/// The textbook engine answers through the same front door: the same
+/// move, value, PV and (in MINIMAX mode) root values as the fast engine,
+/// and in ALPHABETA mode bounds that hold.
+#[test]
+fn the_reference_engine_gives_the_same_analysis() {
+    let mut rng = Rng::new(2024);
+    for round in 0..60 {
+        let n = 2 + round % 3;
+        let board = random_board(&mut rng, n, [3, 99][round % 2], 0.3);
+        let player = if round % 2 == 0 { Player::X } else { Player::O };
+        let depth = 1 + (round % 3) as u32;
+        let position = Position::new(board.clone(), player).unwrap();
+        for mode in [SearchMode::Minimax, SearchMode::AlphaBeta] {
+            let fast = analyse(&position, &Limits::to_depth(mode, depth)).unwrap();
+            let textbook = analyse(
+                &position,
+                &Limits {
+                    engine: stakeraid::Engine::Reference,
+                    ..Limits::to_depth(mode, depth)
+                },
+            )
+            .unwrap();
+            assert_eq!(
+                (textbook.best, textbook.value, &textbook.pv, textbook.exact),
+                (fast.best, fast.value, &fast.pv, true),
+                "{mode:?} {board:?}"
+            );
+            check_shape(&textbook, &board);
+            if mode == SearchMode::Minimax {
+                assert_eq!(textbook.moves, fast.moves, "{board:?}");
+            }
+            for m in &textbook.moves {
+                let v = reference_child_value(&board, player, m.mv, depth);
+                match m.bound {
+                    Bound::Exact => assert_eq!(m.value, v, "{mode:?} {}", m.mv),
+                    Bound::Upper => assert!(v <= m.value, "{}", m.mv),
+                    Bound::Lower => panic!("{}: a root value is never a lower bound", m.mv),
+                }
+            }
+        }
+    }
+}
+
+/// While a solve runs, its watch tells where the root stands: the depth
+/// running, its root moves and how many are settled, the best so far and
+/// bounds on its value that hold (what the final analysis shows).
+#[test]
+fn a_watched_solve_shows_its_root() {
+    let mut rng = Rng::new(99);
+    let board = loop {
+        let board = random_board(&mut rng, 5, 99, 0.28);
+        if board.empty_count() == 18 {
+            break board;
+        }
+    };
+    let position = Position::new(board, Player::O).unwrap();
+    let limits = Limits {
+        threads: 1,
+        ..Limits::to_depth(SearchMode::AlphaBeta, 18)
+    };
+    let watch = std::sync::Mutex::new(None);
+    let seen = std::sync::Mutex::new(Vec::new());
+    let done = AtomicBool::new(false);
+    let analysis = std::thread::scope(|s| {
+        s.spawn(|| {
+            while !done.load(std::sync::atomic::Ordering::Relaxed) {
+                if let Some(w) = watch.lock().unwrap().as_ref() {
+                    seen.lock().unwrap().push(stakeraid::api::Watch::root(w));
+                }
+                std::thread::sleep(Duration::from_millis(2));
+            }
+        });
+        let a = stakeraid::api::analyse_watched(
+            &position,
+            &limits,
+            |w| *watch.lock().unwrap() = Some(w),
+            |_| {},
+        );
+        done.store(true, std::sync::atomic::Ordering::Relaxed);
+        a.unwrap()
+    });
+    let seen = seen.into_inner().unwrap();
+    let last: Vec<_> = seen.iter().filter(|r| r.depth == 18).collect();
+    assert!(last.len() > 5, "{} looks at the last depth", last.len());
+    let moves = analysis
+        .moves
+        .iter()
+        .map(|m| m.mv)
+        .collect::<std::collections::HashSet<_>>();
+    let value_of = |mv| analysis.moves.iter().find(|m| m.mv == mv).unwrap();
+    let mut done_before = 0;
+    for r in last {
+        assert!(
+            r.lo <= r.hi && r.done <= r.moves && r.done >= done_before,
+            "{r:?}"
+        );
+        done_before = r.done;
+        let best = r.best.expect("a best move while the root is searched");
+        assert!(moves.contains(&best));
+        if r.done == 0 {
+            // The first move being proved: its value lies in the bounds.
+            let first = value_of(best);
+            assert_eq!(first.bound, Bound::Exact);
+            assert!(
+                r.lo <= first.value && first.value <= r.hi,
+                "{r:?} {first:?}"
+            );
+        } else {
+            // The best so far: no better than the answer.
+            assert_eq!(r.lo, r.hi);
+            assert!(r.lo <= analysis.value, "{r:?}");
+        }
+    }
+    assert!(
+        seen.iter().any(|r| r.depth == 18 && r.done > 0),
+        "no look after the first move was settled"
+    );
 }

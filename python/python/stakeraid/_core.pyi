@@ -229,7 +229,8 @@ class SplitSolve:
         split: int = 3,
         store: str | None = None,
         inline_plies: int = 8,
-        order_plies: int = 8,
+        order_plies: int = 4,
+        speculate: bool = False,
     ) -> None: ...
     def take_jobs(self, max: int) -> list[str]: ...
     def finish(self, result: str) -> None: ...

@@ -23,7 +23,20 @@ from typing import Any, Callable, Dict, Optional
 from . import _core
 from ._core import Position
 
-__all__ = ["solve", "main"]
+__all__ = ["default_split", "solve", "main"]
+
+def default_split(cpus: int) -> int:
+    """Plies below the root where the tree is cut into jobs: the shallowest
+    cut that keeps every CPU busy. One ply gives one job per root move at a
+    time (about twenty on a 5x5 board), each deeper ply about as many again
+    per node; deeper cuts cost more speculative work, so none is deeper
+    than needed."""
+    if cpus <= 16:
+        return 1
+    if cpus <= 128:
+        return 2
+    return 3
+
 
 #: Jobs kept in flight per CPU of the cluster: enough that no CPU waits
 #: for the driver, few enough that a result can still cancel the jobs it
@@ -46,12 +59,13 @@ def solve(
     depth: Optional[int] = None,
     *,
     store: Optional[str] = None,
-    split: int = 3,
+    split: Optional[int] = None,
     address: Optional[str] = None,
     num_cpus: Optional[int] = None,
     in_flight: Optional[int] = None,
     inline_plies: int = 8,
-    order_plies: int = 8,
+    order_plies: int = 4,
+    speculate: Optional[bool] = None,
     job_function: Callable[[str, int], str] = _core.run_job,
     progress: Optional[Callable[[Dict[str, Any]], None]] = None,
 ) -> Dict[str, Any]:
@@ -62,9 +76,12 @@ def solve(
 
     The answer is the one ``analyse`` gives at that depth: the first move
     in canonical order with the maximal value. ``split`` is how many plies
-    below the root the tree is cut into jobs. ``store`` names the file of
+    below the root the tree is cut into jobs (default: by the cluster's
+    CPUs, ``default_split``). ``store`` names the file of
     proven bounds (created if missing; resumed if not). Ray is started
     with ``address`` and ``num_cpus`` unless it already is.
+    ``speculate`` tests the root's moves against the first's predicted value
+    while that is still being proved (default: on more than 8 CPUs).
     ``job_function(job, threads)`` answers one job (default
     ``stakeraid.run_job``); ``progress(stats)`` is called after each
     result.
@@ -74,11 +91,16 @@ def solve(
     if not ray.is_initialized():
         ray.init(address=address, num_cpus=num_cpus, include_dashboard=False,
                  log_to_driver=False)
-    grid = (position.values, position.cells, position.to_move)
-    driver = _core.SplitSolve(grid, depth, split=split, store=store,
-                              inline_plies=inline_plies, order_plies=order_plies)
-    task = _job_task(ray, job_function)
     cpus = max(1, int(ray.cluster_resources().get("CPU", 1)))
+    grid = (position.values, position.cells, position.to_move)
+    if speculate is None:
+        # The root's moves tested side by side against a prediction: more
+        # work in all, worth it only where many CPUs would otherwise wait.
+        speculate = cpus > 8
+    driver = _core.SplitSolve(grid, depth, split=split or default_split(cpus), store=store,
+                              inline_plies=inline_plies, order_plies=order_plies,
+                              speculate=speculate)
+    task = _job_task(ray, job_function)
     limit = in_flight or IN_FLIGHT_PER_CPU * cpus
     running: Dict[Any, int] = {}
     start = time.monotonic()
@@ -133,7 +155,8 @@ def main(argv: Optional[list] = None) -> int:
     cmd.add_argument("--store", help="file of proven bounds: created, or resumed")
     cmd.add_argument("--address", help="Ray cluster to join (default: start a local one)")
     cmd.add_argument("--num-cpus", type=int, help="CPUs of a local Ray instance")
-    cmd.add_argument("--split", type=int, default=3, help="plies below the root cut into jobs")
+    cmd.add_argument("--split", type=int,
+                     help="plies below the root cut into jobs (default: by the cluster's CPUs)")
     cmd.add_argument("--quiet", action="store_true", help="no progress line")
     args = parser.parse_args(argv)
     try:
