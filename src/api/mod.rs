@@ -26,6 +26,8 @@ use std::sync::Arc;
 use std::time::Instant;
 
 mod analysis;
+mod drawing;
+mod legal;
 mod limits;
 mod lines;
 mod position;
@@ -33,6 +35,8 @@ pub mod serve;
 
 pub use crate::search::Bound;
 pub use analysis::{Analysis, RootMove};
+pub use drawing::draw;
+pub use legal::{check_move, MoveError};
 pub use limits::{Limits, SearchMode};
 pub use position::{Grid, Position, PositionError};
 
