@@ -3,8 +3,9 @@
 //! benches report nodes/s and assert the node counts recorded in [`NODES`].
 
 use criterion::{criterion_group, BenchmarkId, Criterion, Throughput};
-use stakeraid::bench::{Search, Workload};
+use stakeraid::bench::Workload;
 use stakeraid::search::{reference, root};
+use stakeraid::SearchMode;
 use stakeraid::{generate, rayon_pool_for_tests, Board, MoveList, Player};
 
 /// The node count of every single-threaded search the benches run: (group,
@@ -89,7 +90,7 @@ fn position(name: &str, size: usize, fill: f64, seed: u64) -> (String, Board) {
         max_value: 99,
         seed,
         player: Player::X,
-        search: Search::AlphaBeta,
+        search: SearchMode::AlphaBeta,
         depth: 1,
         threads: vec![1],
     };

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Builds the Python package as an abi3 wheel in a fresh virtual environment,
-# installs it with its [env,test] extras and runs its tests (python/tests).
+# installs it with its [env,test,ray] extras and runs its tests (python/tests).
 #
 #   scripts/python-test.sh [PYTEST ARGS...]
 #
@@ -27,7 +27,7 @@ CARGO_TARGET_DIR="$PWD/target/python" "$venv_python" -m maturin build \
   --out "$out/wheels"
 wheels=("$out"/wheels/stakeraid-*.whl)
 [ ${#wheels[@]} -eq 1 ] || { echo "python-test.sh: expected one wheel, found: ${wheels[*]}" >&2; exit 1; }
-"$venv_python" -m pip install --quiet --disable-pip-version-check "${wheels[0]}[env,test]"
+"$venv_python" -m pip install --quiet --disable-pip-version-check "${wheels[0]}[env,test,ray]"
 
 if [ -z "${STAKERAID_BIN:-}" ]; then
   for candidate in target/release/stakeraid target/debug/stakeraid; do

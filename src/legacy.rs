@@ -19,8 +19,9 @@
 //! ```
 
 pub use crate::play::driver::{
-    play_game, run_driver, Agent, DriverReport, DriverSettings, GameResult,
+    play_game, run_driver, DriverAgent, DriverGame, DriverReport, DriverSettings,
 };
 pub use crate::text::dropblitz::{
-    board_text, move_text, parse_board, parse_move, LegacyError, LegacyErrorKind, SIDE, TO_MOVE,
+    board_text, move_text, parse_board, parse_move, LegacyError, LegacyErrorKind, MoveTextError,
+    SIDE, TO_MOVE,
 };

@@ -8,11 +8,17 @@
 //! use stakeraid::{parse_problem, solve, SolveOptions};
 //!
 //! let input = "3\nMINIMAX\nO\n2\n1 8 23\n5 42 12\n26 30 9\nX..\n...\n...\n";
-//! let problem = parse_problem(input.as_bytes()).unwrap();
-//! let answer = solve(&problem, &SolveOptions::default());
+//! let problem = parse_problem(input.as_bytes())?;
+//! let answer = solve(&problem, &SolveOptions::default())?;
 //! assert_eq!(answer.best.to_string(), "B3 Stake");
 //! assert_eq!(answer.text, "B3 Stake\nX..\n...\n.O.\n");
+//! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
+//!
+//! [`solve`] is the homework's path through [`api`], the one front door:
+//! an exact task is an [`api::analyse`] of the position (with the fast or
+//! the textbook [`Engine`]), a COMPETITION task the competition player's
+//! move.
 //!
 //! ## For other tools: [`api::analyse`]
 //!
@@ -37,6 +43,20 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 //!
+//! What an input asks is a [`Task`]: an exact search to a depth in one
+//! [`SearchMode`] (MINIMAX or ALPHABETA, the same enum the JSON and the
+//! command line use), or a COMPETITION move with CPU seconds left.
+//!
+//! ```
+//! use stakeraid::{parse_problem, Move, MoveParseError, SearchMode, Task};
+//!
+//! let input = "3\nALPHABETA\nX\n4\n1 8 23\n5 42 12\n26 30 9\nX..\n...\n...\n";
+//! let problem = parse_problem(input.as_bytes())?;
+//! assert_eq!(problem.task, Task::Exact { mode: SearchMode::AlphaBeta, depth: 4 });
+//! assert_eq!("B3 Blitz".parse::<Move>(), Err(MoveParseError::Kind("Blitz".into())));
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
 //! [`serve`] answers JSON requests line by line (the `stakeraid serve`
 //! command), and [`legacy`] reads and writes the older Drop / Blitz variant.
 #![deny(missing_docs)]
@@ -44,22 +64,29 @@
 pub mod api;
 mod engine;
 mod game;
+pub mod jobs;
 pub mod legacy;
 mod play;
 pub mod search;
+pub mod store;
 mod text;
 
 pub use api::serve;
-pub use engine::solve::{solve, Answer, EngineKind, SolveOptions};
+pub use api::{solve, Answer, Engine, SolveOptions};
 pub use engine::{bench, competition};
 pub use game::random as rng;
 pub use game::random::{random_board, Rng};
 pub use game::{
-    generate, legal_moves, Board, Move, MoveKind, MoveList, Player, Square, Undo, MAX_MOVES, MAX_N,
+    generate, legal_moves, Board, Move, MoveKind, MoveList, MoveParseError, Player, Square, Undo,
+    MAX_MOVES, MAX_N,
 };
-pub use play::game::Game;
+pub use play::game::{check_move, Game, Illegal, LastMove};
+pub use play::mover::{Chosen, Mover, Turn};
+pub use play::table::{play_out, Played, Table};
 pub use play::{arena, referee};
-pub use text::{answer_text, input_text, parse_problem, Mode, ParseError, ParseErrorKind, Problem};
+pub use text::{
+    answer_text, input_text, parse_problem, ParseError, ParseErrorKind, Problem, SearchMode, Task,
+};
 
 /// A rayon pool of `threads` workers, as the solver builds one: for tests
 /// and benchmarks that drive the engines directly.

@@ -2,7 +2,7 @@
 
 use std::process::ExitCode;
 
-use clap::{Parser, Subcommand};
+use clap::{Arg, ArgAction, CommandFactory, FromArgMatches, Parser, Subcommand};
 
 mod cli;
 
@@ -54,14 +54,71 @@ enum Command {
     ///
     /// Responses come in request order. A request line may be up to 1 MiB
     /// (1048576 bytes); a longer one is answered with an error, and the
-    /// server goes on with the next line. When standard input closes, the
-    /// searches not yet answered are stopped as a `{"cmd": "stop"}` request
-    /// stops them: each answers with its deepest completed depth, and the
-    /// server exits.
+    /// server goes on with the next line. When standard input closes, every
+    /// search not yet answered runs to its own limits and answers, and then
+    /// the server exits. `{"cmd": "stop"}`, a request's `time_ms`, SIGINT
+    /// and SIGTERM stop searches early: each answers with its deepest
+    /// completed depth (after a signal, the server then exits).
     Serve(cli::serve::ServeArgs),
     /// The older Drop / Blitz variant: PlayerM (minimax) against PlayerA
     /// (alpha-beta) on 5x5 boards, with a trace and a summary.
     Driver(cli::driver::DriverArgs),
+}
+
+/// `cmd` with `-h` giving the same whole help as `--help`, in every
+/// subcommand: one help text per command, not a summary beside it.
+fn with_one_help(cmd: clap::Command) -> clap::Command {
+    let names: Vec<String> = cmd
+        .get_subcommands()
+        .map(|c| c.get_name().to_string())
+        .collect();
+    let mut cmd = cmd.disable_help_flag(true).arg(
+        Arg::new("help")
+            .short('h')
+            .long("help")
+            .action(ArgAction::HelpLong)
+            .help("Print help"),
+    );
+    for name in names {
+        cmd = cmd.mut_subcommand(name, with_one_help);
+    }
+    cmd
+}
+
+/// Help, the version, or a usage error: help and the version on standard
+/// output (exit 0 only if that could be written), a usage error on
+/// standard error with exit code 2. A refused value is one line, as every
+/// other error is; other usage errors keep clap's tips.
+fn usage(e: &clap::Error) -> ExitCode {
+    use clap::error::ErrorKind;
+    use std::io::Write;
+    if matches!(
+        e.kind(),
+        ErrorKind::ValueValidation | ErrorKind::InvalidValue
+    ) {
+        // clap puts the accepted values on the lines under the first.
+        let text = e.render().to_string();
+        let head: Vec<&str> = text
+            .lines()
+            .map(str::trim)
+            .take_while(|l| !l.is_empty())
+            .collect();
+        eprintln!(
+            "stakeraid: {}",
+            head.join(" ").trim_start_matches("error: ")
+        );
+        return ExitCode::from(2);
+    }
+    if e.use_stderr() {
+        e.exit();
+    }
+    match e.print().and_then(|()| std::io::stdout().flush()) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(err) => {
+            eprintln!("stakeraid: writing standard output: {err}");
+            ExitCode::from(2)
+        }
+    }
 }
 
 fn main() -> ExitCode {
@@ -74,7 +131,13 @@ fn main() -> ExitCode {
     unsafe {
         libc::signal(libc::SIGPIPE, libc::SIG_DFL);
     }
-    let args = Cli::parse();
+    let args = match with_one_help(Cli::command())
+        .try_get_matches()
+        .and_then(|m| Cli::from_arg_matches(&m))
+    {
+        Ok(args) => args,
+        Err(e) => return usage(&e),
+    };
     let result = match args.command {
         None => cli::solve::run_solve(&SolveArgs::default()),
         Some(Command::Solve(args)) => cli::solve::run_solve(&args),

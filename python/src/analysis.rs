@@ -220,6 +220,7 @@ pub(crate) fn analyse(
         time,
         threads: thread_count(threads)?,
         stop: Some(halt.clone()),
+        ..Limits::default()
     };
     let position = position.api_position()?;
     let _held = stop.map(|token| token.hold(&halt));

@@ -28,6 +28,7 @@ mod interrupt;
 mod moves;
 mod position;
 mod solve;
+mod split;
 mod stop;
 
 /// Panics in Rust: lets the tests check that a panic reaches Python as an
@@ -48,6 +49,8 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(analysis::analyse, m)?)?;
     m.add_function(wrap_pyfunction!(solve::solve_text, m)?)?;
     m.add_function(wrap_pyfunction!(solve::competition_move, m)?)?;
+    m.add_class::<split::PySplitSolve>()?;
+    m.add_function(wrap_pyfunction!(split::run_job, m)?)?;
     m.add_function(wrap_pyfunction!(_panic_for_tests, m)?)?;
     // `eq` gives a class the comparison slot, and with it the wrappers of
     // all six comparisons, which `help()` then lists; these classes have no

@@ -7,7 +7,6 @@ use std::sync::Arc;
 use pyo3::prelude::*;
 
 use stakeraid::competition::{self, CompetitionOptions};
-use stakeraid::search::Deadline;
 use stakeraid::{parse_problem, solve, SolveOptions};
 
 use crate::errors::{thread_count, value_error};
@@ -27,10 +26,12 @@ pub(crate) fn solve_text(py: Python<'_>, input_text: &str, threads: i64) -> PyRe
     let halt = Arc::new(AtomicBool::new(false));
     let options = SolveOptions {
         threads: thread_count(threads)?,
-        deadline: Some(Arc::new(Deadline::none().with_stop(Some(halt.clone())))),
+        stop: Some(halt.clone()),
         ..SolveOptions::default()
     };
-    interruptible(py, &halt, || solve(&problem, &options).text)
+    interruptible(py, &halt, || solve(&problem, &options))?
+        .map(|answer| answer.text)
+        .map_err(value_error)
 }
 
 /// The competition engine's move for the player to move, with

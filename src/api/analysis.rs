@@ -6,10 +6,10 @@ use std::cmp::Reverse;
 
 use serde::{Deserialize, Serialize};
 
-use super::limits::SearchMode;
 use crate::game::Move;
 use crate::game::Player;
 use crate::search::Bound;
+use crate::text::SearchMode;
 
 /// The result of [`crate::api::analyse`].
 ///

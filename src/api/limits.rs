@@ -5,33 +5,20 @@ use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 use std::time::Duration;
 
-use serde::{Deserialize, Serialize};
-
 use super::ApiError;
-use crate::text::Mode;
+use crate::store::StoreUse;
+use crate::text::{SearchMode, Task};
 
-/// Which root values an analysis proves. Both modes choose the same move
-/// with the same value (the textbook answer).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
-pub enum SearchMode {
-    /// Every root move's value exact, as full-width minimax gives them.
-    #[serde(rename = "MINIMAX", alias = "minimax")]
-    Minimax,
-    /// The chosen move's value exact; moves proved not to be chosen may
-    /// carry only an upper bound, as alpha-beta leaves them.
+/// Which search proves the answer. Both give the same move, value and
+/// root values; the fast one in a fraction of the nodes.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, clap::ValueEnum)]
+pub enum Engine {
+    /// The textbook search, as the assignment writes it: the oracle the
+    /// fast engine is tested against. One thread, no table.
+    Reference,
+    /// The fast exact search.
     #[default]
-    #[serde(rename = "ALPHABETA", alias = "alphabeta")]
-    AlphaBeta,
-}
-
-impl SearchMode {
-    /// `"MINIMAX"` or `"ALPHABETA"`, as in `input.txt` and the JSON.
-    pub const fn name(self) -> &'static str {
-        match self {
-            SearchMode::Minimax => "MINIMAX",
-            SearchMode::AlphaBeta => "ALPHABETA",
-        }
-    }
+    Fast,
 }
 
 /// The limits of one analysis. At least one of `depth` and `time` is needed.
@@ -46,12 +33,22 @@ pub struct Limits {
     /// deepest completed iteration answers (depth 1 always completes, so
     /// the answer can come a little late on a huge board).
     pub time: Option<Duration>,
-    /// Worker threads; 0 means one per core (at most
-    /// [`super::MAX_THREADS`]).
+    /// Worker threads; 0 means one per core. At most
+    /// [`super::MAX_THREADS`].
     pub threads: usize,
+    /// Which search runs.
+    pub engine: Engine,
+    /// Transposition table size in bytes for the fast engine (default:
+    /// sized for the search: at most 64 MiB, more for solves deeper than
+    /// 19 plies on boards of up to 64 cells, up to 1 GiB).
+    pub table_bytes: Option<usize>,
     /// Setting this flag (from any thread) stops the analysis as the time
     /// limit does. The analysis only reads it.
     pub stop: Option<Arc<AtomicBool>>,
+    /// A solve store: bounds proved by earlier runs answer without a
+    /// search, and what this one proves is added as it goes (see
+    /// [`crate::store`]).
+    pub store: Option<StoreUse>,
 }
 
 impl Limits {
@@ -64,13 +61,12 @@ impl Limits {
         }
     }
 
-    /// The search an `input.txt` mode asks for. COMPETITION has no exact
+    /// The search an `input.txt` asks for. COMPETITION has no exact
     /// answer and is refused.
-    pub fn for_mode(mode: Mode) -> Result<Limits, ApiError> {
-        match mode {
-            Mode::Minimax { depth } => Ok(Limits::to_depth(SearchMode::Minimax, depth)),
-            Mode::AlphaBeta { depth } => Ok(Limits::to_depth(SearchMode::AlphaBeta, depth)),
-            Mode::Competition { .. } => Err(ApiError::NotExact(mode.name())),
+    pub fn for_task(task: Task) -> Result<Limits, ApiError> {
+        match task {
+            Task::Exact { mode, depth } => Ok(Limits::to_depth(mode, depth)),
+            Task::Competition { .. } => Err(ApiError::NotExact(task.name())),
         }
     }
 }

@@ -16,11 +16,16 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 //!
-//! The search is the one every exact answer comes from
-//! (`engine::exact`), in three steps that a stop flag or the time limit can
-//! cut short: iterative-deepening alpha-beta to the depth (the chosen move
-//! and its value, some root values as bounds); in MINIMAX mode, an exact
-//! value for every bounded root move; the principal variation.
+//! This is the one front door: the command line (`solve` with or without
+//! `--json`, `analyse`, `serve`), [`solve`] (the input.txt -> output.txt
+//! path, COMPETITION included) and the Python bindings all search through
+//! it. With [`Engine::Fast`] the search is the one every exact answer comes
+//! from (`engine::exact`), in three steps that a stop flag or the time
+//! limit can cut short: iterative-deepening alpha-beta to the depth (the
+//! chosen move and its value, some root values as bounds); in MINIMAX
+//! mode, an exact value for every bounded root move; the principal
+//! variation. [`Engine::Reference`] runs the textbook search instead, for
+//! the same answer.
 
 use std::sync::Arc;
 use std::time::Instant;
@@ -32,22 +37,27 @@ mod limits;
 mod lines;
 mod position;
 pub mod serve;
+mod solve;
 
 pub use crate::search::Bound;
+pub use crate::text::SearchMode;
 pub use analysis::{Analysis, RootMove};
 pub use drawing::draw;
 pub use legal::{check_move, MoveError};
-pub use limits::{Limits, SearchMode};
+pub use limits::{Engine, Limits};
 pub use position::{Grid, Position, PositionError};
+pub use solve::{solve, solve_watched, Answer, SolveOptions};
 
-use crate::engine::exact::{exact_search, ExactSettings, Pv, RootValues};
+use crate::engine::exact::{exact_search, ExactRun, ExactSettings, Pv, RootValues};
 use crate::engine::pool::in_pool;
+use crate::game::{Board, Player};
+use crate::search::reference;
 use crate::search::root::RootValue;
-use crate::search::{Deadline, Threads};
+use crate::search::{Deadline, Progress as Counters, Threads};
 use crate::text::ParseError;
 
-/// More threads than this are not started, whatever [`Limits::threads`]
-/// asks: each worker reserves a deep stack.
+/// More threads than this are refused ([`ApiError::TooManyThreads`]):
+/// each worker reserves a deep stack, and thousands take minutes to start.
 pub const MAX_THREADS: usize = 256;
 
 /// Why an analysis could not be made.
@@ -65,6 +75,9 @@ pub enum ApiError {
     /// Neither a depth nor a time limit: the search would never end.
     #[error("give a depth, a time limit or both")]
     NoLimit,
+    /// More worker threads than [`MAX_THREADS`].
+    #[error("threads must be at most {MAX_THREADS} (0: one per core), not {0}")]
+    TooManyThreads(usize),
     /// The mode (named) has no exact answer.
     #[error("{0} mode has no exact answer (expected MINIMAX or ALPHABETA)")]
     NotExact(&'static str),
@@ -93,6 +106,23 @@ pub struct Progress {
     pub nodes: u64,
 }
 
+/// The counters of a running analysis, for a display that shows how far
+/// it has got between the depths [`Progress`] reports.
+#[derive(Clone, Debug)]
+pub struct Watch(Arc<Counters>);
+
+impl Watch {
+    /// About how many positions have been searched so far.
+    pub fn nodes(&self) -> u64 {
+        self.0.nodes_seen()
+    }
+
+    /// The deepest depth completed so far.
+    pub fn depth_done(&self) -> u32 {
+        self.0.depth_done()
+    }
+}
+
 /// [`analyse`], calling `on_depth` (from a worker thread) each time the
 /// search completes a depth, so that a long analysis can show how far it
 /// has got. The deeper steps of MINIMAX mode and the principal variation
@@ -102,11 +132,37 @@ pub fn analyse_with_progress(
     limits: &Limits,
     on_depth: impl Fn(Progress) + Sync,
 ) -> Result<Analysis, ApiError> {
+    analyse_watched(position, limits, |_| {}, on_depth)
+}
+
+/// [`analyse_with_progress`], handing `on_start` the analysis's [`Watch`]
+/// before the search starts.
+pub fn analyse_watched(
+    position: &Position,
+    limits: &Limits,
+    on_start: impl FnOnce(Watch),
+    on_depth: impl Fn(Progress) + Sync,
+) -> Result<Analysis, ApiError> {
+    analyse_inner(position, limits, true, on_start, on_depth)
+}
+
+/// The analysis; without `with_pv` its `pv` is empty (for callers that
+/// print the move only).
+fn analyse_inner(
+    position: &Position,
+    limits: &Limits,
+    with_pv: bool,
+    on_start: impl FnOnce(Watch),
+    on_depth: impl Fn(Progress) + Sync,
+) -> Result<Analysis, ApiError> {
     if limits.depth == Some(0) {
         return Err(ApiError::ZeroDepth);
     }
     if limits.depth.is_none() && limits.time.is_none() {
         return Err(ApiError::NoLimit);
+    }
+    if limits.threads > MAX_THREADS {
+        return Err(ApiError::TooManyThreads(limits.threads));
     }
     let start = Instant::now();
     let (board, player) = (position.board(), position.player());
@@ -120,29 +176,48 @@ pub fn analyse_with_progress(
         .with_wall(deadline)
         .with_stop(limits.stop.clone());
     let stop = Arc::new(stop);
-    let values = match limits.mode {
-        SearchMode::Minimax => RootValues::Every,
-        SearchMode::AlphaBeta => RootValues::Chosen,
-    };
-    let run = in_pool(limits.threads.min(MAX_THREADS), |parallel| {
-        let report = |depth, nodes| {
-            on_depth(Progress {
-                depth,
-                target,
-                nodes,
+    let counters = Arc::new(Counters::default());
+    on_start(Watch(counters.clone()));
+    let run = match limits.engine {
+        Engine::Fast => {
+            let values = match limits.mode {
+                SearchMode::Minimax => RootValues::Every,
+                SearchMode::AlphaBeta => RootValues::Chosen,
+            };
+            in_pool(limits.threads, |parallel| {
+                let report = |depth, nodes| {
+                    on_depth(Progress {
+                        depth,
+                        target,
+                        nodes,
+                    })
+                };
+                let settings = ExactSettings {
+                    target,
+                    values,
+                    pv: if with_pv { Pv::Find } else { Pv::Skip },
+                    threads: Threads::pool_if(parallel),
+                    deadline: stop.clone(),
+                    progress: Some(counters.clone()),
+                    table_bytes: limits.table_bytes,
+                    store: limits.store.clone(),
+                };
+                exact_search(board, player, &settings, &report)
             })
-        };
-        let settings = ExactSettings {
-            target,
-            values,
-            pv: Pv::Find,
-            threads: Threads::pool_if(parallel),
-            deadline: stop.clone(),
-            progress: None,
-            table_bytes: None,
-        };
-        exact_search(board, player, &settings, &report)
-    });
+        }
+        Engine::Reference => {
+            let stoppable = limits.time.is_some() || limits.stop.is_some();
+            reference_search(
+                board,
+                player,
+                target,
+                limits.mode,
+                &stop,
+                stoppable,
+                with_pv,
+            )
+        }
+    };
 
     let mut after = board.clone();
     after.make(run.best, player);
@@ -176,4 +251,73 @@ pub fn analyse_with_progress(
         nodes: run.nodes,
         time_us: u64::try_from(start.elapsed().as_micros()).unwrap_or(u64::MAX),
     })
+}
+
+/// The textbook search itself, on one thread, as the assignment writes it.
+/// Unless `stoppable`, it searches `target` plies at once, so its node count
+/// is the textbook one. Under a clock or a stop flag it goes depth after depth,
+/// the deepest completed one answering (depth 1 always completes, as in
+/// the fast engine), and the node count covers every depth searched. The
+/// PV is each side's textbook choice at the plies left, its nodes not
+/// counted, as the fast engine leaves them out.
+fn reference_search(
+    board: &Board,
+    player: Player,
+    target: u32,
+    mode: SearchMode,
+    stop: &Deadline,
+    stoppable: bool,
+    with_pv: bool,
+) -> ExactRun {
+    let search = match mode {
+        SearchMode::Minimax => reference::minimax_until,
+        SearchMode::AlphaBeta => reference::alphabeta_until,
+    };
+    let never = || false;
+    let (mut found, mut depth) = if stoppable {
+        (search(board, player, 1, &never), 1)
+    } else {
+        (search(board, player, target, &never), target)
+    };
+    let mut nodes = found.as_ref().map_or(0, |f| f.decision.nodes);
+    if stoppable {
+        for d in 2..=target {
+            match search(board, player, d, &|| stop.poll()) {
+                Some(deeper) => {
+                    nodes += deeper.decision.nodes;
+                    (found, depth) = (Some(deeper), d);
+                }
+                None => break,
+            }
+        }
+    }
+    let found = found.expect("depth 1 is never stopped");
+    let cut = depth < target;
+    let mut pv = Vec::new();
+    if with_pv {
+        pv.push(found.decision.best);
+    }
+    if with_pv && !cut {
+        let mut b = board.clone();
+        b.make(found.decision.best, player);
+        let mut to_move = player.other();
+        for left in (1..depth).rev() {
+            if b.is_full() {
+                break;
+            }
+            let mv = reference::alphabeta(&b, to_move, left).best;
+            pv.push(mv);
+            b.make(mv, to_move);
+            to_move = to_move.other();
+        }
+    }
+    ExactRun {
+        best: found.decision.best,
+        value: found.decision.value,
+        moves: found.moves,
+        pv,
+        depth,
+        nodes,
+        cut,
+    }
 }

@@ -3,8 +3,8 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::game::{Board, Player, Square, MAX_N};
-use crate::text::Problem;
+use crate::game::{Board, Player, MAX_N};
+use crate::text::{checks, Problem};
 
 /// A board with at least one empty cell and the player to move: everything
 /// [`crate::api::analyse`] needs to know about the game.
@@ -81,7 +81,7 @@ pub enum PositionError {
 impl Position {
     /// `board` with `player` to move; refused when the board is full.
     pub fn new(board: Board, player: Player) -> Result<Position, PositionError> {
-        if board.is_full() {
+        if !checks::playable(&board) {
             return Err(PositionError::Full);
         }
         Ok(Position { board, player })
@@ -146,7 +146,7 @@ impl Grid {
     /// full board passes (a finished game, which a [`Position`] refuses).
     pub fn check(&self) -> Result<(Board, Player), PositionError> {
         let n = self.values.len();
-        if !(1..=MAX_N).contains(&n) {
+        if checks::side(n).is_none() {
             return Err(PositionError::Size(n));
         }
         let mut values = Vec::with_capacity(n * n);
@@ -159,9 +159,9 @@ impl Grid {
                 });
             }
             for (c, &v) in row.iter().enumerate() {
-                match i32::try_from(v) {
-                    Ok(v) if v >= 0 => values.push(v),
-                    _ => {
+                match checks::value(v) {
+                    Some(v) => values.push(v),
+                    None => {
                         return Err(PositionError::BadValue {
                             row: r + 1,
                             col: c + 1,
@@ -188,25 +188,18 @@ impl Grid {
                 });
             }
             for (c, ch) in row.chars().enumerate() {
-                let sq = match ch {
-                    '.' => Square::Empty,
-                    'X' => Square::Piece(Player::X),
-                    'O' => Square::Piece(Player::O),
-                    _ => {
-                        return Err(PositionError::BadCell {
-                            row: r + 1,
-                            col: c + 1,
-                            found: ch,
-                        })
-                    }
+                let Some(sq) = checks::square(ch) else {
+                    return Err(PositionError::BadCell {
+                        row: r + 1,
+                        col: c + 1,
+                        found: ch,
+                    });
                 };
                 board.set(r, c, sq);
             }
         }
-        let player = match self.player.as_str() {
-            "X" | "x" => Player::X,
-            "O" | "o" => Player::O,
-            other => return Err(PositionError::UnknownPlayer(other.into())),
+        let Some(player) = checks::player(&self.player) else {
+            return Err(PositionError::UnknownPlayer(self.player.clone()));
         };
         Ok((board, player))
     }

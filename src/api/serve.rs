@@ -7,20 +7,21 @@
 //! answered; each of those still answers, with the deepest completed
 //! iteration (depth 1 at least), and then the stop itself is acknowledged.
 //!
-//! The end of the input acts as a stop by default ([`AtEnd::Stop`]): a
-//! client that closes its end should not leave a search running for ever.
-//! [`AtEnd::Finish`] answers every search in full instead, for a file of
-//! requests piped in at once.
+//! The end of the input changes no answer: the searches not yet answered
+//! run to their own limits and answer, and then serving ends, as a Unix
+//! filter ends. Stopping early is what a `stop` request, a request's
+//! `time_ms` and the `interrupt` flag of [`serve_until`] (set by the
+//! command on SIGINT or SIGTERM) are for.
 //!
 //! ```
-//! use stakeraid::serve::{serve_with, AtEnd, Response};
+//! use stakeraid::serve::{serve, Response};
 //!
 //! let requests = concat!(
 //!     r#"{"id": 1, "input": "3\nMINIMAX\nO\n2\n1 8 23\n5 42 12\n26 30 9\nX..\n...\n...\n"}"#, "\n",
 //!     "not json\n",
 //! );
 //! let mut out = Vec::new();
-//! serve_with(std::io::Cursor::new(requests), &mut out, AtEnd::Finish)?;
+//! serve(std::io::Cursor::new(requests), &mut out)?;
 //! let replies: Vec<Response> = String::from_utf8(out)?
 //!     .lines()
 //!     .map(serde_json::from_str)
@@ -32,17 +33,16 @@
 
 use std::io::{self, BufRead, Write};
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
-use std::sync::mpsc::{self, Sender};
-use std::sync::Arc;
+use std::sync::mpsc::{self, RecvTimeoutError, Sender};
+use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use crate::api::lines::{read_line, Line};
-use crate::api::{analyse, Analysis, ApiError, Grid, Limits, Position, SearchMode};
-use crate::text::parse_problem;
-use crate::text::Mode;
+use crate::api::{analyse, Analysis, ApiError, Grid, Limits, Position, SearchMode, MAX_THREADS};
+use crate::text::{parse_problem, Task};
 
 /// The longest request line served, in bytes (1 MiB), its line end not
 /// counted. A longer line is read through without being held, and answered
@@ -162,16 +162,13 @@ impl Request {
             (Some(text), None) => {
                 let problem = parse_problem(text.as_bytes()).map_err(ApiError::from)?;
                 let position = Position::from_problem(&problem).map_err(ApiError::from)?;
-                match problem.mode {
-                    Mode::Minimax { depth } => (position, Some(SearchMode::Minimax), Some(depth)),
-                    Mode::AlphaBeta { depth } => {
-                        (position, Some(SearchMode::AlphaBeta), Some(depth))
-                    }
+                match problem.task {
+                    Task::Exact { mode, depth } => (position, Some(mode), Some(depth)),
                     // A competition input says nothing exact: the request must.
-                    Mode::Competition { .. } if self.mode.is_none() => {
-                        return Err(ApiError::NotExact(problem.mode.name()).into())
+                    Task::Competition { .. } if self.mode.is_none() => {
+                        return Err(ApiError::NotExact(problem.task.name()).into())
                     }
-                    Mode::Competition { .. } => (position, None, None),
+                    Task::Competition { .. } => (position, None, None),
                 }
             }
         };
@@ -180,13 +177,16 @@ impl Request {
             depth: self.depth.or(depth),
             time: self.time_ms.map(Duration::from_millis),
             threads: self.threads.unwrap_or(0),
-            stop: None,
+            ..Limits::default()
         };
         if limits.depth == Some(0) {
             return Err(ApiError::ZeroDepth.into());
         }
         if limits.depth.is_none() && limits.time.is_none() {
             return Err(ApiError::NoLimit.into());
+        }
+        if limits.threads > MAX_THREADS {
+            return Err(ApiError::TooManyThreads(limits.threads).into());
         }
         Ok((position, limits))
     }
@@ -205,85 +205,126 @@ enum Job {
     },
 }
 
-/// What the searches not yet answered do when the input ends.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum AtEnd {
-    /// They are stopped as a `stop` request stops them, and still answer.
-    #[default]
-    Stop,
-    /// They run to their own limits.
-    Finish,
-}
+/// How often an interrupt is looked for while a search runs or the input
+/// is idle: quick enough for a person, rare enough to cost nothing.
+const INTERRUPT_POLL: Duration = Duration::from_millis(20);
 
-/// Serves requests from `input` until it ends, writing one response line
-/// per request to `output` and flushing each; the end of the input stops
-/// the searches not yet answered ([`AtEnd::Stop`]).
-pub fn serve<R, W>(input: R, output: W) -> io::Result<()>
-where
-    R: BufRead + Send + 'static,
-    W: Write,
-{
-    serve_with(input, output, AtEnd::Stop)
-}
+/// The stop flags of searches sent but maybe not yet answered, shared by
+/// the reader (a `stop` request) and the interrupt watcher.
+type Unanswered = Mutex<Vec<Arc<AtomicBool>>>;
 
 /// Serves requests from `input` until it ends, writing one response line
 /// per request to `output` and flushing each. Blank lines are skipped; a
 /// line longer than [`MAX_REQUEST_BYTES`] is answered with an error.
 /// Returns when every request is answered, or on the first write error.
-pub fn serve_with<R, W>(input: R, mut output: W, at_end: AtEnd) -> io::Result<()>
+pub fn serve<R, W>(input: R, output: W) -> io::Result<()>
+where
+    R: BufRead + Send + 'static,
+    W: Write,
+{
+    serve_until(input, output, &AtomicBool::new(false))
+}
+
+/// [`serve`], until `interrupt` is set (from any thread, or a signal
+/// handler): then every search not yet answered is stopped as a `stop`
+/// request stops it and answers, and this returns without reading more of
+/// the input.
+pub fn serve_until<R, W>(input: R, mut output: W, interrupt: &AtomicBool) -> io::Result<()>
 where
     R: BufRead + Send + 'static,
     W: Write,
 {
     let (jobs, queue) = mpsc::channel();
-    // Not a scoped thread: after a write error the reader may still be
-    // blocked on its input, and must not keep the caller waiting.
-    let reader = std::thread::spawn(move || read_requests(input, &jobs, at_end));
-    for job in queue {
-        let response = match &job {
-            Job::Reply(response) => response.clone(),
-            Job::Search {
-                id,
-                position,
-                limits,
-            } => match analyse(position, limits) {
-                Ok(analysis) => Response {
-                    id: id.clone(),
-                    ok: true,
-                    analysis: Some(analysis),
-                    error: None,
-                    interrupted: None,
-                },
-                Err(e) => Response::error(id.clone(), e),
-            },
-        };
-        serde_json::to_writer(&mut output, &response)?;
-        output.write_all(b"\n")?;
-        output.flush()?;
-        // The job, and with it the stop flag's last other owner, goes only
-        // now: a stop read until here counts this search as unanswered.
-        drop(job);
+    let unanswered: Arc<Unanswered> = Arc::default();
+    // Not a scoped thread: after a write error or an interrupt the reader
+    // may still be blocked on its input, and must not keep the caller
+    // waiting.
+    let reader = {
+        let unanswered = unanswered.clone();
+        std::thread::spawn(move || read_jobs(input, &jobs, &unanswered))
+    };
+    let done = AtomicBool::new(false);
+    std::thread::scope(|scope| {
+        // A search in progress sees an interrupt only through its stop flag.
+        scope.spawn(|| {
+            while !done.load(Relaxed) {
+                if interrupt.load(Relaxed) {
+                    stop_all(&unanswered);
+                    return;
+                }
+                std::thread::sleep(INTERRUPT_POLL);
+            }
+        });
+        let answered = answer_jobs(&queue, &mut output, interrupt);
+        done.store(true, Relaxed);
+        answered
+    })?;
+    if interrupt.load(Relaxed) {
+        return Ok(());
     }
     reader
         .join()
         .unwrap_or_else(|_| Err(io::Error::other("the request reader panicked")))
 }
 
-/// Reads lines into jobs until the input ends (or fails) or the searcher
-/// is gone, then applies `at_end` to the searches not yet answered.
-fn read_requests<R: BufRead>(input: R, jobs: &Sender<Job>, at_end: AtEnd) -> io::Result<()> {
-    // The stop flags of searches sent but maybe not yet answered.
-    let mut unanswered: Vec<Arc<AtomicBool>> = Vec::new();
-    let result = read_jobs(input, jobs, &mut unanswered);
-    if at_end == AtEnd::Stop {
-        stop_all(&mut unanswered);
+/// Answers the jobs in order until the reader is done, or, once
+/// `interrupt` is set, until the jobs already read are answered.
+fn answer_jobs<W: Write>(
+    queue: &mpsc::Receiver<Job>,
+    output: &mut W,
+    interrupt: &AtomicBool,
+) -> io::Result<()> {
+    loop {
+        let job = if interrupt.load(Relaxed) {
+            match queue.try_recv() {
+                Ok(job) => job,
+                Err(_) => return Ok(()),
+            }
+        } else {
+            match queue.recv_timeout(INTERRUPT_POLL) {
+                Ok(job) => job,
+                Err(RecvTimeoutError::Timeout) => continue,
+                Err(RecvTimeoutError::Disconnected) => return Ok(()),
+            }
+        };
+        let response = match &job {
+            Job::Reply(response) => response.clone(),
+            Job::Search {
+                id,
+                position,
+                limits,
+            } => {
+                // Read after the watcher's last sweep: stopped from the start.
+                if interrupt.load(Relaxed) {
+                    if let Some(flag) = &limits.stop {
+                        flag.store(true, Relaxed);
+                    }
+                }
+                match analyse(position, limits) {
+                    Ok(analysis) => Response {
+                        id: id.clone(),
+                        ok: true,
+                        analysis: Some(analysis),
+                        error: None,
+                        interrupted: None,
+                    },
+                    Err(e) => Response::error(id.clone(), e),
+                }
+            }
+        };
+        serde_json::to_writer(&mut *output, &response)?;
+        output.write_all(b"\n")?;
+        output.flush()?;
+        // The job, and with it the stop flag's last other owner, goes only
+        // now: a stop read until here counts this search as unanswered.
+        drop(job);
     }
-    result
 }
 
 /// Sets the stop flag of every search not yet answered, and returns how
 /// many there were.
-fn stop_all(unanswered: &mut Vec<Arc<AtomicBool>>) -> usize {
+fn stop_all(unanswered: &Unanswered) -> usize {
+    let mut unanswered = unanswered.lock().unwrap_or_else(PoisonError::into_inner);
     // A flag no one else holds belongs to an answered search.
     unanswered.retain(|flag| Arc::strong_count(flag) > 1);
     for flag in unanswered.iter() {
@@ -294,10 +335,12 @@ fn stop_all(unanswered: &mut Vec<Arc<AtomicBool>>) -> usize {
     stopped
 }
 
+/// Reads lines into jobs until the input ends (or fails) or the searcher
+/// is gone.
 fn read_jobs<R: BufRead>(
     mut input: R,
     jobs: &Sender<Job>,
-    unanswered: &mut Vec<Arc<AtomicBool>>,
+    unanswered: &Unanswered,
 ) -> io::Result<()> {
     let mut line = Vec::new();
     loop {
@@ -318,7 +361,7 @@ fn read_jobs<R: BufRead>(
 }
 
 /// The job of one whole line; none for a blank line.
-fn request_job(line: &[u8], unanswered: &mut Vec<Arc<AtomicBool>>) -> Option<Job> {
+fn request_job(line: &[u8], unanswered: &Unanswered) -> Option<Job> {
     Some(match std::str::from_utf8(line) {
         Ok(text) if text.trim().is_empty() => return None,
         Ok(text) => job_of(text, unanswered),
@@ -329,21 +372,27 @@ fn request_job(line: &[u8], unanswered: &mut Vec<Arc<AtomicBool>>) -> Option<Job
     })
 }
 
-fn job_of(text: &str, unanswered: &mut Vec<Arc<AtomicBool>>) -> Job {
+fn job_of(text: &str, unanswered: &Unanswered) -> Job {
     // The id first, so that a request with bad fields is answered by id.
     let value: Value = match serde_json::from_str(text) {
-        Ok(v) => v,
+        Ok(Value::Object(fields)) => Value::Object(fields),
+        Ok(_) => {
+            return Job::Reply(Response::error(
+                Value::Null,
+                RequestError::Json("a request is a JSON object, {...}".into()),
+            ))
+        }
         Err(e) => {
             return Job::Reply(Response::error(
                 Value::Null,
-                RequestError::Json(e.to_string()),
+                RequestError::Json(json_error(&e)),
             ))
         }
     };
     let id = value.get("id").cloned().unwrap_or(Value::Null);
-    let request: Request = match serde_json::from_value(value) {
+    let request = match request_of(value) {
         Ok(r) => r,
-        Err(e) => return Job::Reply(Response::error(id, RequestError::Json(e.to_string()))),
+        Err(e) => return Job::Reply(Response::error(id, RequestError::Json(e))),
     };
     match request.cmd {
         Cmd::Stop => Job::Reply(Response {
@@ -356,7 +405,10 @@ fn job_of(text: &str, unanswered: &mut Vec<Arc<AtomicBool>>) -> Job {
         Cmd::Search => match request.search() {
             Ok((position, mut limits)) => {
                 let flag = Arc::new(AtomicBool::new(false));
-                unanswered.push(flag.clone());
+                unanswered
+                    .lock()
+                    .unwrap_or_else(PoisonError::into_inner)
+                    .push(flag.clone());
                 limits.stop = Some(flag);
                 Job::Search {
                     id,
@@ -366,6 +418,51 @@ fn job_of(text: &str, unanswered: &mut Vec<Arc<AtomicBool>>) -> Job {
             }
             Err(e) => Job::Reply(Response::error(id, e)),
         },
+    }
+}
+
+/// The request of a JSON object, or why it is none, naming the field at
+/// fault (serde names the type it expected, not the field).
+fn request_of(value: Value) -> Result<Request, String> {
+    serde_json::from_value(value.clone()).map_err(|e| {
+        let fields = value.as_object().into_iter().flatten();
+        let wrong = fields
+            .filter(|(name, _)| name.as_str() != "id")
+            .find(|(name, field)| {
+                let alone = serde_json::Map::from_iter([((*name).clone(), (*field).clone())]);
+                serde_json::from_value::<Request>(Value::Object(alone)).is_err()
+            });
+        match wrong {
+            Some((name, _)) if !json_error(&e).contains(name.as_str()) => {
+                format!("\"{name}\": {}", json_error(&e))
+            }
+            _ => json_error(&e),
+        }
+    })
+}
+
+/// Why a line is not a request, in words for a person: where the text
+/// stops being JSON, or which field is wrong, without the parser's names
+/// for its tokens.
+fn json_error(e: &serde_json::Error) -> String {
+    use serde_json::error::Category;
+    match e.classify() {
+        Category::Syntax => format!("not valid JSON (at column {})", e.column()),
+        Category::Eof => "not valid JSON: the line ends inside a value".into(),
+        Category::Io => "not readable".into(),
+        Category::Data => {
+            let text = e.to_string();
+            // A value's error names no place in the line: the field does.
+            let text = match text.rfind(" at line ") {
+                Some(at) => &text[..at],
+                None => &text,
+            };
+            ["u32", "u64", "usize"]
+                .iter()
+                .fold(text.to_string(), |t, int| {
+                    t.replace(&format!("expected {int}"), "expected a whole number")
+                })
+        }
     }
 }
 

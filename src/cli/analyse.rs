@@ -10,10 +10,10 @@ use anyhow::Context;
 use indicatif::{ProgressBar, ProgressStyle};
 use stakeraid::api::{analyse_with_progress, Analysis, Bound, Limits, Position};
 use stakeraid::search::trace::trace_alphabeta;
-use stakeraid::Mode;
+use stakeraid::{SearchMode, Task};
 
-use super::io::write_output;
-use super::load::{load, Format, ModeArg};
+use super::io::{print, write_output};
+use super::load::{load, Format};
 
 /// The deepest search `--dot` draws: the tree is kept whole, and beyond
 /// this it is too big to read.
@@ -30,17 +30,19 @@ pub struct AnalyseArgs {
     format: Format,
     /// minimax proves every root value; alphabeta leaves upper bounds on
     /// moves it proves are not chosen. The input's own mode is not used.
-    #[arg(long, value_enum, default_value_t = ModeArg::Minimax)]
-    mode: ModeArg,
+    #[arg(long, value_enum, default_value_t = SearchMode::Minimax)]
+    mode: SearchMode,
     /// Cut-off depth (default: the input.txt's); past the last empty cell,
     /// the search goes to the end of the game.
     #[arg(long, value_parser = clap::value_parser!(u32).range(1..))]
     depth: Option<u32>,
-    /// Time limit in seconds; the deepest completed depth answers.
-    #[arg(long)]
-    time: Option<f64>,
-    /// Worker threads (default: one per core).
-    #[arg(long, default_value_t = 0, value_parser = super::parse_threads)]
+    /// Wall-time limit in seconds; the deepest completed depth answers.
+    #[arg(long, value_name = "SECONDS", allow_negative_numbers = true,
+          value_parser = super::limits::parse_seconds)]
+    time: Option<Duration>,
+    /// Worker threads: 0 (the default) for one per core.
+    #[arg(long, value_name = "N", default_value_t = 0, hide_default_value = true,
+          allow_negative_numbers = true, value_parser = super::parse_threads)]
     threads: usize,
     /// Write the tree the textbook alpha-beta searches (depth 3 or less)
     /// as Graphviz DOT to FILE, pruned branches marked; `-` prints it
@@ -55,18 +57,18 @@ pub struct AnalyseArgs {
 /// Analyses one position.
 pub fn run_analyse(args: &AnalyseArgs) -> anyhow::Result<()> {
     let loaded = load(&args.input, args.format)?;
-    let file_depth = match loaded.mode {
-        Some(Mode::Minimax { depth } | Mode::AlphaBeta { depth }) => Some(depth),
-        _ => None,
-    };
-    let time = match args.time.map(Duration::try_from_secs_f64) {
-        Some(Ok(t)) if !t.is_zero() => Some(t),
-        Some(_) => anyhow::bail!("--time must be a positive number of seconds"),
-        None => None,
-    };
+    let file_depth = loaded.task.and_then(Task::depth);
+    let time = args.time;
     let depth = args
         .depth
         .or(if time.is_some() { None } else { file_depth });
+    if depth.is_none() && time.is_none() {
+        let named = match loaded.task {
+            Some(task) => format!("a {} input names no depth", task.name()),
+            None => "a drop-blitz board names no depth".to_string(),
+        };
+        anyhow::bail!("{named}: give --depth, --time or both");
+    }
     let position = Position::new(loaded.board, loaded.player)?;
 
     if let Some(path) = &args.dot {
@@ -84,11 +86,11 @@ pub fn run_analyse(args: &AnalyseArgs) -> anyhow::Result<()> {
     }
 
     let limits = Limits {
-        mode: args.mode.into(),
+        mode: args.mode,
         depth,
         time,
         threads: args.threads,
-        stop: None,
+        ..Limits::default()
     };
     let bar = progress_bar();
     let analysis = analyse_with_progress(&position, &limits, |p| {
@@ -100,11 +102,10 @@ pub fn run_analyse(args: &AnalyseArgs) -> anyhow::Result<()> {
     bar.finish_and_clear();
     let analysis = analysis?;
     if args.json {
-        println!("{}", serde_json::to_string(&analysis)?);
+        print(&(serde_json::to_string(&analysis)? + "\n"))
     } else {
-        print!("{}", table(&analysis, args.format));
+        print(&table(&analysis, args.format))
     }
-    Ok(())
 }
 
 /// One line on standard error while the search runs, when that is a

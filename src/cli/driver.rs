@@ -4,7 +4,7 @@ use std::path::PathBuf;
 
 use anyhow::Context;
 use clap::ValueEnum;
-use stakeraid::legacy::{self, run_driver, Agent, DriverSettings};
+use stakeraid::legacy::{self, run_driver, DriverAgent, DriverSettings};
 use stakeraid::rng::{random_board, Rng};
 
 use super::io::read_input;
@@ -34,8 +34,9 @@ pub struct DriverArgs {
     /// Print only the summary, not the per-move trace.
     #[arg(long)]
     quiet: bool,
-    /// Threads for the minimax searches (default: one per core).
-    #[arg(long, default_value_t = 0, value_parser = super::parse_threads)]
+    /// Threads for the minimax searches: 0 (the default) for one per core.
+    #[arg(long, value_name = "N", default_value_t = 0, hide_default_value = true,
+          allow_negative_numbers = true, value_parser = super::parse_threads)]
     threads: usize,
 }
 
@@ -70,10 +71,10 @@ pub fn run_driver_command(args: &DriverArgs) -> anyhow::Result<()> {
         }
         boards
     };
-    let firsts: &[Agent] = match args.first {
-        First::A => &[Agent::PlayerA],
-        First::M => &[Agent::PlayerM],
-        First::Both => &[Agent::PlayerA, Agent::PlayerM],
+    let firsts: &[DriverAgent] = match args.first {
+        First::A => &[DriverAgent::PlayerA],
+        First::M => &[DriverAgent::PlayerM],
+        First::Both => &[DriverAgent::PlayerA, DriverAgent::PlayerM],
     };
     let settings = DriverSettings {
         minimax_depth: args.minimax_depth,
@@ -82,14 +83,10 @@ pub fn run_driver_command(args: &DriverArgs) -> anyhow::Result<()> {
     };
     let mut trace = |s: &str| {
         if !args.quiet {
-            // A closed pipe (`| head`) ends the trace, not the games.
-            let _ = std::io::Write::write_all(&mut std::io::stdout(), s.as_bytes());
+            super::io::trace(s);
         }
     };
     let report = run_driver(&boards, firsts, &settings, &mut trace);
-    if !args.quiet {
-        println!("summary");
-    }
-    print!("{report}");
-    Ok(())
+    let heading = if args.quiet { "" } else { "summary\n" };
+    super::io::print(&format!("{heading}{report}"))
 }

@@ -1,7 +1,7 @@
 //! Reading inputs and writing outputs, `-` meaning the standard streams.
 
 use std::io::{Read, Write};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use anyhow::Context;
 
@@ -18,6 +18,23 @@ pub fn read_input(path: &Path) -> anyhow::Result<Vec<u8>> {
     Ok(bytes)
 }
 
+/// Writes `text` to standard output and flushes it. A failed write (a full
+/// disk, a closed file) is an error to report; a reader that has gone
+/// (`| head`) ends the program quietly through SIGPIPE before this returns.
+pub fn print(text: &str) -> anyhow::Result<()> {
+    let mut out = std::io::stdout().lock();
+    out.write_all(text.as_bytes())
+        .and_then(|()| out.flush())
+        .context("writing standard output")
+}
+
+/// A line of a trace on standard output: a failed write ends the trace,
+/// not the games; the report at the end says whether output works.
+pub fn trace(text: &str) {
+    let mut out = std::io::stdout().lock();
+    let _ = out.write_all(text.as_bytes()).and_then(|()| out.flush());
+}
+
 /// Writes `bytes` to `path` (standard output for `-`) through a temporary file in the same folder and renames it into
 /// place, so a reader never sees a half-written output and a failed run
 /// leaves any earlier output untouched.
@@ -29,6 +46,9 @@ pub fn write_output(path: &Path, bytes: &[u8]) -> anyhow::Result<()> {
             .and_then(|()| out.flush())
             .context("writing standard output");
     }
+    // A link stays a link: the file it names is the one replaced.
+    let resolved = resolve_links(path).with_context(|| format!("writing {}", path.display()))?;
+    let path = resolved.as_path();
     // Devices and pipes (`/dev/null`, a FIFO) are written in place: renaming
     // over them would replace the device with a plain file.
     if std::fs::metadata(path).is_ok_and(|m| !m.is_file() && !m.is_dir()) {
@@ -55,4 +75,26 @@ pub fn write_output(path: &Path, bytes: &[u8]) -> anyhow::Result<()> {
         let _ = std::fs::remove_file(&tmp);
     }
     result.with_context(|| format!("writing {}", path.display()))
+}
+
+/// The file that writing to `path` reaches: `path` itself, or the end of
+/// its chain of symbolic links (which need not exist yet).
+fn resolve_links(path: &Path) -> std::io::Result<PathBuf> {
+    // As many links as Linux follows before it gives up (ELOOP).
+    const MAX_LINKS: usize = 40;
+    let mut path = path.to_path_buf();
+    for _ in 0..MAX_LINKS {
+        match std::fs::symlink_metadata(&path) {
+            Ok(meta) if meta.file_type().is_symlink() => {
+                let target = std::fs::read_link(&path)?;
+                // A relative target is relative to the link's folder.
+                path = match path.parent() {
+                    Some(dir) => dir.join(target),
+                    None => target,
+                };
+            }
+            _ => return Ok(path),
+        }
+    }
+    Err(std::io::Error::other("too many levels of symbolic links"))
 }

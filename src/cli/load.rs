@@ -1,12 +1,11 @@
-//! Reading a position in either file format, and the command-line words
-//! for formats and modes that `solve` and `analyse` share.
+//! Reading a position in either file format, and the command-line word
+//! for the format that `solve` and `analyse` share.
 
 use std::path::Path;
 
 use anyhow::Context;
 use clap::ValueEnum;
-use stakeraid::api::SearchMode;
-use stakeraid::{legacy, parse_problem, Board, Mode, Move, Player};
+use stakeraid::{legacy, parse_problem, Board, Move, Player, Task};
 
 use super::io::read_input;
 
@@ -31,24 +30,6 @@ impl Format {
     }
 }
 
-/// A search mode on the command line.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub enum ModeArg {
-    /// Full-width minimax: every root value exact.
-    Minimax,
-    /// Alpha-beta (the same move and value).
-    Alphabeta,
-}
-
-impl From<ModeArg> for SearchMode {
-    fn from(m: ModeArg) -> SearchMode {
-        match m {
-            ModeArg::Minimax => SearchMode::Minimax,
-            ModeArg::Alphabeta => SearchMode::AlphaBeta,
-        }
-    }
-}
-
 /// A position read from a file, with the mode the file names (only an
 /// `input.txt` names one).
 pub struct Loaded {
@@ -56,8 +37,8 @@ pub struct Loaded {
     pub board: Board,
     /// The player to move.
     pub player: Player,
-    /// The file's mode and limit.
-    pub mode: Option<Mode>,
+    /// What the file asks.
+    pub task: Option<Task>,
 }
 
 /// Reads `path` (`-`: standard input) in `format`.
@@ -70,7 +51,7 @@ pub fn load(path: &Path, format: Format) -> anyhow::Result<Loaded> {
             Loaded {
                 board: problem.board,
                 player: problem.player,
-                mode: Some(problem.mode),
+                task: Some(problem.task),
             }
         }
         Format::DropBlitz => {
@@ -78,7 +59,7 @@ pub fn load(path: &Path, format: Format) -> anyhow::Result<Loaded> {
             Loaded {
                 board,
                 player: legacy::TO_MOVE,
-                mode: None,
+                task: None,
             }
         }
     })

@@ -3,7 +3,7 @@
 use std::io::IsTerminal;
 
 use indicatif::{ProgressBar, ProgressStyle};
-use stakeraid::arena::{run_match, Agent, MatchSettings};
+use stakeraid::arena::{run_match, Agent, BoardSet, MatchSettings};
 
 /// Arguments of `stakeraid match`.
 #[derive(clap::Args)]
@@ -14,8 +14,9 @@ pub struct MatchArgs {
     b: Agent,
     #[command(flatten)]
     boards: BoardArgs,
-    /// Threads per engine move (default: one per core).
-    #[arg(long, default_value_t = 0, value_parser = super::parse_threads)]
+    /// Threads per engine move: 0 (the default) for one per core.
+    #[arg(long, value_name = "N", default_value_t = 0, hide_default_value = true,
+          allow_negative_numbers = true, value_parser = super::parse_threads)]
     threads: usize,
     /// Print every move and board, and each game's result.
     #[arg(long)]
@@ -40,7 +41,7 @@ pub fn games_bar(boards: &BoardArgs, trace: bool) -> anyhow::Result<ProgressBar>
 #[derive(clap::Args)]
 pub struct BoardArgs {
     /// Boards to play; each is played twice, colours swapped.
-    #[arg(long, default_value_t = 10)]
+    #[arg(long, default_value_t = 10, value_parser = parse_boards)]
     pub boards: u32,
     /// Seed of the first board.
     #[arg(long, default_value_t = 1)]
@@ -56,6 +57,32 @@ pub struct BoardArgs {
     pub fill: f64,
 }
 
+impl BoardArgs {
+    /// The boards these arguments describe.
+    pub fn set(&self) -> BoardSet {
+        BoardSet {
+            count: self.boards,
+            seed: self.seed,
+            sizes: self.size,
+            max_value: self.max_value,
+            fill: self.fill,
+        }
+    }
+}
+
+/// Parses `--boards`: a match of no games has nothing to report.
+fn parse_boards(s: &str) -> Result<u32, String> {
+    match s.parse::<u32>() {
+        Ok(0) => Err("a match needs at least one board".to_owned()),
+        Ok(n) => Ok(n),
+        Err(_) => Err(format!(
+            "expected a number of boards from 1 to {}",
+            u32::MAX
+        )),
+    }
+}
+
+/// Parses `--size`: one board side, or a range of them.
 pub fn parse_sizes(s: &str) -> Result<(usize, usize), String> {
     let (lo, hi) = s.split_once("..").unwrap_or((s, s));
     let side = |x: &str| {
@@ -79,18 +106,13 @@ pub fn run_match_command(args: &MatchArgs) -> anyhow::Result<()> {
         "--fill must be between 0 and 1"
     );
     let settings = MatchSettings {
-        boards: args.boards.boards,
-        seed: args.boards.seed,
-        sizes: args.boards.size,
-        max_value: args.boards.max_value,
-        fill: args.boards.fill,
+        boards: args.boards.set(),
         threads: args.threads,
     };
     let bar = games_bar(&args.boards, args.trace)?;
     let mut trace = |s: &str| {
         if args.trace {
-            // A closed pipe (`| head`) ends the trace, not the match.
-            let _ = std::io::Write::write_all(&mut std::io::stdout(), s.as_bytes());
+            super::io::trace(s);
         }
     };
     let report = run_match(&args.a, &args.b, &settings, &mut trace, &mut |games, r| {
@@ -98,7 +120,5 @@ pub fn run_match_command(args: &MatchArgs) -> anyhow::Result<()> {
         bar.set_message(format!("A {}-{}-{}", r.wins, r.draws, r.losses));
     });
     bar.finish_and_clear();
-    println!("A = {}  B = {}", args.a, args.b);
-    print!("{report}");
-    Ok(())
+    super::io::print(&format!("A = {}  B = {}\n{report}", args.a, args.b))
 }

@@ -2,8 +2,10 @@
 
 pub mod analyse;
 pub mod bench;
+mod deep;
 pub mod driver;
 pub mod io;
+pub mod limits;
 pub mod load;
 pub mod matches;
 pub mod play;
@@ -12,17 +14,4 @@ pub mod referee;
 pub mod serve;
 pub mod solve;
 
-use stakeraid::api::MAX_THREADS;
-
-/// Parses `--threads`: 0 for one per core, else at most [`MAX_THREADS`],
-/// since each worker reserves a deep stack and ten thousand of them take
-/// over a minute to start.
-pub fn parse_threads(s: &str) -> Result<usize, String> {
-    let n: usize = s
-        .parse()
-        .map_err(|_| format!("must be an integer from 0 (one per core) to {MAX_THREADS}"))?;
-    if n > MAX_THREADS {
-        return Err(format!("must be at most {MAX_THREADS}"));
-    }
-    Ok(n)
-}
+pub use limits::parse_threads;

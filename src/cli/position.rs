@@ -3,7 +3,8 @@
 use std::path::PathBuf;
 
 use anyhow::Context;
-use stakeraid::{input_text, parse_problem, Mode, Player, Problem};
+use clap::ValueEnum;
+use stakeraid::{input_text, Player, Problem, SearchMode, Task};
 
 use super::io::write_output;
 
@@ -22,18 +23,38 @@ pub struct PositionArgs {
     /// Random seed: the same seed gives the same position.
     #[arg(long, default_value_t = 1)]
     seed: u64,
-    /// MINIMAX, ALPHABETA or COMPETITION.
-    #[arg(long, default_value = "ALPHABETA")]
-    mode: String,
+    /// What the file asks (upper case is accepted too).
+    #[arg(long, value_enum, ignore_case = true, default_value_t = Asked::Alphabeta)]
+    mode: Asked,
     /// Player to move.
-    #[arg(long, default_value = "X")]
-    player: String,
-    /// Depth (or seconds in COMPETITION).
+    #[arg(long, value_enum, ignore_case = true, default_value_t = PlayerArg::X)]
+    player: PlayerArg,
+    /// Depth, at least 1 (in competition: CPU seconds left, at least 0).
     #[arg(long, default_value = "4")]
     depth: String,
     /// Output file, `-` for standard output.
     #[arg(short, long, default_value = "-")]
     output: PathBuf,
+}
+
+/// The mode line of the file written.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+enum Asked {
+    /// MINIMAX to the depth.
+    Minimax,
+    /// ALPHABETA to the depth.
+    Alphabeta,
+    /// COMPETITION with the depth as CPU seconds left.
+    Competition,
+}
+
+/// The player line of the file written.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+enum PlayerArg {
+    /// X moves.
+    X,
+    /// O moves.
+    O,
 }
 
 /// Writes one random position.
@@ -42,24 +63,51 @@ pub fn run_position(args: &PositionArgs) -> anyhow::Result<()> {
         (0.0..=1.0).contains(&args.fill),
         "--fill must be between 0 and 1"
     );
+    let depth = || match args.depth.trim().parse::<u32>() {
+        Ok(d) if d >= 1 => Ok(d),
+        _ => Err(anyhow::anyhow!(
+            "--depth must be a whole number of plies, at least 1 (got {:?})",
+            args.depth
+        )),
+    };
+    let task = match args.mode {
+        Asked::Minimax => Task::Exact {
+            mode: SearchMode::Minimax,
+            depth: depth()?,
+        },
+        Asked::Alphabeta => Task::Exact {
+            mode: SearchMode::AlphaBeta,
+            depth: depth()?,
+        },
+        Asked::Competition => Task::Competition {
+            seconds: args
+                .depth
+                .trim()
+                .parse::<f64>()
+                .ok()
+                .filter(|s| (0.0..=super::limits::MAX_SECONDS).contains(s))
+                .with_context(|| {
+                    format!(
+                        "--depth of a competition input is the CPU seconds left, from 0 to 1e9 (got {:?})",
+                        args.depth
+                    )
+                })?,
+        },
+    };
+    let player = match args.player {
+        PlayerArg::X => Player::X,
+        PlayerArg::O => Player::O,
+    };
     let mut rng = stakeraid::rng::Rng::new(args.seed);
     let board = stakeraid::rng::random_board(&mut rng, args.size.into(), args.max_value, args.fill);
-    let draft = Problem {
+    let problem = Problem {
         board,
-        player: Player::X,
-        mode: Mode::Minimax { depth: 1 },
+        player,
+        task,
     };
-    // The values and cells of the draft under the asked header, read back
-    // through the parser so that bad mode, player or depth words are refused.
-    let draft_text = input_text(&draft);
-    let body: String = draft_text.split_inclusive('\n').skip(4).collect();
-    let text = format!(
-        "{}\n{}\n{}\n{}\n{body}",
-        draft.board.n(),
-        args.mode,
-        args.player,
-        args.depth
+    anyhow::ensure!(
+        !stakeraid::legal_moves(&problem.board, player).is_empty(),
+        "the board drawn is full: lower --fill"
     );
-    let problem = parse_problem(text.as_bytes()).context("bad --mode, --player or --depth")?;
     write_output(&args.output, input_text(&problem).as_bytes())
 }

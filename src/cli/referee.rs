@@ -7,6 +7,7 @@ use std::path::{Path, PathBuf};
 use anyhow::Context;
 use stakeraid::referee::{run_referee, GameSettings, RefereeSettings, Side, WallGuard};
 
+use super::io::write_output;
 use super::matches::{games_bar, BoardArgs};
 
 /// Arguments of `stakeraid referee`.
@@ -35,7 +36,8 @@ pub struct RefereeArgs {
     #[arg(long, default_value_t = WallGuard::default().grace)]
     grace: f64,
     /// Threads per built-in engine move.
-    #[arg(long, default_value_t = 1, value_parser = super::parse_threads)]
+    #[arg(long, value_name = "N", default_value_t = 1, allow_negative_numbers = true,
+          value_parser = super::parse_threads)]
     threads: usize,
     /// Also write the report as JSON to this file (`-`: standard output,
     /// instead of the text report).
@@ -49,11 +51,7 @@ pub struct RefereeArgs {
 /// Plays the match and prints the report.
 pub fn run_referee_command(args: &RefereeArgs) -> anyhow::Result<()> {
     let settings = RefereeSettings {
-        boards: args.boards.boards,
-        seed: args.boards.seed,
-        sizes: args.boards.size,
-        max_value: args.boards.max_value,
-        fill: args.boards.fill,
+        boards: args.boards.set(),
         game: GameSettings {
             time: args.time,
             guard: WallGuard {
@@ -64,6 +62,13 @@ pub fn run_referee_command(args: &RefereeArgs) -> anyhow::Result<()> {
         },
     };
     settings.validate()?;
+    let to_stdout = args.json.as_deref() == Some(Path::new("-"));
+    if let Some(path) = args.json.as_deref().filter(|_| !to_stdout) {
+        check_writable(path)?;
+    }
+    for side in [&args.a, &args.b] {
+        side.check()?;
+    }
     let bar = games_bar(&args.boards, args.trace)?;
     let mut trace = |s: &str| {
         if args.trace {
@@ -78,17 +83,49 @@ pub fn run_referee_command(args: &RefereeArgs) -> anyhow::Result<()> {
     });
     bar.finish_and_clear();
     let report = report?;
-    let to_stdout = args.json.as_deref() == Some(Path::new("-"));
+    // The text report first: should the file fail after all, the match is
+    // still reported.
+    if !to_stdout {
+        write_stdout(&report.to_string())?;
+    }
     if let Some(path) = &args.json {
         let text = report.to_json(&settings) + "\n";
         if to_stdout {
             write_stdout(&text)?;
         } else {
-            std::fs::write(path, text).with_context(|| format!("writing {}", path.display()))?;
+            write_output(path, text.as_bytes())?;
         }
     }
-    if !to_stdout {
-        write_stdout(&report.to_string())?;
+    Ok(())
+}
+
+/// Fails unless the report can be written to `path`, so that a match is
+/// not played only to lose its report: the file is opened when it is a
+/// device or pipe, and otherwise a temporary file is made beside it, as
+/// the report will be written.
+fn check_writable(path: &Path) -> anyhow::Result<()> {
+    let cannot = || format!("cannot write the report to {}", path.display());
+    match std::fs::metadata(path) {
+        Ok(m) if m.is_dir() => anyhow::bail!("{}: it is a folder", cannot()),
+        Ok(m) if !m.is_file() => {
+            std::fs::OpenOptions::new()
+                .write(true)
+                .open(path)
+                .with_context(cannot)?;
+        }
+        _ => {
+            let dir = match path.parent() {
+                Some(d) if !d.as_os_str().is_empty() => d,
+                _ => Path::new("."),
+            };
+            // The OS error alone: the temporary file's name would only confuse.
+            tempfile::NamedTempFile::new_in(dir)
+                .map_err(|e| {
+                    e.raw_os_error()
+                        .map_or(e, std::io::Error::from_raw_os_error)
+                })
+                .with_context(cannot)?;
+        }
     }
     Ok(())
 }

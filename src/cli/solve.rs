@@ -1,18 +1,17 @@
 //! `stakeraid solve` and the grader's no-argument run.
 
 use std::path::PathBuf;
-use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use anyhow::Context;
-use clap::ValueEnum;
 use indicatif::{ProgressBar, ProgressStyle};
-use stakeraid::api::{analyse, Limits, Position};
-use stakeraid::search::{Deadline, Progress};
-use stakeraid::{legacy, solve, EngineKind, Mode, Move, Problem, SolveOptions};
+use stakeraid::api::{analyse_watched, solve_watched, Limits, Position, Watch};
+use stakeraid::store::StoreUse;
+use stakeraid::{legacy, Engine, Move, Problem, SearchMode, SolveOptions, Task};
 
-use super::io::write_output;
-use super::load::{load, Format, ModeArg};
+use super::deep;
+use super::io::{print, write_output};
+use super::load::{load, Format};
 
 /// Arguments of `stakeraid solve`.
 #[derive(clap::Args)]
@@ -26,8 +25,9 @@ pub struct SolveArgs {
     /// Print value, nodes, time and nodes/s on standard error.
     #[arg(long)]
     stats: bool,
-    /// Worker threads (default: one per core).
-    #[arg(long, default_value_t = 0, value_parser = super::parse_threads)]
+    /// Worker threads: 0 (the default) for one per core.
+    #[arg(long, value_name = "N", default_value_t = 0, hide_default_value = true,
+          allow_negative_numbers = true, value_parser = super::parse_threads)]
     threads: usize,
     /// Search engine for MINIMAX and ALPHABETA.
     #[arg(long, value_enum, default_value_t = Engine::Fast)]
@@ -44,29 +44,37 @@ pub struct SolveArgs {
     format: Format,
     /// drop-blitz only: the search (an input.txt names its own).
     #[arg(long, value_enum, requires = "depth")]
-    mode: Option<ModeArg>,
+    mode: Option<SearchMode>,
     /// drop-blitz only: the cut-off depth.
     #[arg(long, value_parser = clap::value_parser!(u32).range(1..))]
     depth: Option<u32>,
     /// Wall-time limit in seconds for a MINIMAX or ALPHABETA search. When
     /// it runs out, the deepest depth completed answers, and a warning on
     /// standard error says that the answer is not the exact one.
-    #[arg(long, value_name = "SECONDS", value_parser = parse_seconds)]
+    #[arg(long, value_name = "SECONDS", allow_negative_numbers = true,
+          value_parser = super::limits::parse_seconds)]
     time: Option<Duration>,
-    /// Transposition table size in MiB (default: sized for the search, at
-    /// most 64 MiB; for exact solves deeper than 19 plies on boards of up
-    /// to 64 cells, twice that per ply more, up to 1 GiB).
-    #[arg(long, value_name = "MIB", value_parser = clap::value_parser!(u32).range(1..=1 << 20))]
+    /// Transposition table size in MiB, at most the memory available
+    /// (default: sized for the search, at most 64 MiB; for exact solves
+    /// deeper than 19 plies on boards of up to 64 cells, twice that per
+    /// ply more, up to 1 GiB).
+    #[arg(long, value_name = "MIB", allow_negative_numbers = true,
+          value_parser = super::limits::parse_table_mb)]
     table_mb: Option<u32>,
-}
-
-/// A time limit: a finite number of seconds, at least 0.
-fn parse_seconds(s: &str) -> Result<Duration, String> {
-    let secs: f64 = s
-        .parse()
-        .map_err(|_| "must be a number of seconds".to_string())?;
-    Duration::try_from_secs_f64(secs)
-        .map_err(|_| "must be a finite number of seconds, at least 0".into())
+    /// A solve store, created if missing: what earlier runs on this board
+    /// proved answers without a search, and this run's proofs are added as
+    /// they are made, so that a killed solve started again resumes.
+    #[arg(long, value_name = "FILE")]
+    store: Option<PathBuf>,
+    /// With --store: keep the proofs of positions that took at least this
+    /// many nodes (fewer: a larger store, less work lost when killed).
+    #[arg(long, value_name = "NODES", default_value_t = 1 << 24, requires = "store")]
+    store_min_nodes: u64,
+    /// Cut the solve into jobs this many plies below the root, run on
+    /// --threads worker threads of one search thread each (the jobs the
+    /// Python package runs on a Ray cluster). The answer is the same.
+    #[arg(long, value_name = "PLIES", value_parser = clap::value_parser!(u32).range(1..))]
+    split: Option<u32>,
 }
 
 impl Default for SolveArgs {
@@ -83,16 +91,11 @@ impl Default for SolveArgs {
             depth: None,
             time: None,
             table_mb: None,
+            store: None,
+            store_min_nodes: 1 << 24,
+            split: None,
         }
     }
-}
-
-#[derive(Clone, Copy, ValueEnum)]
-pub enum Engine {
-    /// The textbook search.
-    Reference,
-    /// The fast exact search.
-    Fast,
 }
 
 /// Answers one input file.
@@ -100,43 +103,97 @@ pub fn run_solve(args: &SolveArgs) -> anyhow::Result<()> {
     // The JSON analysis has no reference engine; refused before the input
     // is read, so that the message names the flags and not the file.
     anyhow::ensure!(
-        !(args.json && matches!(args.engine, Engine::Reference)),
+        !(args.json && args.engine == Engine::Reference),
         "--json uses the fast engine: drop --engine reference"
     );
+    anyhow::ensure!(
+        args.split.is_none() || !(args.json || args.time.is_some()),
+        "--split answers the output file only, to the end: drop --json and --time"
+    );
+    anyhow::ensure!(
+        args.store.is_none() || args.engine == Engine::Fast,
+        "--store goes with the fast engine: drop --engine reference"
+    );
     let problem = read_problem(args)?;
-    if args.json {
-        return print_json(&problem, args);
-    }
-    let start = Instant::now();
-    let deadline =
-        Arc::new(Deadline::none().with_wall(args.time.and_then(|t| start.checked_add(t))));
-    let progress = Arc::new(Progress::default());
-    let options = SolveOptions {
-        engine: match args.engine {
-            Engine::Reference => EngineKind::Reference,
-            Engine::Fast => EngineKind::Fast,
-        },
-        threads: args.threads,
-        table_bytes: args.table_mb.map(|mb| (mb as usize) << 20),
-        deadline: Some(deadline),
-        progress: Some(progress.clone()),
+    let store = match &args.store {
+        Some(path) => Some(deep::open_store(path, &problem, args.store_min_nodes)?),
+        None => None,
     };
-    let spinner = searching(&problem, Some(&progress));
-    let answer = solve(&problem, &options);
+    if let Some(split) = args.split {
+        return run_split(&problem, args, split, store.as_ref());
+    }
+    if args.json {
+        return print_json(&problem, args, store);
+    }
+    let options = SolveOptions {
+        engine: args.engine,
+        threads: args.threads,
+        table_bytes: table_bytes(args),
+        time: args.time,
+        stop: None,
+        store: store.clone(),
+    };
+    let spinner = searching(&problem);
+    let answer = solve_watched(&problem, &options, |watch| {
+        show_progress(&spinner, watch, store.clone())
+    });
     spinner.finish_and_clear();
+    let answer = answer?;
+    if let Some(store) = &store {
+        deep::finish_store(store)?;
+    }
     if !answer.exact {
         eprintln!(
             "stakeraid: time limit reached: the answer is the best move at depth {}, not the exact answer at depth {}",
             answer.depth,
-            problem.mode.depth().unwrap_or(0).min(problem.board.empty_count())
+            problem.task.depth().unwrap_or(0).min(problem.board.empty_count())
         );
     }
     match args.format {
         Format::InputTxt => write_output(&args.output, answer.text.as_bytes())?,
-        Format::DropBlitz => println!("{}", legacy::move_text(answer.best)),
+        Format::DropBlitz => print(&(legacy::move_text(answer.best) + "\n"))?,
     }
     if args.stats {
         print_stats(answer.best, answer.value, answer.nodes, answer.elapsed);
+        if let Some(store) = &store {
+            eprintln!("{}", deep::store_note(&store.store.stats()));
+        }
+    }
+    Ok(())
+}
+
+/// `--split`: the jobs on this machine's threads, one search thread each.
+fn run_split(
+    problem: &Problem,
+    args: &SolveArgs,
+    split: u32,
+    store: Option<&StoreUse>,
+) -> anyhow::Result<()> {
+    let workers = match args.threads {
+        0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
+        n => n,
+    };
+    let spinner = searching(problem);
+    let start = Instant::now();
+    let solved = deep::split_solve(problem, split, workers, store, &spinner);
+    spinner.finish_and_clear();
+    let (text, value, stats) = solved?;
+    if let Some(store) = store {
+        deep::finish_store(store)?;
+    }
+    write_output(&args.output, text.as_bytes())?;
+    if args.stats {
+        let best = text.lines().next().unwrap_or_default();
+        let secs = start.elapsed().as_secs_f64();
+        eprintln!(
+            "move {best}  value {value}  nodes {}  time {secs:.3}s  {:.1} Mnodes/s  jobs {}",
+            stats.nodes,
+            stats.nodes as f64 / secs.max(1e-9) / 1e6,
+            stats.done
+        );
+        if let Some(store) = store {
+            eprintln!("{}", deep::store_note(&store.store.stats()));
+        }
     }
     Ok(())
 }
@@ -154,45 +211,56 @@ fn print_stats(best: Move, value: i64, nodes: u64, elapsed: Duration) {
 /// mode and depth of the command line.
 fn read_problem(args: &SolveArgs) -> anyhow::Result<Problem> {
     let loaded = load(&args.input, args.format)?;
-    let mode = match (args.format, loaded.mode) {
-        (Format::InputTxt, Some(mode)) => {
+    let task = match (args.format, loaded.task) {
+        (Format::InputTxt, Some(task)) => {
             anyhow::ensure!(
                 args.mode.is_none() && args.depth.is_none(),
                 "--mode and --depth go with --format drop-blitz (an input.txt names its own)"
             );
-            mode
+            task
         }
         _ => {
             let depth = args.depth.context("--format drop-blitz needs --depth")?;
-            match args.mode.unwrap_or(ModeArg::Alphabeta) {
-                ModeArg::Minimax => Mode::Minimax { depth },
-                ModeArg::Alphabeta => Mode::AlphaBeta { depth },
+            Task::Exact {
+                mode: args.mode.unwrap_or_default(),
+                depth,
             }
         }
     };
     Ok(Problem {
         board: loaded.board,
         player: loaded.player,
-        mode,
+        task,
     })
 }
 
 /// `--json`: the analysis on standard output, and for an input.txt the
 /// output file too (unless that is standard output).
-fn print_json(problem: &Problem, args: &SolveArgs) -> anyhow::Result<()> {
+fn print_json(problem: &Problem, args: &SolveArgs, store: Option<StoreUse>) -> anyhow::Result<()> {
     let position = Position::from_problem(problem)?;
     let limits = Limits {
         threads: args.threads,
         time: args.time,
-        ..Limits::for_mode(problem.mode)?
+        table_bytes: table_bytes(args),
+        store: store.clone(),
+        ..Limits::for_task(problem.task)?
     };
-    let spinner = searching(problem, None);
-    let analysis = analyse(&position, &limits)?;
+    let spinner = searching(problem);
+    let analysis = analyse_watched(
+        &position,
+        &limits,
+        |watch| show_progress(&spinner, watch, store.clone()),
+        |_| {},
+    );
     spinner.finish_and_clear();
+    let analysis = analysis?;
+    if let Some(store) = &store {
+        deep::finish_store(store)?;
+    }
     if args.format == Format::InputTxt && args.output.as_os_str() != "-" {
         write_output(&args.output, analysis.output_text().as_bytes())?;
     }
-    println!("{}", serde_json::to_string(&analysis)?);
+    print(&(serde_json::to_string(&analysis)? + "\n"))?;
     if args.stats {
         print_stats(
             analysis.best,
@@ -204,10 +272,14 @@ fn print_json(problem: &Problem, args: &SolveArgs) -> anyhow::Result<()> {
     Ok(())
 }
 
+/// `--table-mb` in bytes.
+fn table_bytes(args: &SolveArgs) -> Option<usize> {
+    args.table_mb.map(|mb| (mb as usize) << 20)
+}
+
 /// A progress line on standard error while a search runs, when that is a
-/// terminal (never in pipes or files); cleared when the search ends. With
-/// `watch`, it shows the depth completed and the nodes searched so far.
-fn searching(problem: &stakeraid::Problem, watch: Option<&Arc<Progress>>) -> ProgressBar {
+/// terminal (never in pipes or files); cleared when the search ends.
+fn searching(problem: &stakeraid::Problem) -> ProgressBar {
     use std::io::IsTerminal;
     if !std::io::stderr().is_terminal() {
         return ProgressBar::hidden();
@@ -217,24 +289,33 @@ fn searching(problem: &stakeraid::Problem, watch: Option<&Arc<Progress>>) -> Pro
         .unwrap_or_else(|_| ProgressStyle::default_spinner());
     bar.set_style(style);
     let n = problem.board.n();
-    bar.set_prefix(format!("{} {n}x{n}", problem.mode.name()));
+    bar.set_prefix(format!("{} {n}x{n}", problem.task.name()));
     bar.enable_steady_tick(Duration::from_millis(200));
-    if let Some(watch) = watch {
-        let (bar, watch) = (bar.clone(), watch.clone());
-        let start = Instant::now();
-        // Detached: it ends with the bar, or with the process.
-        std::thread::spawn(move || {
-            while !bar.is_finished() {
-                let nodes = watch.nodes_seen();
-                let rate = nodes as f64 / start.elapsed().as_secs_f64().max(1e-3) / 1e6;
-                bar.set_message(format!(
-                    "· depth {} done · {:.1} M nodes · {rate:.1} M nodes/s ·",
-                    watch.depth_done(),
-                    nodes as f64 / 1e6
-                ));
-                std::thread::sleep(Duration::from_millis(250));
-            }
-        });
-    }
     bar
+}
+
+/// Shows on `bar` the depth completed and the nodes searched so far, until
+/// the bar is finished.
+fn show_progress(bar: &ProgressBar, watch: Watch, store: Option<StoreUse>) {
+    if bar.is_hidden() {
+        return;
+    }
+    let bar = bar.clone();
+    let start = Instant::now();
+    // Detached: it ends with the bar, or with the process.
+    std::thread::spawn(move || {
+        while !bar.is_finished() {
+            let nodes = watch.nodes();
+            let rate = nodes as f64 / start.elapsed().as_secs_f64().max(1e-3) / 1e6;
+            let from_store = store.as_ref().map_or(String::new(), |s| {
+                format!(" {} from the store ·", s.store.stats().hits)
+            });
+            bar.set_message(format!(
+                "· depth {} done · {:.1} M nodes · {rate:.1} M nodes/s ·{from_store}",
+                watch.depth_done(),
+                nodes as f64 / 1e6
+            ));
+            std::thread::sleep(Duration::from_millis(250));
+        }
+    });
 }

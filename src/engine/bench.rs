@@ -15,15 +15,7 @@ use crate::engine::pool::in_pool;
 use crate::game::random::{random_board, Rng};
 use crate::game::{Board, Player};
 use crate::search::root;
-
-/// Which search a workload runs.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Search {
-    /// Full-width minimax (textbook node count).
-    Minimax,
-    /// Alpha-beta.
-    AlphaBeta,
-}
+use crate::text::SearchMode;
 
 /// One named search on one generated position.
 #[derive(Clone, Debug, PartialEq)]
@@ -41,7 +33,7 @@ pub struct Workload {
     /// Player to move.
     pub player: Player,
     /// The search.
-    pub search: Search,
+    pub search: SearchMode,
     /// Depth in plies.
     pub depth: u32,
     /// Thread counts to run it at.
@@ -64,8 +56,8 @@ impl Workload {
         let board = self.board();
         let start = Instant::now();
         let r = in_pool(threads, |par| match self.search {
-            Search::Minimax => root::minimax(&board, self.player, self.depth, par),
-            Search::AlphaBeta => root::alphabeta(&board, self.player, self.depth, par),
+            SearchMode::Minimax => root::minimax(&board, self.player, self.depth, par),
+            SearchMode::AlphaBeta => root::alphabeta(&board, self.player, self.depth, par),
         });
         Run {
             nodes: r.nodes,
@@ -130,8 +122,8 @@ pub fn parse_workloads(text: &str) -> Result<Vec<Workload>, String> {
                 _ => return Err(bad("player")),
             },
             search: match f[6] {
-                "minimax" => Search::Minimax,
-                "alphabeta" => Search::AlphaBeta,
+                "minimax" => SearchMode::Minimax,
+                "alphabeta" => SearchMode::AlphaBeta,
                 _ => return Err(bad("mode")),
             },
             depth: f[7]
@@ -187,7 +179,7 @@ mod tests {
         assert_eq!(w.len(), 1);
         assert_eq!(
             (w[0].size, w[0].player, w[0].search, w[0].depth),
-            (8, Player::O, Search::AlphaBeta, 8)
+            (8, Player::O, SearchMode::AlphaBeta, 8)
         );
         assert_eq!(w[0].threads, vec![1, 2]);
         assert!(parse_workloads("x 27 0.5 99 3 O alphabeta 8 1")

@@ -7,6 +7,7 @@ use std::sync::Arc;
 use crate::game::{Board, Move, Player, Twins};
 use crate::search::root::{self, Deepening, Goal, Iterative, Pick, RootResult, RootValue};
 use crate::search::{Compact, Deadline, Progress, Threads};
+use crate::store::StoreUse;
 
 /// What the three steps found.
 pub struct ExactRun {
@@ -50,6 +51,8 @@ pub(crate) struct ExactSettings {
     pub progress: Option<Arc<Progress>>,
     /// The table's size (default: sized for the search).
     pub table_bytes: Option<usize>,
+    /// A solve store the compact engine reads first and adds to.
+    pub store: Option<StoreUse>,
 }
 
 /// The textbook answer to `settings.target` plies on `board` for `p`, in
@@ -76,7 +79,11 @@ pub(crate) fn exact_search(
     let compact_bytes = settings
         .table_bytes
         .unwrap_or_else(|| compact_table_bytes(board.n(), empties, plies));
-    let goal = match Compact::new(board, compact_bytes) {
+    let compact = Compact::new(board, compact_bytes).map(|c| match &settings.store {
+        Some(store) => c.with_store(store.clone()),
+        None => c,
+    });
+    let goal = match compact {
         Some(compact) => Goal::Answer {
             engine: Pick::Compact(Arc::new(compact)),
             deepening: Deepening::UnlessTimed,
@@ -165,7 +172,7 @@ pub(crate) fn exact_search(
 /// 1 GiB. Past 19 plies a solve takes seconds to minutes, and a 64 MiB
 /// table is overwritten so often that it loses most of what it proved
 /// (5x5 with 21 empty cells, 2 threads: 60 s with 64 MiB, 36 s with 1 GiB).
-fn compact_table_bytes(n: usize, empties: u32, plies: u32) -> usize {
+pub(crate) fn compact_table_bytes(n: usize, empties: u32, plies: u32) -> usize {
     let general = root::table_bytes(n, empties, plies);
     match plies.checked_sub(19) {
         Some(more) if more > 0 => (64 << 20) << more.min(4),

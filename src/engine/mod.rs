@@ -5,4 +5,3 @@ pub mod bench;
 pub mod competition;
 pub mod exact;
 pub mod pool;
-pub mod solve;

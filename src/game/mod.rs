@@ -2,16 +2,18 @@
 //! hash, and move generation in canonical order. Nothing here depends on
 //! anything above it.
 
+mod bits;
 mod board;
-mod cols;
 mod movegen;
 mod moves;
 mod player;
 pub mod random;
 mod zobrist;
 
+pub use bits::Bits;
+/// The columns of a row mask, lowest first: [`Bits`] over a `u32` row.
+pub use bits::Bits as Cols;
 pub use board::{Board, Undo};
-pub use cols::Cols;
 pub use movegen::{generate, legal_moves, Twins};
-pub use moves::{Move, MoveKind, MoveList, MAX_MOVES};
+pub use moves::{Move, MoveKind, MoveList, MoveParseError, MAX_MOVES};
 pub use player::{Player, Square, MAX_N};

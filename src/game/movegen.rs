@@ -2,9 +2,9 @@
 //! row-major order, then every Raid in row-major order.
 
 use super::board::Board;
-use super::cols::Cols;
 use super::moves::{Move, MoveKind, MoveList};
 use super::player::Player;
+use super::Cols;
 
 /// Pushes one move per set bit of `mask`, low column first.
 #[inline]

@@ -89,21 +89,33 @@ impl fmt::Display for Move {
     }
 }
 
+/// Why a text is not a move.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum MoveParseError {
+    /// Not two words.
+    #[error("expected a cell and a move type, like \"C3 Stake\", got {0:?}")]
+    Shape(String),
+    /// The second word is not Stake or Raid.
+    #[error("move type must be Stake or Raid, got {0:?}")]
+    Kind(String),
+    /// The first word is not a column letter and a row from 1 to 26.
+    #[error("bad cell {0:?}: expected a column letter and a row number, like C3")]
+    Cell(String),
+}
+
 impl std::str::FromStr for Move {
-    type Err = String;
+    type Err = MoveParseError;
 
     /// Reads `"C3 Stake"`, `"c3 raid"` or `"Z26 Raid"` (case and spacing free).
-    fn from_str(s: &str) -> Result<Move, String> {
+    fn from_str(s: &str) -> Result<Move, MoveParseError> {
         let mut words = s.split_whitespace();
         let (Some(cell), Some(kind), None) = (words.next(), words.next(), words.next()) else {
-            return Err(format!(
-                "expected a cell and a move type, like \"C3 Stake\", got {s:?}"
-            ));
+            return Err(MoveParseError::Shape(s.to_string()));
         };
         let kind = match kind.to_ascii_lowercase().as_str() {
             "stake" => MoveKind::Stake,
             "raid" => MoveKind::Raid,
-            _ => return Err(format!("move type must be Stake or Raid, got {kind:?}")),
+            _ => return Err(MoveParseError::Kind(kind.to_string())),
         };
         let bytes = cell.as_bytes();
         let col = bytes
@@ -116,9 +128,7 @@ impl std::str::FromStr for Move {
             .filter(|r| (1..=26).contains(r));
         match (col, row) {
             (Some(c), Some(r)) => Ok(Move::new(r - 1, usize::from(c - b'A'), kind)),
-            _ => Err(format!(
-                "bad cell {cell:?}: expected a column letter and a row number, like C3"
-            )),
+            _ => Err(MoveParseError::Cell(cell.to_string())),
         }
     }
 }
@@ -214,5 +224,17 @@ mod tests {
         ] {
             assert!(bad.parse::<Move>().is_err(), "{bad}");
         }
+        assert_eq!(
+            "C3 Blitz".parse::<Move>(),
+            Err(MoveParseError::Kind("Blitz".into()))
+        );
+        assert_eq!(
+            "C0 Stake".parse::<Move>(),
+            Err(MoveParseError::Cell("C0".into()))
+        );
+        assert_eq!(
+            "C3".parse::<Move>(),
+            Err(MoveParseError::Shape("C3".into()))
+        );
     }
 }

@@ -3,38 +3,42 @@
 //! each game's scores, the wins / draws / losses, and what pruning saved.
 
 use std::fmt;
+use std::io;
+
+use cpu_time::ProcessTime;
 
 use crate::engine::pool::in_pool;
-use crate::game::Move;
-use crate::game::{Board, Player};
-use crate::play::game::Game;
+use crate::game::{Board, Move, Player};
+use crate::play::game::own_sum;
+use crate::play::mover::{Mover, Turn};
+use crate::play::table::play_out;
 use crate::search::{reference, root};
 use crate::text::dropblitz::{board_text, move_text};
 
 /// The two agents of the assignment.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Agent {
+pub enum DriverAgent {
     /// Plain minimax.
     PlayerM,
     /// Minimax with alpha-beta pruning.
     PlayerA,
 }
 
-impl Agent {
+impl DriverAgent {
     /// The other agent.
-    pub const fn other(self) -> Agent {
+    pub const fn other(self) -> DriverAgent {
         match self {
-            Agent::PlayerM => Agent::PlayerA,
-            Agent::PlayerA => Agent::PlayerM,
+            DriverAgent::PlayerM => DriverAgent::PlayerA,
+            DriverAgent::PlayerA => DriverAgent::PlayerM,
         }
     }
 }
 
-impl fmt::Display for Agent {
+impl fmt::Display for DriverAgent {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(match self {
-            Agent::PlayerM => "PlayerM",
-            Agent::PlayerA => "PlayerA",
+            DriverAgent::PlayerM => "PlayerM",
+            DriverAgent::PlayerA => "PlayerA",
         })
     }
 }
@@ -60,13 +64,13 @@ impl Default for DriverSettings {
     }
 }
 
-/// How one game went.
+/// How one game went, as the older assignment reports it.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct GameResult {
+pub struct DriverGame {
     /// The board's name.
     pub name: String,
     /// Who moved first (owner 1 in the board file).
-    pub first: Agent,
+    pub first: DriverAgent,
     /// PlayerM's final score: the sum of its cells' values.
     pub score_m: i64,
     /// PlayerA's final score.
@@ -79,36 +83,69 @@ pub struct GameResult {
     pub m_nodes: u64,
 }
 
-impl GameResult {
+impl DriverGame {
     /// The winner, or `None` for a draw.
-    pub fn winner(&self) -> Option<Agent> {
+    pub fn winner(&self) -> Option<DriverAgent> {
         match self.score_a.cmp(&self.score_m) {
-            std::cmp::Ordering::Greater => Some(Agent::PlayerA),
-            std::cmp::Ordering::Less => Some(Agent::PlayerM),
+            std::cmp::Ordering::Greater => Some(DriverAgent::PlayerA),
+            std::cmp::Ordering::Less => Some(DriverAgent::PlayerM),
             std::cmp::Ordering::Equal => None,
         }
     }
 }
 
-/// One decision: the move, the nodes searched, and the nodes minimax to the
-/// same depth would search.
-fn decide(agent: Agent, board: &Board, p: Player, settings: &DriverSettings) -> (Move, u64, u64) {
-    // Past the last empty cell every depth searches the same tree.
-    let cap = |d: u32| d.clamp(1, board.empty_count());
-    match agent {
-        Agent::PlayerM => {
-            // The fast full-width search: the textbook move and node count.
-            let r = in_pool(settings.threads, |par| {
-                root::minimax(board, p, cap(settings.minimax_depth), par)
-            });
-            (r.best, r.nodes, r.nodes)
+/// One of the agents at the table: it searches, and counts what it
+/// searched.
+struct DriverMover<'a> {
+    agent: DriverAgent,
+    settings: &'a DriverSettings,
+    /// Positions its searches visited.
+    nodes: u64,
+    /// Positions textbook minimax would visit for the same decisions.
+    minimax_nodes: u64,
+}
+
+impl DriverMover<'_> {
+    /// One decision: the move, the nodes searched, and the nodes minimax
+    /// to the same depth would search.
+    fn decide(&self, board: &Board, p: Player) -> (Move, u64, u64) {
+        let settings = self.settings;
+        // Past the last empty cell every depth searches the same tree.
+        let cap = |d: u32| d.clamp(1, board.empty_count());
+        match self.agent {
+            DriverAgent::PlayerM => {
+                // The fast full-width search: the textbook move and node count.
+                let r = in_pool(settings.threads, |par| {
+                    root::minimax(board, p, cap(settings.minimax_depth), par)
+                });
+                (r.best, r.nodes, r.nodes)
+            }
+            DriverAgent::PlayerA => {
+                let depth = cap(settings.alphabeta_depth);
+                let d = reference::alphabeta(board, p, depth);
+                let full = in_pool(settings.threads, |par| root::minimax(board, p, depth, par));
+                (d.best, d.nodes, full.nodes)
+            }
         }
-        Agent::PlayerA => {
-            let depth = cap(settings.alphabeta_depth);
-            let d = reference::alphabeta(board, p, depth);
-            let full = in_pool(settings.threads, |par| root::minimax(board, p, depth, par));
-            (d.best, d.nodes, full.nodes)
-        }
+    }
+}
+
+impl Mover for DriverMover<'_> {
+    fn choose(&mut self, board: &Board, p: Player, _left: f64) -> io::Result<Turn> {
+        let start = ProcessTime::now();
+        let (mv, nodes, minimax_nodes) = self.decide(board, p);
+        self.nodes += nodes;
+        self.minimax_nodes += minimax_nodes;
+        let note = match self.agent {
+            DriverAgent::PlayerM => format!("minimax {nodes} nodes"),
+            DriverAgent::PlayerA => {
+                format!("alpha-beta {nodes} nodes, minimax would search {minimax_nodes}")
+            }
+        };
+        Ok(Turn {
+            note,
+            ..Turn::played(mv, start.elapsed().as_secs_f64())
+        })
     }
 }
 
@@ -117,16 +154,19 @@ fn decide(agent: Agent, board: &Board, p: Player, settings: &DriverSettings) -> 
 pub fn play_game(
     name: &str,
     start: &Board,
-    first: Agent,
+    first: DriverAgent,
     settings: &DriverSettings,
     trace: &mut dyn FnMut(&str),
-) -> GameResult {
+) -> DriverGame {
     // The first mover plays X, as the board file's owner 1 is X.
-    let player_of = |agent: Agent| if agent == first { Player::X } else { Player::O };
-    let (pa, pm) = (player_of(Agent::PlayerA), player_of(Agent::PlayerM));
+    let player_of = |agent: DriverAgent| if agent == first { Player::X } else { Player::O };
+    let (pa, pm) = (
+        player_of(DriverAgent::PlayerA),
+        player_of(DriverAgent::PlayerM),
+    );
     let depth = |agent| match agent {
-        Agent::PlayerM => settings.minimax_depth,
-        Agent::PlayerA => settings.alphabeta_depth,
+        DriverAgent::PlayerM => settings.minimax_depth,
+        DriverAgent::PlayerA => settings.alphabeta_depth,
     };
     trace(&format!(
         "game {name}: {first} (depth {}) moves first, {} (depth {}) second\n",
@@ -134,51 +174,60 @@ pub fn play_game(
         first.other(),
         depth(first.other())
     ));
-    let mut result = GameResult {
+    let seat = |agent| DriverMover {
+        agent,
+        settings,
+        nodes: 0,
+        minimax_nodes: 0,
+    };
+    let (mut x, mut o) = (seat(first), seat(first.other()));
+    // Scores and board at the end: the start's, until a move is played.
+    let mut end = (
+        own_sum(start, pa),
+        own_sum(start, pm),
+        board_text(start, pa),
+    );
+    // Agents in this process run nothing that can fail, and have no budget.
+    let _ = play_out(start, [&mut x, &mut o], None, &mut |table, played| {
+        let game = table.game();
+        let agent = if played.player == Player::X {
+            first
+        } else {
+            first.other()
+        };
+        if let Ok(mv) = played.result {
+            trace(&format!(
+                "{:>4}  {agent}  {:<10} PlayerA {:>4} : PlayerM {:>4}   {}\n",
+                game.moves().len(),
+                move_text(mv),
+                game.held(pa),
+                game.held(pm),
+                played.note
+            ));
+        }
+        end = (game.held(pa), game.held(pm), board_text(game.board(), pa));
+    });
+    let (a, m) = if first == DriverAgent::PlayerA {
+        (&x, &o)
+    } else {
+        (&o, &x)
+    };
+    let result = DriverGame {
         name: name.into(),
         first,
-        score_m: 0,
-        score_a: 0,
-        a_nodes: 0,
-        a_minimax_nodes: 0,
-        m_nodes: 0,
+        score_a: end.0,
+        score_m: end.1,
+        a_nodes: a.nodes,
+        a_minimax_nodes: a.minimax_nodes,
+        m_nodes: m.nodes,
     };
-    let mut game = Game::new(start, Player::X);
-    while !game.is_over() {
-        let p = game.to_move();
-        let agent = if p == Player::X { first } else { first.other() };
-        let (mv, nodes, minimax_nodes) = decide(agent, game.board(), p, settings);
-        game.play(mv);
-        let cost = match agent {
-            Agent::PlayerM => {
-                result.m_nodes += nodes;
-                format!("minimax {nodes} nodes")
-            }
-            Agent::PlayerA => {
-                result.a_nodes += nodes;
-                result.a_minimax_nodes += minimax_nodes;
-                format!("alpha-beta {nodes} nodes, minimax would search {minimax_nodes}")
-            }
-        };
-        trace(&format!(
-            "{:>4}  {agent}  {:<10} PlayerA {:>4} : PlayerM {:>4}   {cost}\n",
-            game.moves().len(),
-            move_text(mv),
-            game.held(pa),
-            game.held(pm)
-        ));
-    }
-    result.score_a = game.held(pa);
-    result.score_m = game.held(pm);
     let verdict = match result.winner() {
         Some(w) => format!("{w} wins by {}", (result.score_a - result.score_m).abs()),
         None => "a draw".into(),
     };
     trace(&format!(
         "final  PlayerA {} : PlayerM {}  {verdict}\nfinal board (1 = PlayerA, 2 = PlayerM):\n{}\n",
-        result.score_a,
-        result.score_m,
-        board_text(game.board(), pa)
+        result.score_a, result.score_m, end.2
     ));
     result
 }
@@ -189,13 +238,13 @@ pub struct DriverReport {
     /// The agents' depths.
     pub settings: DriverSettings,
     /// The games in the order played.
-    pub games: Vec<GameResult>,
+    pub games: Vec<DriverGame>,
 }
 
 impl DriverReport {
     /// `(wins, draws, losses)` of `agent`.
-    pub fn record(&self, agent: Agent) -> (usize, usize, usize) {
-        let count = |w: Option<Agent>| self.games.iter().filter(|g| g.winner() == w).count();
+    pub fn record(&self, agent: DriverAgent) -> (usize, usize, usize) {
+        let count = |w: Option<DriverAgent>| self.games.iter().filter(|g| g.winner() == w).count();
         (count(Some(agent)), count(None), count(Some(agent.other())))
     }
 }
@@ -203,7 +252,7 @@ impl DriverReport {
 /// Plays every board once with each agent in `firsts` moving first.
 pub fn run_driver(
     boards: &[(String, Board)],
-    firsts: &[Agent],
+    firsts: &[DriverAgent],
     settings: &DriverSettings,
     trace: &mut dyn FnMut(&str),
 ) -> DriverReport {
@@ -234,8 +283,12 @@ impl fmt::Display for DriverReport {
             )?;
         }
         for (agent, kind, depth) in [
-            (Agent::PlayerA, "alpha-beta", self.settings.alphabeta_depth),
-            (Agent::PlayerM, "minimax", self.settings.minimax_depth),
+            (
+                DriverAgent::PlayerA,
+                "alpha-beta",
+                self.settings.alphabeta_depth,
+            ),
+            (DriverAgent::PlayerM, "minimax", self.settings.minimax_depth),
         ] {
             let (w, d, l) = self.record(agent);
             writeln!(
@@ -272,7 +325,7 @@ mod tests {
             threads: 1,
         };
         let mut lines = String::new();
-        let g = play_game("b", &board, Agent::PlayerA, &settings, &mut |s| {
+        let g = play_game("b", &board, DriverAgent::PlayerA, &settings, &mut |s| {
             lines.push_str(s)
         });
         assert_eq!(

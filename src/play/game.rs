@@ -1,10 +1,62 @@
 //! One game in progress, whoever plays it: the position, whose turn it is,
-//! the moves so far (which can be taken back), and the verdict at the end.
-//! The match arena, the older variant's driver, the referee and `stakeraid
-//! play` keep their games in it; each drives its own turns, since what a
-//! turn is differs (an agent's search, a program run, a person's command).
+//! the moves so far (which can be taken back), why a move would be
+//! illegal, and the verdict at the end. The game loop ([`super::table`])
+//! keeps every game in it.
 
-use crate::game::{legal_moves, Board, Cols, Move, Player, Undo};
+use crate::game::{legal_moves, Board, Cols, Move, MoveKind, Player, Square, Undo};
+
+/// Why a move cannot be played: the reasons a person or a program is told.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum Illegal {
+    /// The cell is past the board's last row or column.
+    #[error("{} is off the {n}x{n} board", .mv.cell_name())]
+    OffBoard {
+        /// The move.
+        mv: Move,
+        /// The board's side.
+        n: usize,
+    },
+    /// The cell holds a piece already.
+    #[error("{} is taken", .mv.cell_name())]
+    Taken {
+        /// The move.
+        mv: Move,
+    },
+    /// A Raid on a cell with none of the mover's pieces beside it.
+    #[error("no {} piece next to {}", .player.symbol(), .mv.cell_name())]
+    NoPieceNext {
+        /// The move.
+        mv: Move,
+        /// The side that tried it.
+        player: Player,
+    },
+}
+
+/// Whether `player` may play `mv` on `board`, and if not, why.
+pub fn check_move(board: &Board, player: Player, mv: Move) -> Result<(), Illegal> {
+    let n = board.n();
+    if mv.row() >= n || mv.col() >= n {
+        return Err(Illegal::OffBoard { mv, n });
+    }
+    if board.square(mv.row(), mv.col()) != Square::Empty {
+        return Err(Illegal::Taken { mv });
+    }
+    if mv.kind() == MoveKind::Raid && board.raid_row(player, mv.row()) & (1 << mv.col()) == 0 {
+        return Err(Illegal::NoPieceNext { mv, player });
+    }
+    Ok(())
+}
+
+/// The last move of a game, as a screen marks it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LastMove {
+    /// The move.
+    pub mv: Move,
+    /// Who played it.
+    pub player: Player,
+    /// The cells it turned over, `(row, col)` in row-major order.
+    pub flipped: Vec<(usize, usize)>,
+}
 
 /// A game from a start position: moves are played for the side to move,
 /// and the turn passes to the other side.
@@ -51,6 +103,30 @@ impl Game {
     /// True when the side to move may play `mv`.
     pub fn is_legal(&self, mv: Move) -> bool {
         legal_moves(&self.board, self.to_move).contains(&mv)
+    }
+
+    /// Whether the side to move may play `mv`, and if not, why.
+    pub fn check(&self, mv: Move) -> Result<(), Illegal> {
+        check_move(&self.board, self.to_move, mv)
+    }
+
+    /// The last move, who played it and what it turned over, or `None` at
+    /// the start.
+    pub fn last_move(&self) -> Option<LastMove> {
+        let &(mv, p, undo) = self.played.last()?;
+        let mut flipped = Vec::new();
+        for (k, bits) in undo.flipped().into_iter().enumerate() {
+            // Row offsets -1, 0 and +1 from the move's row.
+            let Some(r) = (mv.row() + k).checked_sub(1) else {
+                continue;
+            };
+            flipped.extend(Cols(bits).map(|c| (r, c)));
+        }
+        Some(LastMove {
+            mv,
+            player: p,
+            flipped,
+        })
     }
 
     /// Plays `mv` for the side to move and passes the turn. The move must
@@ -145,5 +221,38 @@ mod tests {
         game.undo_to(0);
         assert_eq!(game.board(), &start);
         assert_eq!((game.undo(), game.to_move()), (None, Player::O));
+        assert_eq!(game.last_move(), None);
+    }
+
+    #[test]
+    fn illegal_moves_say_why_and_the_last_move_shows_its_flips() {
+        // X at A1 and C2, O at B1 and A2: X's Raid on B2 turns both.
+        let mut board = Board::new(3, &[1; 9]);
+        board.set(0, 0, Square::Piece(Player::X));
+        board.set(1, 2, Square::Piece(Player::X));
+        board.set(0, 1, Square::Piece(Player::O));
+        board.set(1, 0, Square::Piece(Player::O));
+        let mut game = Game::new(&board, Player::X);
+        let why =
+            |game: &Game, text: &str| game.check(text.parse().unwrap()).map_err(|e| e.to_string());
+        assert_eq!(why(&game, "A1 Stake"), Err("A1 is taken".into()));
+        assert_eq!(
+            why(&game, "D1 Stake"),
+            Err("D1 is off the 3x3 board".into())
+        );
+        assert_eq!(why(&game, "A3 Raid"), Err("no X piece next to A3".into()));
+        assert_eq!(why(&game, "B2 Raid"), Ok(()));
+        for mv in legal_moves(game.board(), Player::X) {
+            assert_eq!(game.check(mv), Ok(()));
+        }
+        game.play("B2 Stake".parse().unwrap());
+        let last = game.last_move().unwrap();
+        assert_eq!(
+            (last.mv.to_string(), last.player, last.flipped),
+            ("B2 Stake".into(), Player::X, vec![])
+        );
+        game.undo();
+        game.play("B2 Raid".parse().unwrap());
+        assert_eq!(game.last_move().unwrap().flipped, [(0, 1), (1, 0)]);
     }
 }

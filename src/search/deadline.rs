@@ -85,7 +85,7 @@ impl Deadline {
 }
 
 /// CPU time this process has used so far, every thread included.
-pub fn process_cpu() -> Duration {
+pub(crate) fn process_cpu() -> Duration {
     // `ProcessTime::try_now` fails only where the clock does not exist;
     // then nothing counts as used, and the wall clock still bounds play.
     ProcessTime::try_now().map_or(Duration::ZERO, |t| t.as_duration())

@@ -6,9 +6,11 @@
 use std::sync::Arc;
 
 use super::compact::Compact;
+use super::deadline::Deadline;
 use super::general::Searcher;
+use super::progress::Progress;
 use super::window::Window;
-use super::worker::Worker;
+use super::worker::{Signals, Worker};
 use crate::game::{Board, Move, Player};
 
 /// Whether a search splits its work across the current rayon pool.
@@ -23,7 +25,7 @@ pub(crate) enum Threads {
 
 impl Threads {
     /// [`Threads::Pool`] when `parallel` (what the pools tell their callers).
-    pub fn pool_if(parallel: bool) -> Threads {
+    pub(crate) fn pool_if(parallel: bool) -> Threads {
         if parallel {
             Threads::Pool
         } else {
@@ -42,10 +44,37 @@ pub(crate) enum Engine {
 }
 
 impl Engine {
+    /// The engine of an exact search of `board` with a table of about
+    /// `bytes` of its own: the compact one where it applies.
+    pub(crate) fn exact_for(board: &Board, bytes: usize, threads: Threads) -> Engine {
+        match Compact::new(board, bytes) {
+            Some(compact) => Engine::Compact(Arc::new(compact), threads),
+            None => Engine::General(Searcher::new(board.n(), bytes, threads)),
+        }
+    }
+
+    /// One search of `window` that nothing stops and nobody watches (a
+    /// job of a split solve): the value or bound, and the nodes.
+    pub(crate) fn search_once(
+        &self,
+        board: &Board,
+        p: Player,
+        remaining: u32,
+        window: Window<i64>,
+    ) -> (i64, u64) {
+        let (deadline, progress) = (Deadline::none(), Progress::default());
+        let mut w = Worker::new(Signals {
+            deadline: &deadline,
+            progress: &progress,
+        });
+        let v = self.search(&mut board.clone(), p, remaining, window, &mut w);
+        (v, w.nodes)
+    }
+
     /// Negamax value of `board` for `p` to move, `remaining` plies deep,
     /// within `window`, fail-soft: exact inside the window, a bound outside
     /// it. Garbage once `w` is stopped.
-    pub fn search(
+    pub(crate) fn search(
         &self,
         board: &mut Board,
         p: Player,
@@ -61,7 +90,7 @@ impl Engine {
 
     /// The move an earlier search of `board`, `p` to move, `remaining`
     /// plies deep, proved best, if the compact engine's table still holds it.
-    pub fn proved_best(&self, board: &Board, p: Player, remaining: u32) -> Option<Move> {
+    pub(crate) fn proved_best(&self, board: &Board, p: Player, remaining: u32) -> Option<Move> {
         match self {
             Engine::General(_) => None,
             Engine::Compact(c, _) => c.proved_best(board, p, remaining),
@@ -69,12 +98,12 @@ impl Engine {
     }
 
     /// Whether the compact engine searches.
-    pub fn is_compact(&self) -> bool {
+    pub(crate) fn is_compact(&self) -> bool {
         matches!(self, Engine::Compact(..))
     }
 
     /// How the search spreads over threads.
-    pub fn threads(&self) -> Threads {
+    pub(crate) fn threads(&self) -> Threads {
         match self {
             Engine::General(s) => s.threads(),
             Engine::Compact(_, threads) => *threads,

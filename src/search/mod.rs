@@ -1,5 +1,10 @@
-//! The searches. [`reference`] holds the textbook oracle; [`root`] the fast
-//! exact engines behind the tie-break layer (see `README.md` here).
+//! The searches. [`mod@reference`] holds the textbook oracle; [`root`] the
+//! fast exact engines behind the tie-break layer (see `README.md` here):
+//! the root picks one engine for a search, the general one (`general/`,
+//! any board) or the compact one (`compact/`, up to 64 cells), and both
+//! search with a window and one worker per thread, stopped by a
+//! [`Deadline`] and reporting to a [`Progress`].
+#![deny(unreachable_pub)]
 
 mod compact;
 mod deadline;
@@ -18,9 +23,10 @@ mod worker;
 pub(crate) use compact::Compact;
 pub(crate) use deadline::process_cpu;
 pub use deadline::Deadline;
-pub(crate) use engine::Threads;
+pub(crate) use engine::{Engine, Threads};
 pub use general::Eval;
 pub use progress::Progress;
 pub use reference::Decision;
 pub use root::{RootResult, RootValue};
 pub use window::Bound;
+pub(crate) use window::Window;

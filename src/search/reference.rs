@@ -5,6 +5,7 @@
 
 use crate::game::{legal_moves, Move};
 use crate::game::{Board, Player};
+use crate::search::root::RootValue;
 
 /// The answer of a textbook search.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -17,16 +18,26 @@ pub struct Decision {
     pub nodes: u64,
 }
 
-struct Search {
+/// Nodes between two looks at the stop condition of a timed search.
+const STOP_EVERY: u64 = 1 << 12;
+
+struct Search<'a> {
     root: Player,
     depth: u32,
     nodes: u64,
+    /// Asked every [`STOP_EVERY`] nodes; once true, every node is a leaf
+    /// and the search's result is thrown away.
+    stop: &'a dyn Fn() -> bool,
+    stopped: bool,
 }
 
-impl Search {
+impl Search<'_> {
     fn cutoff(&mut self, board: &Board, depth: u32) -> bool {
         self.nodes += 1;
-        depth == self.depth || board.is_full()
+        if self.nodes.is_multiple_of(STOP_EVERY) && !self.stopped {
+            self.stopped = (self.stop)();
+        }
+        self.stopped || depth == self.depth || board.is_full()
     }
 
     fn minimax(&mut self, board: &mut Board, to_move: Player, depth: u32) -> i64 {
@@ -87,41 +98,88 @@ impl Search {
 /// Textbook minimax decision for `player` to `depth` plies (`depth >= 1`,
 /// the board not full).
 pub fn minimax(board: &Board, player: Player, depth: u32) -> Decision {
-    assert!(depth >= 1 && !board.is_full());
-    let mut s = Search {
-        root: player,
-        depth,
-        nodes: 1,
-    };
-    let mut board = board.clone();
-    let mut best: Option<(Move, i64)> = None;
-    for mv in legal_moves(&board, player) {
-        let undo = board.make(mv, player);
-        let v = s.minimax(&mut board, player.other(), 1);
-        board.unmake(undo);
-        if best.is_none_or(|(_, b)| v > b) {
-            best = Some((mv, v));
-        }
-    }
-    let (best, value) = best.expect("a board that is not full has a move");
-    Decision {
-        best,
-        value,
-        nodes: s.nodes,
-    }
+    minimax_until(board, player, depth, &|| false)
+        .expect("never stopped")
+        .decision
 }
 
 /// Textbook alpha-beta decision: the root is a max node whose alpha is the
 /// best value so far, so a later move must be strictly better to be chosen.
 pub fn alphabeta(board: &Board, player: Player, depth: u32) -> Decision {
+    alphabeta_until(board, player, depth, &|| false)
+        .expect("never stopped")
+        .decision
+}
+
+/// A decision with what the search proved about each root move, in
+/// canonical order.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Rooted {
+    /// The decision.
+    pub decision: Decision,
+    /// Every root move: exact, or at most a value where alpha-beta cut it.
+    pub moves: Vec<(Move, RootValue)>,
+}
+
+/// [`minimax`] with every root value, or `None` once `stop` (asked now and
+/// then) says so.
+pub fn minimax_until(
+    board: &Board,
+    player: Player,
+    depth: u32,
+    stop: &dyn Fn() -> bool,
+) -> Option<Rooted> {
     assert!(depth >= 1 && !board.is_full());
     let mut s = Search {
         root: player,
         depth,
         nodes: 1,
+        stop,
+        stopped: false,
     };
     let mut board = board.clone();
     let mut best: Option<(Move, i64)> = None;
+    let mut moves = Vec::new();
+    for mv in legal_moves(&board, player) {
+        let undo = board.make(mv, player);
+        let v = s.minimax(&mut board, player.other(), 1);
+        board.unmake(undo);
+        moves.push((mv, RootValue::Exact(v)));
+        if best.is_none_or(|(_, b)| v > b) {
+            best = Some((mv, v));
+        }
+    }
+    let (best, value) = best.expect("a board that is not full has a move");
+    (!s.stopped).then_some(Rooted {
+        decision: Decision {
+            best,
+            value,
+            nodes: s.nodes,
+        },
+        moves,
+    })
+}
+
+/// [`alphabeta`] with every root value, or `None` once `stop` (asked now
+/// and then) says so. A move no better than the best before it is only
+/// bounded: its search stopped once it could not be chosen.
+pub fn alphabeta_until(
+    board: &Board,
+    player: Player,
+    depth: u32,
+    stop: &dyn Fn() -> bool,
+) -> Option<Rooted> {
+    assert!(depth >= 1 && !board.is_full());
+    let mut s = Search {
+        root: player,
+        depth,
+        nodes: 1,
+        stop,
+        stopped: false,
+    };
+    let mut board = board.clone();
+    let mut best: Option<(Move, i64)> = None;
+    let mut moves = Vec::new();
     for mv in legal_moves(&board, player) {
         let alpha = best.map_or(i64::MIN, |(_, b)| b);
         let undo = board.make(mv, player);
@@ -129,12 +187,18 @@ pub fn alphabeta(board: &Board, player: Player, depth: u32) -> Decision {
         board.unmake(undo);
         if best.is_none_or(|(_, b)| v > b) {
             best = Some((mv, v));
+            moves.push((mv, RootValue::Exact(v)));
+        } else {
+            moves.push((mv, RootValue::AtMost(v)));
         }
     }
     let (best, value) = best.expect("a board that is not full has a move");
-    Decision {
-        best,
-        value,
-        nodes: s.nodes,
-    }
+    (!s.stopped).then_some(Rooted {
+        decision: Decision {
+            best,
+            value,
+            nodes: s.nodes,
+        },
+        moves,
+    })
 }

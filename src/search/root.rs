@@ -164,7 +164,7 @@ pub(crate) enum Pick {
     /// The compact engine where it applies, else the general one.
     Fastest,
     /// This compact engine, whose table keeps what earlier searches of
-    /// positions on the same board proved (it applies to the board).
+    /// positions on the same board proved (built for this board).
     Compact(Arc<Compact>),
     /// The general engine even where the compact one applies, so that
     /// tests can hold the two against each other.

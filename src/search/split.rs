@@ -17,7 +17,7 @@ pub(crate) struct SplitPoint<'a> {
 
 impl<'a> SplitPoint<'a> {
     /// A split point below `parent` (the one the searching thread is in).
-    pub fn new(parent: Option<&'a SplitPoint<'a>>) -> SplitPoint<'a> {
+    pub(crate) fn new(parent: Option<&'a SplitPoint<'a>>) -> SplitPoint<'a> {
         SplitPoint {
             stop: AtomicBool::new(false),
             parent,
@@ -25,13 +25,13 @@ impl<'a> SplitPoint<'a> {
     }
 
     /// Stops every search below this point.
-    pub fn stop(&self) {
+    pub(crate) fn stop(&self) {
         self.stop.store(true, Relaxed);
     }
 
     /// True once this point or an enclosing one was stopped: the results
     /// of searches below it since are garbage.
-    pub fn stopped(&self) -> bool {
+    pub(crate) fn stopped(&self) -> bool {
         self.stop.load(Relaxed) || self.parent.is_some_and(|p| p.stopped())
     }
 }

@@ -29,14 +29,14 @@ pub(crate) struct Window<V> {
 
 impl<V: Value> Window<V> {
     #[inline(always)]
-    pub fn new(alpha: V, beta: V) -> Window<V> {
+    pub(crate) fn new(alpha: V, beta: V) -> Window<V> {
         Window { alpha, beta }
     }
 
     /// The window just above `alpha`: it only tells whether the value
     /// exceeds `alpha`.
     #[inline(always)]
-    pub fn null_above(alpha: V) -> Window<V> {
+    pub(crate) fn null_above(alpha: V) -> Window<V> {
         Window {
             alpha,
             beta: alpha + V::ONE,
@@ -45,7 +45,7 @@ impl<V: Value> Window<V> {
 
     /// The same window from the other side's point of view (negamax).
     #[inline(always)]
-    pub fn negated(self) -> Window<V> {
+    pub(crate) fn negated(self) -> Window<V> {
         Window {
             alpha: -self.beta,
             beta: -self.alpha,
@@ -54,7 +54,7 @@ impl<V: Value> Window<V> {
 
     /// True when no integer lies strictly inside: a null window.
     #[inline(always)]
-    pub fn is_null(self) -> bool {
+    pub(crate) fn is_null(self) -> bool {
         self.alpha + V::ONE >= self.beta
     }
 }

@@ -47,7 +47,7 @@ pub(crate) struct Worker<'a> {
 
 impl<'a> Worker<'a> {
     /// A worker at the root, with no nodes yet.
-    pub fn new(signals: Signals<'a>) -> Worker<'a> {
+    pub(crate) fn new(signals: Signals<'a>) -> Worker<'a> {
         Worker {
             signals,
             split: None,
@@ -56,7 +56,7 @@ impl<'a> Worker<'a> {
     }
 
     /// A worker for a younger brother searched below `split`.
-    pub fn below<'b>(signals: Signals<'b>, split: &'b SplitPoint<'b>) -> Worker<'b> {
+    pub(crate) fn below<'b>(signals: Signals<'b>, split: &'b SplitPoint<'b>) -> Worker<'b> {
         Worker {
             signals,
             split: Some(split),
@@ -64,18 +64,18 @@ impl<'a> Worker<'a> {
         }
     }
 
-    pub fn signals(&self) -> Signals<'a> {
+    pub(crate) fn signals(&self) -> Signals<'a> {
         self.signals
     }
 
-    pub fn split(&self) -> Option<&'a SplitPoint<'a>> {
+    pub(crate) fn split(&self) -> Option<&'a SplitPoint<'a>> {
         self.split
     }
 
     /// Counts a node, and every [`TICK_EVERY`] nodes on this thread
     /// reports them and polls the deadline if [`POLL_EVERY`] has passed.
     #[inline]
-    pub fn visit(&mut self) {
+    pub(crate) fn visit(&mut self) {
         self.nodes += 1;
         let t = TICKS.with(|t| {
             let v = t.get().wrapping_add(1);
@@ -91,20 +91,20 @@ impl<'a> Worker<'a> {
     /// of the last plies, whose nodes are too cheap to tick one by one)
     /// with the next report.
     #[inline]
-    pub fn report_later(&self, nodes: u64) {
+    pub(crate) fn report_later(&self, nodes: u64) {
         UNTICKED.with(|u| u.set(u.get() + nodes));
     }
 
     /// True once the deadline has fired: results since are garbage.
     #[inline]
-    pub fn aborted(&self) -> bool {
+    pub(crate) fn aborted(&self) -> bool {
         self.signals.deadline.fired()
     }
 
     /// True once the deadline has fired or a split point above was
     /// stopped: results since are garbage, to be discarded.
     #[inline]
-    pub fn stopped(&self) -> bool {
+    pub(crate) fn stopped(&self) -> bool {
         self.aborted() || self.split.is_some_and(|s| s.stopped())
     }
 }

@@ -5,6 +5,7 @@ use std::fmt;
 
 use crate::game::{Board, Player, Square};
 use crate::game::{Move, MoveKind};
+use crate::text::checks;
 use crate::text::lines::{Lines, Quoted};
 
 /// The side of the older variant's board.
@@ -108,7 +109,7 @@ pub fn parse_board(bytes: &[u8]) -> Result<Board, LegacyError> {
     for (i, owner) in owners.into_iter().enumerate() {
         board.set(i / SIDE, i % SIDE, owner);
     }
-    if board.is_full() {
+    if !checks::playable(&board) {
         return err(SIDE, LegacyErrorKind::BoardFull);
     }
     Ok(board)
@@ -143,9 +144,8 @@ fn parse_row(text: &str) -> Result<Vec<(i32, Square)>, LegacyErrorKind> {
         {
             return Err(bad());
         }
-        let value = match value.parse::<i32>() {
-            Ok(v) if v >= 0 => v,
-            _ => return Err(LegacyErrorKind::BadValue(value.into())),
+        let Some(value) = checks::value_word(value) else {
+            return Err(LegacyErrorKind::BadValue(value.into()));
         };
         let owner = match owner {
             "0" => Square::Empty,
@@ -205,16 +205,16 @@ pub fn move_text(mv: Move) -> String {
     )
 }
 
+/// An answer line that is not a Drop / Blitz move.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("expected a move like drop,C,2 or blitz,C,2, got {}", Quoted(.0))]
+pub struct MoveTextError(pub String);
+
 /// Reads an answer line back (case and spaces free): the inverse of
 /// [`move_text`].
-pub fn parse_move(text: &str) -> Result<Move, String> {
+pub fn parse_move(text: &str) -> Result<Move, MoveTextError> {
     let parts: Vec<&str> = text.split(',').map(str::trim).collect();
-    let bad = || {
-        format!(
-            "expected a move like drop,C,2 or blitz,C,2, got {}",
-            Quoted(text)
-        )
-    };
+    let bad = || MoveTextError(text.to_owned());
     let [kind, col, row] = parts[..] else {
         return Err(bad());
     };
@@ -354,7 +354,8 @@ mod tests {
             "drop,C,2,1",
             "",
         ] {
-            assert!(parse_move(bad).is_err(), "{bad}");
+            let e = parse_move(bad).unwrap_err().to_string();
+            assert!(e.starts_with("expected a move like drop,C,2"), "{bad}: {e}");
         }
     }
 }

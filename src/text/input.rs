@@ -4,9 +4,10 @@
 
 use std::fmt;
 
-use crate::game::{Board, Player, Square, MAX_N};
+use crate::game::{Board, MAX_N};
+use crate::text::checks;
 use crate::text::lines::{Lines, NotText, Quoted};
-use crate::text::{Mode, Problem};
+use crate::text::{Problem, SearchMode, Task};
 
 /// Why an input was refused, and on which line (1-based).
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -127,9 +128,8 @@ pub fn parse_problem(bytes: &[u8]) -> Result<Problem, ParseError> {
     let mut lines = Lines::new(bytes);
 
     let (l, text) = next_line(&mut lines, "the board size")?;
-    let n = match text.parse::<usize>() {
-        Ok(n) if (1..=MAX_N).contains(&n) => n,
-        _ => return err(l, BadSize(text.into())),
+    let Some(n) = text.parse::<usize>().ok().and_then(checks::side) else {
+        return err(l, BadSize(text.into()));
     };
 
     let (l, mode_text) = next_line(&mut lines, "the mode")?;
@@ -139,18 +139,16 @@ pub fn parse_problem(bytes: &[u8]) -> Result<Problem, ParseError> {
     }
 
     let (l, text) = next_line(&mut lines, "the player")?;
-    let player = match text {
-        "X" | "x" => Player::X,
-        "O" | "o" => Player::O,
-        _ => return err(l, UnknownPlayer(text.into())),
+    let Some(player) = checks::player(text) else {
+        return err(l, UnknownPlayer(text.into()));
     };
 
     let (l, text) = next_line(&mut lines, "the depth or time")?;
-    let mode = if mode_upper == "COMPETITION" {
+    let task = if mode_upper == "COMPETITION" {
         match text.parse::<f64>() {
             // Whatever a referee writes once the time has run out, the
             // quickest legal move is the best answer to it.
-            Ok(s) if s.is_finite() => Mode::Competition {
+            Ok(s) if s.is_finite() => Task::Competition {
                 seconds: s.max(0.0),
             },
             _ => return err(l, BadTime(text.into())),
@@ -160,11 +158,12 @@ pub fn parse_problem(bytes: &[u8]) -> Result<Problem, ParseError> {
             Ok(d) if d >= 1 => d,
             _ => return err(l, BadDepth(text.into())),
         };
-        if mode_upper == "MINIMAX" {
-            Mode::Minimax { depth }
+        let mode = if mode_upper == "MINIMAX" {
+            SearchMode::Minimax
         } else {
-            Mode::AlphaBeta { depth }
-        }
+            SearchMode::AlphaBeta
+        };
+        Task::Exact { mode, depth }
     };
 
     let mut values = Vec::with_capacity(n * n);
@@ -181,9 +180,9 @@ pub fn parse_problem(bytes: &[u8]) -> Result<Problem, ParseError> {
             );
         }
         for word in row {
-            match word.parse::<i32>() {
-                Ok(v) if v >= 0 => values.push(v),
-                _ => return err(l, BadValue(word.into())),
+            match checks::value_word(word) {
+                Some(v) => values.push(v),
+                None => return err(l, BadValue(word.into())),
             }
         }
     }
@@ -197,17 +196,14 @@ pub fn parse_problem(bytes: &[u8]) -> Result<Problem, ParseError> {
             return err(l, RowLength { expected: n, found });
         }
         for (c, ch) in text.chars().enumerate() {
-            let sq = match ch {
-                '.' => Square::Empty,
-                'X' => Square::Piece(Player::X),
-                'O' => Square::Piece(Player::O),
-                _ => return err(l, BadCell(ch)),
+            let Some(sq) = checks::square(ch) else {
+                return err(l, BadCell(ch));
             };
             board.set(r, c, sq);
         }
         last_row = l;
     }
-    if board.is_full() {
+    if !checks::playable(&board) {
         return err(last_row, BoardFull);
     }
     if let Some(l) = lines.first_not_blank() {
@@ -216,13 +212,14 @@ pub fn parse_problem(bytes: &[u8]) -> Result<Problem, ParseError> {
     Ok(Problem {
         board,
         player,
-        mode,
+        task,
     })
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::game::{Player, Square};
 
     const EXAMPLE: &str = "3\nMINIMAX\nO\n2\n1 8 23\n5 42 12\n26 30 9\nX..\n...\n...\n";
 
@@ -231,7 +228,13 @@ mod tests {
         let p = parse_problem(EXAMPLE.as_bytes()).unwrap();
         assert_eq!(p.board.n(), 3);
         assert_eq!(p.player, Player::O);
-        assert_eq!(p.mode, Mode::Minimax { depth: 2 });
+        assert_eq!(
+            p.task,
+            Task::Exact {
+                mode: SearchMode::Minimax,
+                depth: 2
+            }
+        );
         assert_eq!(p.board.value(1, 1), 42);
         assert_eq!(p.board.square(0, 0), Square::Piece(Player::X));
         assert_eq!(p.board.score(Player::O), -1);
@@ -264,7 +267,7 @@ mod tests {
     fn accepts_big_values_and_competition_time() {
         let text = "1\nCOMPETITION\nX\n12.5\n2147483647\n.\n";
         let p = parse_problem(text.as_bytes()).unwrap();
-        assert_eq!(p.mode, Mode::Competition { seconds: 12.5 });
+        assert_eq!(p.task, Task::Competition { seconds: 12.5 });
         assert_eq!(p.board.value(0, 0), i32::MAX);
     }
 

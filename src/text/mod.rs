@@ -1,12 +1,16 @@
 //! Text in and out: `input.txt` into a [`Problem`], the answer as
-//! `output.txt`, and the older Drop / Blitz board format.
+//! `output.txt` (and read back, as a referee reads a program's answer),
+//! and the older Drop / Blitz board format.
 
+mod answer;
+pub(crate) mod checks;
 pub mod dropblitz;
 mod input;
 mod lines;
 mod output;
 mod problem;
 
+pub use answer::{parse_answer, AnswerError, AnswerText};
 pub use input::{parse_problem, ParseError, ParseErrorKind};
 pub use output::{answer_text, input_text};
-pub use problem::{Mode, Problem};
+pub use problem::{Problem, SearchMode, Task};

@@ -1,7 +1,7 @@
 //! The text the program writes: `output.txt`, and an `input.txt` for a
 //! problem (for tests and the position generator).
 
-use super::problem::{Mode, Problem};
+use super::problem::{Problem, Task};
 use crate::game::{Board, Move, Player};
 
 /// The text of `output.txt` for `mv` played on `before`: the move line and
@@ -16,13 +16,13 @@ pub fn answer_text(before: &Board, player: Player, mv: Move) -> String {
 pub fn input_text(problem: &Problem) -> String {
     let board = &problem.board;
     let n = board.n();
-    let limit = match problem.mode {
-        Mode::Minimax { depth } | Mode::AlphaBeta { depth } => depth.to_string(),
-        Mode::Competition { seconds } => seconds.to_string(),
+    let limit = match problem.task {
+        Task::Exact { depth, .. } => depth.to_string(),
+        Task::Competition { seconds } => seconds.to_string(),
     };
     let mut s = format!(
         "{n}\n{}\n{}\n{limit}\n",
-        problem.mode.name(),
+        problem.task.name(),
         problem.player.symbol()
     );
     for r in 0..n {

@@ -1,42 +1,71 @@
 //! A parsed `input.txt`: the position, the player to move and what is asked.
 
+use serde::{Deserialize, Serialize};
+
 use crate::game::{Board, Player};
 
-/// What the input asks for, with its limit.
+/// Minimax or alpha-beta: which root values a search proves. Both choose
+/// the same move with the same value (the textbook answer). The one name
+/// of the choice in `input.txt`, the JSON, the command line and the bench.
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize, clap::ValueEnum,
+)]
+pub enum SearchMode {
+    /// Every root move's value exact, as full-width minimax gives them.
+    #[serde(rename = "MINIMAX", alias = "minimax")]
+    #[value(name = "minimax", alias = "MINIMAX")]
+    Minimax,
+    /// The chosen move's value exact; moves proved not to be chosen may
+    /// carry only an upper bound, as alpha-beta leaves them.
+    #[default]
+    #[serde(rename = "ALPHABETA", alias = "alphabeta")]
+    #[value(name = "alphabeta", alias = "ALPHABETA")]
+    AlphaBeta,
+}
+
+impl SearchMode {
+    /// `"MINIMAX"` or `"ALPHABETA"`, as in `input.txt` and the JSON.
+    pub const fn name(self) -> &'static str {
+        match self {
+            SearchMode::Minimax => "MINIMAX",
+            SearchMode::AlphaBeta => "ALPHABETA",
+        }
+    }
+}
+
+/// What an input asks for, with its limit.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub enum Mode {
-    /// Textbook minimax to `depth` plies.
-    Minimax {
+pub enum Task {
+    /// The textbook answer of a search to `depth` plies (MINIMAX or
+    /// ALPHABETA in `input.txt`).
+    Exact {
+        /// Which root values to prove.
+        mode: SearchMode,
         /// Cut-off depth (the root is depth 0).
         depth: u32,
     },
-    /// Textbook alpha-beta to `depth` plies (same answer as minimax).
-    AlphaBeta {
-        /// Cut-off depth (the root is depth 0).
-        depth: u32,
-    },
-    /// Play well with `seconds` of CPU time left for the rest of the game.
+    /// Play well with `seconds` of CPU time left for the rest of the game
+    /// (COMPETITION): no search has an exact answer to give.
     Competition {
         /// CPU seconds left for all of this player's remaining moves.
         seconds: f64,
     },
 }
 
-impl Mode {
+impl Task {
     /// The mode's name as written in `input.txt`.
     pub const fn name(self) -> &'static str {
         match self {
-            Mode::Minimax { .. } => "MINIMAX",
-            Mode::AlphaBeta { .. } => "ALPHABETA",
-            Mode::Competition { .. } => "COMPETITION",
+            Task::Exact { mode, .. } => mode.name(),
+            Task::Competition { .. } => "COMPETITION",
         }
     }
 
-    /// The cut-off depth of MINIMAX and ALPHABETA.
+    /// The cut-off depth of an exact search.
     pub const fn depth(self) -> Option<u32> {
         match self {
-            Mode::Minimax { depth } | Mode::AlphaBeta { depth } => Some(depth),
-            Mode::Competition { .. } => None,
+            Task::Exact { depth, .. } => Some(depth),
+            Task::Competition { .. } => None,
         }
     }
 }
@@ -49,5 +78,5 @@ pub struct Problem {
     /// The player to move, whose point of view the score takes (`YOUPLAY`).
     pub player: Player,
     /// What is asked.
-    pub mode: Mode,
+    pub task: Task,
 }

@@ -11,7 +11,7 @@ use stakeraid::api::{
 };
 use stakeraid::rng::{random_board, Rng};
 use stakeraid::search::reference;
-use stakeraid::{legal_moves, parse_problem, Board, Mode, Player};
+use stakeraid::{legal_moves, parse_problem, Board, Player, Task};
 
 use crate::util::{assert_ok, case_folders, normalized, run, SPEC_EXAMPLES};
 
@@ -89,7 +89,7 @@ fn analysis_agrees_with_text_answers_on_the_corpus() {
         let position = Position::from_problem(&problem).unwrap();
         let limits = Limits {
             threads: 1,
-            ..Limits::for_mode(problem.mode).unwrap()
+            ..Limits::for_task(problem.task).unwrap()
         };
         let a = analyse(&position, &limits).unwrap();
         assert_eq!(a.output_text(), expected, "{}", dir.display());
@@ -100,10 +100,17 @@ fn analysis_agrees_with_text_answers_on_the_corpus() {
                 ..Default::default()
             },
         )
+        .unwrap()
         .text;
         assert_eq!(a.output_text(), text, "{}", dir.display());
         assert!(a.exact && !a.stopped, "{}", dir.display());
-        if matches!(problem.mode, Mode::Minimax { .. }) {
+        if matches!(
+            problem.task,
+            Task::Exact {
+                mode: SearchMode::Minimax,
+                ..
+            }
+        ) {
             assert!(a.moves.iter().all(|m| m.bound == Bound::Exact));
         }
         check_shape(&a, &problem.board);
@@ -245,18 +252,24 @@ fn errors_are_typed() {
         analyse(&position, &limits(None, None)),
         Err(ApiError::NoLimit)
     );
-    // A budget beyond the clock's range, and absurd thread counts, are no trouble.
+    // A budget beyond the clock's range is no trouble; an absurd thread
+    // count is refused, as the command line refuses it.
     let huge = Limits {
         threads: 1 << 40,
         ..limits(Some(2), Some(Duration::MAX))
     };
+    assert_eq!(
+        analyse(&position, &huge),
+        Err(ApiError::TooManyThreads(1 << 40))
+    );
+    let huge = Limits { threads: 0, ..huge };
     assert!(analyse(&position, &huge).unwrap().exact);
     // Deeper than the game is long: the game's end is the depth.
     let a = analyse(&position, &limits(Some(50), None)).unwrap();
     assert_eq!((a.requested_depth, a.depth, a.pv.len()), (9, 9, 9));
     assert!(a.exact);
     assert_eq!(
-        Limits::for_mode(Mode::Competition { seconds: 1.0 }).unwrap_err(),
+        Limits::for_task(Task::Competition { seconds: 1.0 }).unwrap_err(),
         ApiError::NotExact("COMPETITION")
     );
     let mut full = board;
@@ -363,22 +376,70 @@ fn a_watched_solve_shows_the_nodes_it_reports() {
         let problem = stakeraid::Problem {
             board,
             player: Player::X,
-            mode: Mode::AlphaBeta { depth: 16 },
+            task: Task::Exact {
+                mode: SearchMode::AlphaBeta,
+                depth: 16,
+            },
         };
-        let watch = Arc::new(stakeraid::search::Progress::default());
-        let answer = stakeraid::solve(
+        let watch = std::sync::Mutex::new(None);
+        let answer = stakeraid::api::solve_watched(
             &problem,
             &stakeraid::SolveOptions {
                 threads,
-                progress: Some(watch.clone()),
                 ..Default::default()
             },
-        );
+            |w| *watch.lock().unwrap() = Some(w),
+        )
+        .unwrap();
+        let watch = watch.into_inner().unwrap().unwrap();
         // Each thread flushes its count every 64 nodes it ticks.
-        let (seen, nodes) = (watch.nodes_seen() as f64, answer.nodes as f64);
+        let (seen, nodes) = (watch.nodes() as f64, answer.nodes as f64);
         assert!(
             (seen - nodes).abs() <= 0.02 * nodes,
             "{threads} threads: {seen} seen, {nodes} reported"
         );
+    }
+}
+
+/// The textbook engine answers through the same front door: the same
+/// move, value, PV and (in MINIMAX mode) root values as the fast engine,
+/// and in ALPHABETA mode bounds that hold.
+#[test]
+fn the_reference_engine_gives_the_same_analysis() {
+    let mut rng = Rng::new(2024);
+    for round in 0..60 {
+        let n = 2 + round % 3;
+        let board = random_board(&mut rng, n, [3, 99][round % 2], 0.3);
+        let player = if round % 2 == 0 { Player::X } else { Player::O };
+        let depth = 1 + (round % 3) as u32;
+        let position = Position::new(board.clone(), player).unwrap();
+        for mode in [SearchMode::Minimax, SearchMode::AlphaBeta] {
+            let fast = analyse(&position, &Limits::to_depth(mode, depth)).unwrap();
+            let textbook = analyse(
+                &position,
+                &Limits {
+                    engine: stakeraid::Engine::Reference,
+                    ..Limits::to_depth(mode, depth)
+                },
+            )
+            .unwrap();
+            assert_eq!(
+                (textbook.best, textbook.value, &textbook.pv, textbook.exact),
+                (fast.best, fast.value, &fast.pv, true),
+                "{mode:?} {board:?}"
+            );
+            check_shape(&textbook, &board);
+            if mode == SearchMode::Minimax {
+                assert_eq!(textbook.moves, fast.moves, "{board:?}");
+            }
+            for m in &textbook.moves {
+                let v = reference_child_value(&board, player, m.mv, depth);
+                match m.bound {
+                    Bound::Exact => assert_eq!(m.value, v, "{mode:?} {}", m.mv),
+                    Bound::Upper => assert!(v <= m.value, "{}", m.mv),
+                    Bound::Lower => panic!("{}: a root value is never a lower bound", m.mv),
+                }
+            }
+        }
     }
 }

@@ -266,3 +266,220 @@ fn json_takes_the_fast_engine_and_stats() {
         "{err}"
     );
 }
+
+/// A standard output that cannot be written (a full disk) is one line on
+/// standard error and exit code 2, never a panic or an abort; help that
+/// could not be printed is not a success.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_full_standard_output_is_one_line_and_exit_code_2() {
+    let dir = tempfile::tempdir().unwrap();
+    fs::write(dir.path().join("input.txt"), SPEC_EXAMPLES[0].0).unwrap();
+    let board = "1,1\t2,0\t3,0\t4,0\t5,0\n".repeat(5);
+    fs::write(dir.path().join("board.txt"), board).unwrap();
+    let commands: [&[&str]; 8] = [
+        &["analyse", "input.txt"],
+        &["analyse", "--json", "input.txt"],
+        &["solve", "input.txt", "-o", "-", "--json"],
+        &[
+            "solve",
+            "--format",
+            "drop-blitz",
+            "board.txt",
+            "--depth",
+            "2",
+        ],
+        &["match", "greedy", "random", "--boards", "1", "--size", "3"],
+        &[
+            "driver",
+            "--random",
+            "1",
+            "--minimax-depth",
+            "1",
+            "--alphabeta-depth",
+            "1",
+        ],
+        &["bench"],
+        &["solve", "-o", "-"],
+    ];
+    for args in commands {
+        let (status, stderr) = crate::util::run_with_full_stdout(dir.path(), args);
+        assert_eq!(status.code(), Some(2), "{args:?}: {stderr}");
+        assert_eq!(stderr.lines().count(), 1, "{args:?}: {stderr}");
+        assert!(stderr.contains("No space left"), "{args:?}: {stderr}");
+    }
+    let (status, _) = crate::util::run_with_full_stdout(dir.path(), &["solve", "--help"]);
+    assert!(!status.success(), "help that was not printed");
+}
+
+/// An output path that is a symbolic link writes the file the link names
+/// (through a temporary file beside it) and leaves the link a link.
+#[cfg(unix)]
+#[test]
+fn an_output_link_writes_its_target() {
+    let dir = tempfile::tempdir().unwrap();
+    let (input, expected) = SPEC_EXAMPLES[0];
+    fs::write(dir.path().join("input.txt"), input).unwrap();
+    fs::create_dir(dir.path().join("answers")).unwrap();
+    fs::write(dir.path().join("answers/target.txt"), "previous answer\n").unwrap();
+    std::os::unix::fs::symlink("answers/target.txt", dir.path().join("link.txt")).unwrap();
+    std::os::unix::fs::symlink("link.txt", dir.path().join("link2.txt")).unwrap();
+    for link in ["link.txt", "link2.txt"] {
+        fs::write(dir.path().join("answers/target.txt"), "previous answer\n").unwrap();
+        let out = run(dir.path(), &["solve", "input.txt", "-o", link], b"");
+        assert_ok(&out);
+        let meta = fs::symlink_metadata(dir.path().join(link)).unwrap();
+        assert!(meta.file_type().is_symlink(), "{link} is still a link");
+        assert_eq!(
+            fs::read_to_string(dir.path().join("answers/target.txt")).unwrap(),
+            expected
+        );
+        assert_eq!(fs::read_dir(dir.path().join("answers")).unwrap().count(), 1);
+    }
+    // A link to a file not yet there creates it.
+    std::os::unix::fs::symlink("answers/new.txt", dir.path().join("fresh.txt")).unwrap();
+    assert_ok(&run(
+        dir.path(),
+        &["solve", "input.txt", "-o", "fresh.txt"],
+        b"",
+    ));
+    assert_eq!(
+        fs::read_to_string(dir.path().join("answers/new.txt")).unwrap(),
+        expected
+    );
+}
+
+/// Negative and out-of-range numbers are one line naming the flag and the
+/// accepted range, not a tip to pass `-1` as the input file.
+#[test]
+fn numbers_out_of_range_are_one_line_with_the_range() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = SPEC_EXAMPLES[0].0.as_bytes();
+    for (args, says) in [
+        (
+            &["solve", "-", "-o", "-", "--time", "-1"][..],
+            "from 0 to 1e9",
+        ),
+        (
+            &["solve", "-", "-o", "-", "--time", "1e30"],
+            "from 0 to 1e9",
+        ),
+        (&["analyse", "-", "--time", "-1"], "from 0 to 1e9"),
+        (&["solve", "-", "-o", "-", "--threads", "-1"], "from 0"),
+        (&["analyse", "-", "--threads", "-1"], "from 0"),
+        (&["match", "greedy", "random", "--threads", "-1"], "from 0"),
+        (&["solve", "-", "-o", "-", "--table-mb", "-5"], "from 1"),
+        (
+            &["solve", "-", "-o", "-", "--table-mb", "2000000"],
+            "at most 1048576",
+        ),
+    ] {
+        let out = run(dir.path(), args, input);
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        let err = String::from_utf8(out.stderr).unwrap();
+        let flag = args[args.len() - 2];
+        assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
+        assert!(err.contains(flag) && err.contains(says), "{args:?}: {err}");
+        assert!(out.stdout.is_empty(), "{args:?}");
+    }
+}
+
+/// A table larger than the machine's memory is refused before anything is
+/// allocated (1 TiB here, more than any test machine has).
+#[cfg(target_os = "linux")]
+#[test]
+fn the_table_is_bounded_by_the_memory_available() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = run(
+        dir.path(),
+        &["solve", "-", "-o", "-", "--table-mb", "1048576"],
+        SPEC_EXAMPLES[0].0.as_bytes(),
+    );
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(
+        err.contains("--table-mb") && err.contains("available"),
+        "{err}"
+    );
+}
+
+/// One help text per command, whichever flag asks for it, with each
+/// default said once and the same names for the same values.
+#[test]
+fn help_is_one_text_with_each_default_once() {
+    let dir = tempfile::tempdir().unwrap();
+    for command in ["solve", "analyse", "serve", "position", "match", "driver"] {
+        let short = run(dir.path(), &[command, "-h"], b"");
+        let long = run(dir.path(), &[command, "--help"], b"");
+        assert_ok(&long);
+        assert_eq!(short.stdout, long.stdout, "{command}: -h and --help differ");
+    }
+    let help = |command: &str| {
+        String::from_utf8(run(dir.path(), &[command, "--help"], b"").stdout).unwrap()
+    };
+    for command in ["solve", "analyse"] {
+        let text = help(command);
+        assert!(text.contains("--time <SECONDS>"), "{command}: {text}");
+        let threads = text.split("--threads").nth(1).unwrap();
+        let entry = threads.split("\n\n").next().unwrap();
+        assert_eq!(entry.matches("default").count(), 1, "{command}: {entry}");
+    }
+}
+
+/// `position` takes the mode and player words `solve` takes, and a bad one
+/// names the flag and the choices, not a line of a file.
+#[test]
+fn position_words_are_checked_as_flags() {
+    let dir = tempfile::tempdir().unwrap();
+    for mode in ["minimax", "MINIMAX"] {
+        let out = run(
+            dir.path(),
+            &["position", "--size", "3", "--mode", mode],
+            b"",
+        );
+        assert_ok(&out);
+        assert!(String::from_utf8(out.stdout)
+            .unwrap()
+            .starts_with("3\nMINIMAX\n"));
+    }
+    for (args, says) in [
+        (
+            &["position", "--mode", "foo"][..],
+            "minimax, alphabeta, competition",
+        ),
+        (&["position", "--player", "Z"], "--player"),
+        (&["position", "--depth", "0"], "--depth"),
+    ] {
+        let out = run(dir.path(), args, b"");
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        let err = String::from_utf8(out.stderr).unwrap();
+        assert!(
+            err.lines().count() == 1 && err.contains(says),
+            "{args:?}: {err}"
+        );
+        assert!(!err.contains("line"), "{args:?}: {err}");
+    }
+}
+
+/// `analyse` on a COMPETITION input says what is missing and how to give it.
+#[test]
+fn analyse_of_a_competition_input_asks_for_a_depth() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = SPEC_EXAMPLES[0]
+        .0
+        .replace("MINIMAX\nO\n2", "COMPETITION\nO\n12.5");
+    let out = run(dir.path(), &["analyse", "-"], input.as_bytes());
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(
+        err.contains("COMPETITION") && err.contains("--depth"),
+        "{err}"
+    );
+    let out = run(
+        dir.path(),
+        &["analyse", "-", "--depth", "2"],
+        input.as_bytes(),
+    );
+    assert_ok(&out);
+}

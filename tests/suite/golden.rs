@@ -1,23 +1,23 @@
 //! Golden answers: the SPEC's examples and the case corpus.
 
-use stakeraid::{parse_problem, solve, EngineKind, SolveOptions};
+use stakeraid::{parse_problem, solve, Engine, SolveOptions};
 
 use crate::util::{case_folders, normalized, SPEC_EXAMPLES};
 
 fn engines() -> [SolveOptions; 3] {
     [
         SolveOptions {
-            engine: EngineKind::Reference,
+            engine: Engine::Reference,
             threads: 1,
             ..SolveOptions::default()
         },
         SolveOptions {
-            engine: EngineKind::Fast,
+            engine: Engine::Fast,
             threads: 1,
             ..SolveOptions::default()
         },
         SolveOptions {
-            engine: EngineKind::Fast,
+            engine: Engine::Fast,
             threads: 2,
             ..SolveOptions::default()
         },
@@ -29,7 +29,7 @@ fn spec_examples() {
     for (input, expected) in SPEC_EXAMPLES {
         let problem = parse_problem(input.as_bytes()).unwrap();
         for options in engines() {
-            let got = solve(&problem, &options).text;
+            let got = solve(&problem, &options).unwrap().text;
             assert_eq!(got, expected, "{options:?} on\n{input}");
         }
     }
@@ -52,7 +52,7 @@ fn case_corpus() {
             Err(e) => panic!("{}: {e}", dir.display()),
         };
         for options in engines() {
-            let got = solve(&problem, &options).text;
+            let got = solve(&problem, &options).unwrap().text;
             if got != expected {
                 failures.push(format!(
                     "{} with {options:?}\nexpected:\n{expected}got:\n{got}",

@@ -137,3 +137,45 @@ fn an_interrupt_leaves_the_output_file_alone() {
         .collect();
     assert_eq!(left.len(), 2, "no temporary file left behind: {left:?}");
 }
+
+/// The textbook engine honours the time limit too: it answers from the
+/// deepest depth it completed, with the same warning as the fast engine.
+#[test]
+fn the_reference_engine_honours_the_time_limit() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = endless_input();
+    let start = Instant::now();
+    let args = [
+        "solve",
+        "-",
+        "-o",
+        "-",
+        "--time",
+        "0.5",
+        "--engine",
+        "reference",
+    ];
+    let out = run(dir.path(), &args, input.as_bytes());
+    assert!(
+        start.elapsed() < Duration::from_secs(20),
+        "{:?}",
+        start.elapsed()
+    );
+    assert!(out.status.success(), "{out:?}");
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert!(
+        stderr.contains("not the exact answer at depth 64") && stderr.lines().count() == 1,
+        "{stderr}"
+    );
+    let depth: u32 = stderr
+        .split("at depth ")
+        .nth(1)
+        .and_then(|rest| rest.split(',').next())
+        .and_then(|d| d.trim().parse().ok())
+        .unwrap_or_else(|| panic!("no depth in {stderr:?}"));
+    let problem = parse_problem(input.as_bytes()).unwrap();
+    assert_eq!(
+        answered_move(&out.stdout),
+        reference::alphabeta(&problem.board, problem.player, depth).best
+    );
+}

@@ -14,4 +14,5 @@ mod properties;
 mod referee;
 mod serve;
 mod signature;
+mod store;
 mod util;

@@ -374,3 +374,91 @@ fn json_file_and_bad_arguments() {
         .unwrap()
         .contains("cmd:COMMAND"));
 }
+
+#[test]
+fn a_program_that_cannot_run_is_refused_before_the_first_game() {
+    let dir = tempfile::tempdir().unwrap();
+    let not_executable = dir.path().join("prog");
+    fs::write(&not_executable, "#!/bin/sh\n").unwrap();
+    let not_executable = format!("cmd:{}", not_executable.display());
+    for (side, says) in [
+        ("cmd:/nonexistent/prog", "/nonexistent/prog does not exist"),
+        (not_executable.as_str(), "is not executable"),
+        ("cmd:./prog", "relative path"),
+        ("cmd:no-such-program-anywhere --fast", "not a command"),
+    ] {
+        let start = Instant::now();
+        let out = run(
+            dir.path(),
+            &["referee", side, "greedy", "--boards", "50"],
+            b"",
+        );
+        assert_eq!(out.status.code(), Some(2), "{side}");
+        assert!(out.stdout.is_empty(), "no report: {side}");
+        let err = String::from_utf8(out.stderr).unwrap();
+        assert_eq!(err.lines().count(), 1, "{err}");
+        assert!(err.contains(side) && err.contains(says), "{side}: {err}");
+        assert!(start.elapsed() < Duration::from_secs(5), "{side}");
+    }
+}
+
+#[test]
+fn an_unwritable_json_path_is_refused_before_the_first_game() {
+    let dir = tempfile::tempdir().unwrap();
+    script(dir.path(), "first.sh", FIRST_EMPTY);
+    let counts = dir.path().join("counts");
+    let side = format!(
+        "cmd:sh {} Stake {}",
+        dir.path().join("first.sh").display(),
+        counts.display()
+    );
+    let missing = dir.path().join("no/such/folder/r.json");
+    let folder = dir.path().display().to_string();
+    for json in ["/proc/x", missing.to_str().unwrap(), folder.as_str()] {
+        let out = run(
+            dir.path(),
+            &["referee", &side, "greedy", "--size", "2", "--json", json],
+            b"",
+        );
+        assert_eq!(out.status.code(), Some(2), "{json}");
+        let err = String::from_utf8(out.stderr).unwrap();
+        assert!(
+            err.starts_with(&format!("stakeraid: cannot write the report to {json}: ")),
+            "{json}: {err}"
+        );
+        assert_eq!(err.lines().count(), 1, "{err}");
+        assert!(
+            !counts.exists(),
+            "a game was played before the check: {json}"
+        );
+    }
+}
+
+#[test]
+fn the_text_report_shows_why_a_program_crashed() {
+    let dir = tempfile::tempdir().unwrap();
+    // A panic's message is followed by a line of advice.
+    let crash = script(
+        dir.path(),
+        "crash.sh",
+        "echo \"thread 'main' panicked at src/main.rs:3:5:\" >&2\n\
+         echo 'board too large' >&2\n\
+         echo 'note: run with `RUST_BACKTRACE=1` to display a backtrace' >&2\n\
+         exit 101\n",
+    );
+    let out = run(
+        dir.path(),
+        &["referee", &crash, "greedy", "--boards", "1", "--size", "2"],
+        b"",
+    );
+    assert_ok(&out);
+    let text = String::from_utf8(out.stdout).unwrap();
+    for colour in ["X", "O"] {
+        let line = format!("A as {colour} forfeits: crash (exit code 101: ");
+        let line = text
+            .lines()
+            .find(|l| l.contains(&line))
+            .unwrap_or_else(|| panic!("{text}"));
+        assert!(line.contains("board too large / note: run with"), "{line}");
+    }
+}

@@ -215,9 +215,9 @@ fn scripted_session() {
     assert!(server.child.wait().unwrap().success());
 }
 
-/// Requests piped in all at once (the stdin closes at once) with `--finish`:
-/// every one is answered in full, in order, and a stop in the middle
-/// interrupts what came before it.
+/// Requests piped in all at once (the stdin closes at once; `--finish` is
+/// still accepted): every one is answered in full, in order, and a stop in
+/// the middle interrupts what came before it.
 #[test]
 fn piped_requests_are_answered_in_order() {
     let mut script = String::new();
@@ -256,37 +256,109 @@ fn piped_requests_are_answered_in_order() {
     assert!(after.exact && after.output_text() == SPEC_EXAMPLES[1].1);
 }
 
-/// Closing standard input stops the searches not yet answered, as a stop
-/// request does: each still answers, and the server exits.
+/// Closing standard input changes no answer: the searches not yet
+/// answered run to their own limits, answer, and then the server exits.
 #[test]
-fn end_of_input_stops_the_searches() {
-    let mut server = Server::start();
-    server.send(&deep_request("running"));
-    server.send(&deep_request("queued"));
-    server.nothing_pending(Duration::from_millis(200));
-    drop(server.child.stdin.take());
-    for id in ["running", "queued"] {
-        let r = server.response_within(Duration::from_secs(10));
-        assert_eq!(r["id"], id);
-        let a = analysis(&r);
-        assert!(a.stopped && !a.exact && a.depth >= 1, "{r}");
+fn end_of_input_lets_the_searches_finish() {
+    let mut script = json!({"id": 1, "input": SPEC_EXAMPLES[2].0}).to_string();
+    script.push('\n');
+    script.push_str(&json!({"id": 2, "input": empty_8x8_input(5), "threads": 1}).to_string());
+    script.push('\n');
+    let dir = tempfile::tempdir().unwrap();
+    let out = crate::util::run(dir.path(), &["serve"], script.as_bytes());
+    assert!(out.status.success());
+    let responses: Vec<Value> = String::from_utf8(out.stdout)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(responses.len(), 2);
+    let a = analysis(&responses[0]);
+    assert!(a.exact && !a.stopped, "{}", responses[0]);
+    assert_eq!(a.output_text(), SPEC_EXAMPLES[2].1);
+    let a = analysis(&responses[1]);
+    assert!(a.exact && !a.stopped && a.depth == 5, "{}", responses[1]);
+}
+
+/// SIGINT and SIGTERM stop the searches not yet answered, as a stop
+/// request does: each still answers, and the server exits at once with
+/// 128 + the signal, without waiting for the end of its input.
+#[test]
+fn a_signal_stops_the_searches_and_ends_the_server() {
+    for signal in [libc::SIGTERM, libc::SIGINT] {
+        let mut server = Server::start();
+        // An answer shows the server is up, its signal handlers set.
+        server.send(&json!({"id": "ready", "input": SPEC_EXAMPLES[0].0}).to_string());
+        assert_eq!(server.response()["id"], "ready");
+        server.send(&deep_request("running"));
+        server.send(&deep_request("queued"));
+        server.nothing_pending(Duration::from_millis(300));
+        // SAFETY: a plain signal to the child this test started.
+        let pid = i32::try_from(server.child.id()).unwrap();
+        assert_eq!(unsafe { libc::kill(pid, signal) }, 0);
+        for id in ["running", "queued"] {
+            // Long enough for a loaded machine; a server that ignored the
+            // signal would search for hours.
+            let r = server.response_within(Duration::from_secs(60));
+            assert_eq!(r["id"], id);
+            let a = analysis(&r);
+            assert!(a.stopped && !a.exact && a.depth >= 1, "{r}");
+        }
+        let deadline = std::time::Instant::now() + Duration::from_secs(10);
+        let status = loop {
+            if let Some(status) = server.child.try_wait().unwrap() {
+                break status;
+            }
+            if std::time::Instant::now() > deadline {
+                let _ = server.child.kill();
+                panic!("the server did not exit after signal {signal}");
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        };
+        assert_eq!(status.code(), Some(128 + signal));
+        assert!(
+            server.lines.recv_timeout(Duration::from_secs(5)).is_err(),
+            "nothing after the last answer"
+        );
     }
-    let deadline = std::time::Instant::now() + Duration::from_secs(10);
-    let status = loop {
-        if let Some(status) = server.child.try_wait().unwrap() {
-            break status;
+}
+
+/// Refused requests say what is wrong in words for a person, and the
+/// thread cap of the command line holds for requests too.
+#[test]
+fn refusals_are_plain_words() {
+    let dir = tempfile::tempdir().unwrap();
+    let script = [
+        "{id: 1}".to_string(),
+        "[1, 2]".to_string(),
+        r#"{"id": 3, "input": "#.to_string(),
+        json!({"id": 4, "input": SPEC_EXAMPLES[0].0, "threads": 9999}).to_string(),
+        json!({"id": 5, "input": SPEC_EXAMPLES[0].0, "depth": "deep"}).to_string(),
+    ]
+    .join("\n");
+    let out = crate::util::run(dir.path(), &["serve"], script.as_bytes());
+    assert!(out.status.success());
+    let responses: Vec<Value> = String::from_utf8(out.stdout)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(responses.len(), 5);
+    let says = [
+        "column 2",
+        "JSON object",
+        "ends inside",
+        "at most 256",
+        "depth",
+    ];
+    for (r, says) in responses.iter().zip(says) {
+        assert_eq!(r["ok"], false, "{r}");
+        let error = r["error"].as_str().unwrap();
+        assert!(error.contains(says), "{r}");
+        for jargon in ["ident", "line 1 column", "struct"] {
+            assert!(!error.contains(jargon), "{r}");
         }
-        if std::time::Instant::now() > deadline {
-            let _ = server.child.kill();
-            panic!("the server did not exit after the end of its input");
-        }
-        std::thread::sleep(Duration::from_millis(20));
-    };
-    assert!(status.success());
-    assert!(
-        server.lines.recv_timeout(Duration::from_secs(5)).is_err(),
-        "nothing after the last answer"
-    );
+    }
 }
 
 /// A request line over the limit is answered with an error, without the

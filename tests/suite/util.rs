@@ -130,3 +130,25 @@ pub fn answered_move(output: &[u8]) -> stakeraid::Move {
     let text = std::str::from_utf8(output).unwrap();
     text.lines().next().unwrap().parse().unwrap()
 }
+
+/// Runs the binary in `dir` with `args`, its standard output `/dev/full`
+/// (every write fails: no space left); returns how it ended and its
+/// standard error.
+pub fn run_with_full_stdout(dir: &Path, args: &[&str]) -> (std::process::ExitStatus, String) {
+    let full = std::fs::OpenOptions::new()
+        .write(true)
+        .open("/dev/full")
+        .unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_stakeraid"))
+        .args(args)
+        .current_dir(dir)
+        .stdin(Stdio::null())
+        .stdout(full)
+        .stderr(Stdio::piped())
+        .output()
+        .unwrap();
+    (
+        out.status,
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}

@@ -8,7 +8,8 @@
 The search itself is the Rust library ``stakeraid`` (module
 ``stakeraid._core``); every search releases the interpreter while it runs.
 The PettingZoo environment is ``stakeraid.env`` (``pip install
-"stakeraid[env]"``).
+"stakeraid[env]"``); deep solves on a Ray cluster are ``stakeraid.cluster``
+(``pip install "stakeraid[ray]"``).
 """
 
 from ._core import (
@@ -16,10 +17,12 @@ from ._core import (
     Move,
     Position,
     RootMove,
+    SplitSolve,
     StopToken,
     __version__,
     analyse,
     competition_move,
+    run_job,
     solve_text,
 )
 
@@ -28,9 +31,11 @@ __all__ = [
     "Move",
     "Position",
     "RootMove",
+    "SplitSolve",
     "StopToken",
     "__version__",
     "analyse",
     "competition_move",
+    "run_job",
     "solve_text",
 ]

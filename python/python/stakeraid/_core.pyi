@@ -215,3 +215,30 @@ def solve_text(input_text: str, threads: int = 0) -> str:
 def competition_move(position: Position, seconds_left: float, threads: int = 0) -> Move:
     """The competition engine's move with ``seconds_left`` CPU seconds for
     the rest of the player's game."""
+
+class SplitSolve:
+    """A split solve in progress: ``take_jobs`` hands out jobs (JSON text
+    for ``run_job``), ``finish`` takes their results back in any order, and
+    ``answer`` is set once every root move is settled. With ``store``, every
+    proven bound is written to that file as it is proved."""
+
+    def __init__(
+        self,
+        grid: tuple[list[list[int]], list[str], str],
+        depth: int | None = None,
+        split: int = 3,
+        store: str | None = None,
+        inline_plies: int = 8,
+        order_plies: int = 4,
+    ) -> None: ...
+    def take_jobs(self, max: int) -> list[str]: ...
+    def finish(self, result: str) -> None: ...
+    def unneeded(self) -> list[int]: ...
+    @property
+    def answer(self) -> dict | None: ...
+    @property
+    def stats(self) -> dict: ...
+
+def run_job(job: str, threads: int = 1) -> str:
+    """Answers one job of a ``SplitSolve`` (the interpreter released) and
+    returns its result as JSON text for ``SplitSolve.finish``."""

@@ -25,19 +25,28 @@
 //! # Ok::<(), std::io::Error>(())
 //! ```
 
-mod answer;
-mod forfeit;
+mod clock;
 mod game;
+mod input;
+mod judge;
 mod process;
+mod program;
 mod report;
+mod settings;
+mod side;
 mod tournament;
 
-pub use answer::{check_answer, parse_answer, AnswerText};
-pub use forfeit::{Forfeit, ForfeitReason};
-pub use game::{
-    competition_input, forfeit_margin, judge, play_game, program_move, time_text, GameForfeit,
-    GameResult, GameSettings, MoveRecord, ProgramMove, Side, WallGuard,
-};
+pub use crate::play::forfeit::{Forfeit, ForfeitReason};
+pub use crate::play::record::{forfeit_margin, GameForfeit, GameRecord, MoveRecord};
+pub use crate::play::stats::Elo;
+pub use crate::text::{parse_answer, AnswerError, AnswerText};
+pub use clock::WallGuard;
+pub use game::{play_game, GameSettings};
+pub use input::{competition_input, time_text};
+pub use judge::{check_answer, judge, program_move, ProgramMove};
 pub use process::{run_program, Exit, ProgramRun, MAX_OUTPUT};
-pub use report::{BoardPair, Elo, PairGame, RefereeReport, SideSummary, Spread};
-pub use tournament::{run_referee, RefereeError, RefereeSettings};
+pub use program::ProgramMover;
+pub use report::{BoardPair, PairGame, RefereeReport, SideSummary, Spread};
+pub use settings::{RefereeError, RefereeSettings};
+pub use side::{ProgramError, Side, SideError};
+pub use tournament::run_referee;

@@ -54,8 +54,8 @@ pub struct ProgramRun {
     /// The bytes of `output.txt` (at most [`MAX_OUTPUT`] + 1), or why it
     /// could not be read (`NotFound` when the program wrote none).
     pub output: Result<Vec<u8>, io::ErrorKind>,
-    /// The last non-empty line the program wrote to standard error
-    /// (shortened), to explain a crash.
+    /// The end of what the program wrote to standard error (a few lines,
+    /// shortened), to explain a crash.
     pub stderr_tail: String,
 }
 
@@ -140,7 +140,7 @@ pub fn run_program(
         wall,
         exit,
         output: read_output(&output_path),
-        stderr_tail: last_line(&mut stderr),
+        stderr_tail: stderr_tail(&mut stderr),
     })
 }
 
@@ -238,8 +238,17 @@ fn read_output(path: &Path) -> Result<Vec<u8>, io::ErrorKind> {
     Ok(bytes)
 }
 
-/// The last non-empty line of what was written to `file`, at most 200 characters.
-fn last_line(file: &mut File) -> String {
+/// Non-empty lines kept from the end of a program's standard error: a
+/// crash's message is often followed by a line of advice (Rust's
+/// `RUST_BACKTRACE` note), so the last line alone may say nothing.
+const TAIL_LINES: usize = 3;
+
+/// Characters kept from the end of a program's standard error.
+const TAIL_CHARS: usize = 300;
+
+/// The last [`TAIL_LINES`] non-empty lines written to `file`, joined by
+/// ` / `, at most [`TAIL_CHARS`] characters (the end kept).
+fn stderr_tail(file: &mut File) -> String {
     let mut tail = Vec::new();
     let len = file.seek(SeekFrom::End(0)).unwrap_or(0);
     if file
@@ -250,15 +259,22 @@ fn last_line(file: &mut File) -> String {
         return String::new();
     }
     let text = String::from_utf8_lossy(&tail);
-    let line = text
+    let mut lines: Vec<&str> = text
         .lines()
         .map(str::trim)
-        .rfind(|l| !l.is_empty())
-        .unwrap_or("");
-    match line.char_indices().nth(200) {
-        Some((i, _)) => format!("{}...", &line[..i]),
-        None => line.to_owned(),
+        .filter(|l| !l.is_empty())
+        .rev()
+        .take(TAIL_LINES)
+        .collect();
+    lines.reverse();
+    let joined = lines.join(" / ");
+    let count = joined.chars().count();
+    if count <= TAIL_CHARS {
+        return joined;
     }
+    let skip = count - TAIL_CHARS;
+    let start = joined.char_indices().nth(skip).map_or(0, |(i, _)| i);
+    format!("...{}", &joined[start..])
 }
 
 #[cfg(test)]
@@ -274,7 +290,15 @@ mod tests {
     fn exit_codes_signals_and_stderr() {
         let r = run("echo first >&2; echo '  last words  ' >&2; exit 3", 10.0);
         assert_eq!(r.exit, Exit::Code(3));
-        assert_eq!(r.stderr_tail, "last words");
+        assert_eq!(r.stderr_tail, "first / last words");
+        let r = run(
+            "for i in 1 2 3 4 5; do echo line $i >&2; echo >&2; done",
+            10.0,
+        );
+        assert_eq!(r.stderr_tail, "line 3 / line 4 / line 5");
+        let r = run("printf '%0500d' 7 >&2; exit 1", 10.0);
+        assert_eq!(r.stderr_tail.chars().count(), TAIL_CHARS + 3);
+        assert!(r.stderr_tail.ends_with("0007"), "the end is kept");
         assert_eq!(r.output, Err(io::ErrorKind::NotFound));
         let r = run("kill -SEGV $$", 10.0);
         assert_eq!(r.exit, Exit::Signal(libc::SIGSEGV));

@@ -7,12 +7,13 @@ use std::fmt;
 
 use serde::Serialize;
 
-use crate::play::arena::{GameRecord, MatchReport};
+use crate::play::forfeit::ForfeitReason;
+use crate::play::record::{player_symbol, GameRecord};
+use crate::play::stats::Elo;
+use crate::play::tally::MatchReport;
 use crate::{Board, Player};
 
-use super::forfeit::ForfeitReason;
-use super::game::{player_symbol, GameResult};
-use super::tournament::RefereeSettings;
+use super::settings::RefereeSettings;
 
 /// A game of a board pair, from side A's point of view.
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -26,7 +27,7 @@ pub struct PairGame {
     pub result: &'static str,
     /// The game itself.
     #[serde(flatten)]
-    pub game: GameResult,
+    pub game: GameRecord,
 }
 
 /// One board, played once with each colour.
@@ -77,17 +78,6 @@ pub struct SideSummary {
     pub forfeits: BTreeMap<&'static str, u32>,
 }
 
-/// The Elo difference A - B and its 95% interval.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
-pub struct Elo {
-    /// Point estimate.
-    pub diff: f64,
-    /// Lower end of the 95% interval.
-    pub low: f64,
-    /// Upper end.
-    pub high: f64,
-}
-
 /// The whole match.
 #[derive(Clone, Debug, Default)]
 pub struct RefereeReport {
@@ -116,15 +106,9 @@ impl RefereeReport {
 
     /// Adds a game of board pair number `board`, made from `seed` as
     /// `start`, in which A played `a_plays`.
-    pub fn add(&mut self, board: u32, seed: u64, start: &Board, a_plays: Player, game: GameResult) {
+    pub fn add(&mut self, board: u32, seed: u64, start: &Board, a_plays: Player, game: GameRecord) {
         let winner = game.winner();
-        let charged = GameRecord {
-            margin_x: game.margin_x,
-            cpu: game.cpu,
-            max_move: game.max_move,
-            moves: game.moves,
-        };
-        let margin_a = self.totals.add(&charged, a_plays, winner);
+        let margin_a = self.totals.add(&game, a_plays);
         let result = match winner {
             Some(w) if w == a_plays => "win",
             Some(_) => "loss",
@@ -182,10 +166,10 @@ impl RefereeReport {
         }
     }
 
-    /// The Elo difference A - B with its 95% interval, from the arena.
-    pub fn elo(&self) -> Elo {
-        let (diff, low, high) = self.totals.elo();
-        Elo { diff, low, high }
+    /// The Elo difference A - B with its 95% interval, from the arena;
+    /// `None` before any game.
+    pub fn elo(&self) -> Option<Elo> {
+        self.totals.elo()
     }
 
     /// The report as pretty-printed JSON: the settings, the totals, both
@@ -202,7 +186,7 @@ impl RefereeReport {
             losses: u32,
             score: f64,
             mean_margin: f64,
-            elo: Elo,
+            elo: Option<Elo>,
             /// Board pairs A won, drew and lost on its two margins' sum.
             pairs_won: u32,
             pairs_even: u32,
@@ -233,13 +217,13 @@ impl RefereeReport {
     }
 
     fn mean_margin(&self) -> f64 {
-        self.totals.margin_sum as f64 / f64::from(self.totals.games().max(1))
+        self.totals.margin_sum as f64 / f64::from(self.totals.games().max(1)) + 0.0
     }
 }
 
 impl fmt::Display for RefereeReport {
-    /// One line per board pair, then the arena's totals, CPU per game and
-    /// forfeits by reason.
+    /// One line per board pair (and one per forfeit), then the arena's
+    /// totals and forfeits by reason.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         for pair in &self.pairs {
             write!(
@@ -261,17 +245,20 @@ impl fmt::Display for RefereeReport {
                 }
             }
             writeln!(f, "   pair {:+}", pair.margin_a())?;
+            for g in &pair.games {
+                if let Some(ff) = &g.game.forfeit {
+                    let who = if ff.player == g.a_plays { "A" } else { "B" };
+                    writeln!(
+                        f,
+                        "  {who} as {} forfeits: {}",
+                        ff.player.symbol(),
+                        ff.forfeit
+                    )?;
+                }
+            }
         }
         writeln!(f, "A = {}  B = {}", self.a, self.b)?;
         write!(f, "{}", self.totals)?;
-        for (k, name) in ["A", "B"].iter().enumerate() {
-            let s = self.side(k);
-            writeln!(
-                f,
-                "{name}: cpu per game mean {:.3}s  max {:.3}s",
-                s.cpu_per_game.mean, s.cpu_per_game.max
-            )?;
-        }
         for (k, name) in ["A", "B"].iter().enumerate() {
             let counts: Vec<String> = ForfeitReason::ALL
                 .iter()
@@ -292,10 +279,11 @@ impl fmt::Display for RefereeReport {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::play::referee::{Forfeit, GameForfeit};
+    use crate::play::forfeit::Forfeit;
+    use crate::play::record::GameForfeit;
 
-    fn game(margin_x: i64, forfeit: Option<(Player, ForfeitReason)>) -> GameResult {
-        GameResult {
+    fn game(margin_x: i64, forfeit: Option<(Player, ForfeitReason)>) -> GameRecord {
+        GameRecord {
             margin_x,
             forfeit: forfeit.map(|(player, reason)| GameForfeit {
                 player,

@@ -8,7 +8,7 @@
 //! count the positions they move into, not their own: the caller has
 //! counted that.
 
-use super::geometry::{Bits, Cells, Pos};
+use super::geometry::{Cells, Pos};
 use super::midgame::Run;
 use crate::search::window::Window;
 use crate::search::worker::Worker;
@@ -21,7 +21,7 @@ impl Run<'_> {
     pub(super) fn last_two(&self, pos: Pos, score: i32, beta: i32, w: &mut Worker<'_>) -> i32 {
         let g = self.g;
         let mut best = i32::MIN;
-        for cell in Bits(g.empty(pos)) {
+        for cell in g.empty(pos) {
             let flips = g.flips(pos, cell);
             let gain = g.gain(cell, flips);
             if score + gain <= best {
@@ -47,8 +47,8 @@ impl Run<'_> {
     pub(super) fn end_two(&self, pos: Pos, w: &mut Worker<'_>) -> i32 {
         let g = self.g;
         let empty = g.empty(pos);
-        let a = empty.trailing_zeros() as usize;
-        let b = (empty & (empty - 1)).trailing_zeros() as usize;
+        let a = empty.first();
+        let b = empty.without_first().first();
         w.nodes += 2;
         let (fa, fb) = (g.flips(pos, a), g.flips(pos, b));
         let after_a = g.gain(a, fa) - g.gain_on(g.play(pos, a, fa), b);
@@ -107,8 +107,8 @@ impl Run<'_> {
     #[inline(always)]
     pub(super) fn by_gain<const K: usize>(&self, pos: Pos) -> [(usize, Cells, i32); K] {
         let g = self.g;
-        let mut moves = [(0usize, 0 as Cells, 0i32); K];
-        for (slot, cell) in moves.iter_mut().zip(Bits(g.empty(pos))) {
+        let mut moves = [(0usize, Cells::NONE, 0i32); K];
+        for (slot, cell) in moves.iter_mut().zip(g.empty(pos)) {
             let flips = g.flips(pos, cell);
             *slot = (cell, flips, g.gain(cell, flips));
         }

@@ -1,22 +1,21 @@
-//! Boards of up to 64 cells as two `u64` sets: the cells, their values and
-//! neighbours, and the one move per empty cell that the exact search needs.
+//! Boards of up to 64 cells as two sets of [`Cells`]: the cells, their
+//! values and neighbours, and the one move per empty cell that the exact
+//! search needs.
 
+pub(crate) use super::cells::Cells;
 use crate::game::{Board, Player};
-
-/// Bit `r * n + c` is the cell at row `r`, column `c`.
-pub type Cells = u64;
 
 /// A position from the side to move's point of view. The game is the same
 /// for both players, so this pair is the whole position: whoever `own`
 /// belongs to, its value for the side to move is the same.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct Pos {
+pub(crate) struct Pos {
     pub own: Cells,
     pub opp: Cells,
 }
 
 /// What does not change during a search: the board's shape and values.
-pub struct Geometry {
+pub(crate) struct Geometry {
     n: usize,
     all: Cells,
     values: [i32; 64],
@@ -38,35 +37,35 @@ pub struct Geometry {
 
 /// Largest total of cell values the compact search takes on: with it,
 /// every score, bound and window fits an `i32` with room to spare.
-pub const MAX_TOTAL: i64 = 1 << 28;
+pub(crate) const MAX_TOTAL: i64 = 1 << 28;
 
 impl Geometry {
     /// The geometry of `board`, if it has at most 64 cells and values small
     /// enough for 32-bit scores.
-    pub fn of(board: &Board) -> Option<Geometry> {
+    pub(crate) fn of(board: &Board) -> Option<Geometry> {
         let n = board.n();
         if n * n > 64 {
             return None;
         }
         let mut values = [0; 64];
-        let mut neighbours = [0; 64];
+        let mut neighbours = [Cells::NONE; 64];
         let total = board.total();
         for r in 0..n {
             for c in 0..n {
                 let i = r * n + c;
                 values[i] = board.value(r, c);
-                let mut near = 0;
+                let mut near = Cells::NONE;
                 if r > 0 {
-                    near |= bit(i - n);
+                    near |= Cells::of(i - n);
                 }
                 if r + 1 < n {
-                    near |= bit(i + n);
+                    near |= Cells::of(i + n);
                 }
                 if c > 0 {
-                    near |= bit(i - 1);
+                    near |= Cells::of(i - 1);
                 }
                 if c + 1 < n {
-                    near |= bit(i + 1);
+                    near |= Cells::of(i + 1);
                 }
                 neighbours[i] = near;
             }
@@ -74,7 +73,7 @@ impl Geometry {
         if total > MAX_TOTAL {
             return None;
         }
-        let all = if n * n == 64 { !0 } else { (1 << (n * n)) - 1 };
+        let all = Cells(if n * n == 64 { !0 } else { (1 << (n * n)) - 1 });
         let mut sums = Box::new([[0; 256]; 8]);
         for (k, table) in sums.iter_mut().enumerate() {
             for (b, sum) in table.iter_mut().enumerate() {
@@ -84,8 +83,8 @@ impl Geometry {
                     .sum();
             }
         }
-        let first: Cells = (0..n).map(|r| bit(r * n)).sum();
-        let last = first << (n - 1);
+        let first = (0..n).fold(Cells::NONE, |set, r| set | Cells::of(r * n));
+        let last = first.up(n - 1);
         let mut by_value = [0u8; 64];
         let mut order: Vec<usize> = (0..n * n).collect();
         order.sort_by_key(|&i| std::cmp::Reverse(values[i]));
@@ -94,7 +93,11 @@ impl Geometry {
         }
         let mut most = [0; 64];
         for (i, m) in most.iter_mut().enumerate().take(n * n) {
-            *m = values[i] + Bits(neighbours[i]).map(|j| 2 * values[j]).sum::<i32>();
+            *m = values[i]
+                + neighbours[i]
+                    .into_iter()
+                    .map(|j| 2 * values[j])
+                    .sum::<i32>();
         }
         Some(Geometry {
             n,
@@ -111,22 +114,22 @@ impl Geometry {
     }
 
     /// Board side.
-    pub fn n(&self) -> usize {
+    pub(crate) fn n(&self) -> usize {
         self.n
     }
 
     /// Sum of all values.
-    pub fn total(&self) -> i64 {
+    pub(crate) fn total(&self) -> i64 {
         self.total
     }
 
     /// `board` with `p` to move.
-    pub fn pos(&self, board: &Board, p: Player) -> Pos {
-        let (mut own, mut opp) = (0, 0);
+    pub(crate) fn pos(&self, board: &Board, p: Player) -> Pos {
+        let (mut own, mut opp) = (Cells::NONE, Cells::NONE);
         for r in 0..self.n {
             let (mine, theirs) = (board.row(p, r), board.row(p.other(), r));
             for c in 0..self.n {
-                let b = bit(r * self.n + c);
+                let b = Cells::of(r * self.n + c);
                 if mine >> c & 1 != 0 {
                     own |= b;
                 }
@@ -140,15 +143,15 @@ impl Geometry {
 
     /// Empty cells of `pos`.
     #[inline(always)]
-    pub fn empty(&self, pos: Pos) -> Cells {
+    pub(crate) fn empty(&self, pos: Pos) -> Cells {
         self.all & !(pos.own | pos.opp)
     }
 
     /// Sum of the values of `cells`.
     #[inline(always)]
-    pub fn sum(&self, cells: Cells) -> i32 {
+    pub(crate) fn sum(&self, cells: Cells) -> i32 {
         let mut s = 0;
-        let mut rest = cells;
+        let mut rest = cells.bits();
         let mut k = 0;
         while rest != 0 {
             s += self.sums[k][(rest & 0xFF) as usize];
@@ -160,12 +163,12 @@ impl Geometry {
 
     /// The cells next to any of `cells`.
     #[inline(always)]
-    pub fn near(&self, cells: Cells) -> Cells {
+    pub(crate) fn near(&self, cells: Cells) -> Cells {
         let n = self.n;
-        ((cells << n)
-            | (cells >> n)
-            | ((cells << 1) & self.not_first)
-            | ((cells >> 1) & self.not_last))
+        (cells.up(n)
+            | cells.down(n)
+            | (cells.up(1) & self.not_first)
+            | (cells.down(1) & self.not_last))
             & self.all
     }
 
@@ -174,19 +177,19 @@ impl Geometry {
     /// nothing (a Stake). By dominance this is the only move on `i` that the
     /// search needs (see `../README.md`).
     #[inline(always)]
-    pub fn flips(&self, pos: Pos, i: usize) -> Cells {
+    pub(crate) fn flips(&self, pos: Pos, i: usize) -> Cells {
         let near = self.neighbours[i];
         // Branch-free: whether the mover has a neighbour there is as good
         // as a coin toss.
-        let raid = u64::from(near & pos.own != 0).wrapping_neg();
+        let raid = Cells(u64::from(near.meets(pos.own)).wrapping_neg());
         near & pos.opp & raid
     }
 
     /// The mover's gain from moving on `i` and turning over `flips`.
     #[inline(always)]
-    pub fn gain(&self, i: usize, flips: Cells) -> i32 {
+    pub(crate) fn gain(&self, i: usize, flips: Cells) -> i32 {
         let mut gain = self.values[i];
-        for j in Bits(flips) {
+        for j in flips {
             gain += 2 * self.values[j];
         }
         gain
@@ -194,17 +197,17 @@ impl Geometry {
 
     /// The gain of the side to move's one move on empty cell `i`.
     #[inline(always)]
-    pub fn gain_on(&self, pos: Pos, i: usize) -> i32 {
+    pub(crate) fn gain_on(&self, pos: Pos, i: usize) -> i32 {
         self.gain(i, self.flips(pos, i))
     }
 
     /// The position after the side to move moves on `i`, turning over
     /// `flips`, seen by the other side, who moves next.
     #[inline(always)]
-    pub fn play(&self, pos: Pos, i: usize, flips: Cells) -> Pos {
+    pub(crate) fn play(&self, pos: Pos, i: usize, flips: Cells) -> Pos {
         Pos {
             own: pos.opp & !flips,
-            opp: pos.own | bit(i) | flips,
+            opp: pos.own | Cells::of(i) | flips,
         }
     }
 
@@ -212,23 +215,23 @@ impl Geometry {
     /// empty cell's value, unless a Raid that turns something over gains
     /// more, and those are only on cells next to pieces of both sides.
     #[inline(always)]
-    pub fn best_gain(&self, pos: Pos) -> i32 {
+    pub(crate) fn best_gain(&self, pos: Pos) -> i32 {
         let empty = self.empty(pos);
         let mut best = 0;
-        if empty.count_ones() <= 4 {
-            for i in Bits(empty) {
+        if empty.count() <= 4 {
+            for i in empty {
                 best = best.max(self.values[i]);
             }
         } else {
             // The most valuable empty cell comes within the first few.
             for &i in &self.by_value {
-                if empty >> i & 1 != 0 {
+                if empty.contains(usize::from(i)) {
                     best = self.values[usize::from(i)];
                     break;
                 }
             }
         }
-        for i in Bits(empty & self.near(pos.own) & self.near(pos.opp)) {
+        for i in empty & self.near(pos.own) & self.near(pos.opp) {
             if self.most[i] > best {
                 best = best.max(self.gain(i, self.neighbours[i] & pos.opp));
             }
@@ -239,30 +242,8 @@ impl Geometry {
     /// Pieces that can never change owner again: no empty cell is next to
     /// them, and only a Raid on a neighbouring cell turns a piece over.
     #[inline(always)]
-    pub fn settled(&self, pos: Pos) -> Cells {
+    pub(crate) fn settled(&self, pos: Pos) -> Cells {
         (pos.own | pos.opp) & !self.near(self.empty(pos))
-    }
-}
-
-#[inline(always)]
-pub fn bit(i: usize) -> Cells {
-    1 << i
-}
-
-/// The set bits of a `Cells`, lowest first.
-pub struct Bits(pub Cells);
-
-impl Iterator for Bits {
-    type Item = usize;
-
-    #[inline(always)]
-    fn next(&mut self) -> Option<usize> {
-        if self.0 == 0 {
-            return None;
-        }
-        let i = self.0.trailing_zeros() as usize;
-        self.0 &= self.0 - 1;
-        Some(i)
     }
 }
 
@@ -283,9 +264,9 @@ mod tests {
             let g = Geometry::of(&board).unwrap();
             for p in [Player::X, Player::O] {
                 let pos = g.pos(&board, p);
-                for i in Bits(g.empty(pos)) {
+                for i in g.empty(pos) {
                     let flips = g.flips(pos, i);
-                    let kind = if g.neighbours[i] & pos.own != 0 {
+                    let kind = if g.neighbours[i].meets(pos.own) {
                         MoveKind::Raid
                     } else {
                         MoveKind::Stake
@@ -294,15 +275,19 @@ mod tests {
                     b.make(Move::new(i / n, i % n, kind), p);
                     let gain = g.gain(i, flips);
                     assert_eq!(i64::from(gain), b.score(p) - board.score(p));
-                    let slow = Bits(g.empty(pos)).map(|j| g.gain(j, g.flips(pos, j))).max();
+                    let slow = g
+                        .empty(pos)
+                        .into_iter()
+                        .map(|j| g.gain(j, g.flips(pos, j)))
+                        .max();
                     assert_eq!(g.best_gain(pos), slow.unwrap());
                     assert_eq!(g.play(pos, i, flips), g.pos(&b, p.other()));
-                    assert_eq!(g.near(bit(i)), g.neighbours[i]);
+                    assert_eq!(g.near(Cells::of(i)), g.neighbours[i]);
                     let owned = pos.own | pos.opp;
                     assert_eq!(
                         i64::from(g.sum(owned)),
                         (0..n * n)
-                            .filter(|&j| owned >> j & 1 != 0)
+                            .filter(|&j| owned.contains(j))
                             .map(|j| i64::from(g.values[j]))
                             .sum::<i64>()
                     );

@@ -5,13 +5,15 @@
 
 use std::mem::MaybeUninit;
 
-use super::geometry::{Bits, Cells, Geometry, Pos};
+use super::durable::Durable;
+use super::geometry::{Cells, Geometry, Pos};
 use super::table::{Hit, Table};
 use crate::game::{Board, Move, MoveKind, Player};
 use crate::search::engine::Threads;
 use crate::search::split::younger_brothers;
 use crate::search::window::{Bound, Window};
 use crate::search::worker::Worker;
+use crate::store::StoreUse;
 
 /// Nodes with fewer plies left are not stored: they are cheaper to search
 /// than to look up.
@@ -29,9 +31,10 @@ const YBW_MIN: u32 = 7;
 
 /// The search's state that lives across iterations: the geometry and the
 /// table.
-pub struct Compact {
+pub(crate) struct Compact {
     g: Geometry,
     table: Table,
+    durable: Option<Durable>,
 }
 
 impl std::fmt::Debug for Compact {
@@ -59,25 +62,33 @@ impl Compact {
     /// The compact search for `board`'s shape and values with a table of
     /// about `table_bytes`, if the board is small enough: at most 64
     /// cells, values summing to at most 2^28.
-    pub fn new(board: &Board, table_bytes: usize) -> Option<Compact> {
+    pub(crate) fn new(board: &Board, table_bytes: usize) -> Option<Compact> {
         let g = Geometry::of(board)?;
         Some(Compact {
             g,
             table: Table::new(table_bytes),
+            durable: None,
         })
+    }
+
+    /// Also keeps the proofs of its top positions in a solve store (see
+    /// [`Durable`]), and answers from it what earlier runs proved.
+    pub(crate) fn with_store(mut self, store: StoreUse) -> Compact {
+        self.durable = Some(Durable(store));
+        self
     }
 
     /// The move the table holds as best for `board`, `p` to move,
     /// `remaining` plies deep, from an exact result.
-    pub fn proved_best(&self, board: &Board, p: Player, remaining: u32) -> Option<Move> {
+    pub(crate) fn proved_best(&self, board: &Board, p: Player, remaining: u32) -> Option<Move> {
         let pos = self.g.pos(board, p);
         let hit = self.table.probe(pos)?;
-        let remaining = remaining.min(self.g.empty(pos).count_ones());
+        let remaining = remaining.min(self.g.empty(pos).count());
         if hit.remaining != remaining || hit.bound != Bound::Exact {
             return None;
         }
         let cell = hit.best?;
-        let kind = if self.g.flips(pos, cell) != 0 {
+        let kind = if !self.g.flips(pos, cell).is_empty() {
             MoveKind::Raid
         } else {
             MoveKind::Stake
@@ -98,13 +109,15 @@ impl Compact {
         w: &mut Worker<'_>,
     ) -> i64 {
         let pos = self.g.pos(board, p);
-        let empties = self.g.empty(pos).count_ones();
+        let empties = self.g.empty(pos).count();
         let remaining = remaining.min(empties);
         let run = Run {
             g: &self.g,
             table: &self.table,
             threads,
             to_end: remaining == empties,
+            durable: self.durable.as_ref(),
+            root: (p, remaining),
         };
         // No value lies outside [-total, total]: a wider window only needs
         // to be just wider.
@@ -127,9 +140,24 @@ pub(super) struct Run<'a> {
     /// whole tree or for none of it), and the last plies are solved by
     /// [`Run::end_two`], [`Run::end_three`] and [`Run::end_four`].
     pub(super) to_end: bool,
+    /// The store, for positions with enough plies left.
+    durable: Option<&'a Durable>,
+    /// Who moves at the search's root, and its plies: the store names
+    /// positions by their player to move, which alternates by ply.
+    root: (Player, u32),
 }
 
 impl Run<'_> {
+    /// The side to move at a node with `remaining` plies left.
+    fn mover(&self, remaining: u32) -> Player {
+        let (p, plies) = self.root;
+        if (plies - remaining).is_multiple_of(2) {
+            p
+        } else {
+            p.other()
+        }
+    }
+
     /// `remaining` is at most the number of empty cells; `score` is the
     /// game score for the side to move.
     fn search(
@@ -194,10 +222,20 @@ impl Run<'_> {
             }
         }
 
+        // Step 2b. The store: what earlier runs proved of this position.
+        let durable = self.durable.filter(|d| d.keeps(remaining));
+        let started = match durable {
+            Some(d) => match d.settle(g, pos, self.mover(remaining), remaining, window, w.nodes) {
+                Ok(v) => return v,
+                Err(started) => Some(started),
+            },
+            None => None,
+        };
+
         // Step 3. Children, valued by their bare gain for now.
         let mut buf = [MaybeUninit::<Child>::uninit(); 64];
         let mut count = 0;
-        for cell in Bits(g.empty(pos)) {
+        for cell in g.empty(pos) {
             let flips = g.flips(pos, cell);
             let gain = g.gain(cell, flips);
             buf[count].write(Child {
@@ -311,6 +349,9 @@ impl Run<'_> {
                     best: best_cell,
                 },
             );
+        }
+        if let (Some(d), Some(started)) = (durable, started) {
+            d.record(started, window, best, w.nodes, g.total());
         }
         best
     }

@@ -5,9 +5,11 @@
 //! verified entries. It answers exactly what [`super::general`] answers
 //! under the game score; the argument for each shortcut is in `../README.md`.
 
+mod cells;
+mod durable;
 mod endgame;
 mod geometry;
 mod midgame;
 mod table;
 
-pub use midgame::Compact;
+pub(crate) use midgame::Compact;

@@ -15,7 +15,7 @@ use crate::search::window::Bound;
 
 /// One stored result.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Hit {
+pub(crate) struct Hit {
     pub value: i32,
     pub bound: Bound,
     /// Plies searched below the position (capped at its empty cells).
@@ -29,7 +29,7 @@ struct Bucket([AtomicU64; 8]);
 
 const _: () = assert!(std::mem::size_of::<Bucket>() == 64);
 
-pub struct Table {
+pub(crate) struct Table {
     buckets: Box<[Bucket]>,
     mask: usize,
 }
@@ -39,7 +39,7 @@ const NO_MOVE: u64 = 127;
 impl Table {
     /// A table of at most `bytes` (at least one bucket), fewer if the
     /// memory is not there.
-    pub fn new(bytes: usize) -> Table {
+    pub(crate) fn new(bytes: usize) -> Table {
         let mut count = (bytes / 64).max(1);
         if !count.is_power_of_two() {
             count = count.next_power_of_two() / 2;
@@ -57,19 +57,20 @@ impl Table {
     }
 
     /// Size in bytes.
-    pub fn bytes(&self) -> usize {
+    pub(crate) fn bytes(&self) -> usize {
         self.buckets.len() * 64
     }
 
     #[inline(always)]
     fn bucket(&self, pos: Pos) -> &Bucket {
-        let h = (pos.own ^ pos.opp.rotate_left(23)).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        let (own, opp) = (pos.own.bits(), pos.opp.bits());
+        let h = (own ^ opp.rotate_left(23)).wrapping_mul(0x9E37_79B9_7F4A_7C15);
         &self.buckets[(h >> 32) as usize & self.mask]
     }
 
     /// Starts loading `pos`'s bucket into the cache.
     #[inline(always)]
-    pub fn prefetch(&self, pos: Pos) {
+    pub(crate) fn prefetch(&self, pos: Pos) {
         #[cfg(target_arch = "x86_64")]
         // SAFETY: a prefetch has no effect but on the cache, and the
         // address is that of a live bucket.
@@ -83,12 +84,12 @@ impl Table {
 
     /// The entry stored for `pos`, if any.
     #[inline]
-    pub fn probe(&self, pos: Pos) -> Option<Hit> {
+    pub(crate) fn probe(&self, pos: Pos) -> Option<Hit> {
         let b = self.bucket(pos);
         for slot in 0..2 {
             let w = &b.0[slot * 4..slot * 4 + 4];
             let (own, opp) = (w[0].load(Relaxed), w[1].load(Relaxed));
-            if own != pos.own || opp != pos.opp {
+            if own != pos.own.bits() || opp != pos.opp.bits() {
                 continue;
             }
             let (data, check) = (w[2].load(Relaxed), w[3].load(Relaxed));
@@ -103,14 +104,15 @@ impl Table {
     /// Stores `hit` for `pos`: over its own entry, else over the entry
     /// with the smaller subtree (the second on a tie).
     #[inline]
-    pub fn store(&self, pos: Pos, hit: Hit) {
+    pub(crate) fn store(&self, pos: Pos, hit: Hit) {
         let b = self.bucket(pos);
         let remaining = |slot: usize| {
             let data = b.0[slot * 4 + 2].load(Relaxed);
             (data >> 34) & 127
         };
+        let (own, opp) = (pos.own.bits(), pos.opp.bits());
         let mine = |slot: usize| {
-            b.0[slot * 4].load(Relaxed) == pos.own && b.0[slot * 4 + 1].load(Relaxed) == pos.opp
+            b.0[slot * 4].load(Relaxed) == own && b.0[slot * 4 + 1].load(Relaxed) == opp
         };
         let slot = if mine(0) {
             0
@@ -123,10 +125,10 @@ impl Table {
         };
         let data = pack(hit);
         let w = &b.0[slot * 4..slot * 4 + 4];
-        w[0].store(pos.own, Relaxed);
-        w[1].store(pos.opp, Relaxed);
+        w[0].store(own, Relaxed);
+        w[1].store(opp, Relaxed);
         w[2].store(data, Relaxed);
-        w[3].store(mix(pos.own, pos.opp, data), Relaxed);
+        w[3].store(mix(own, opp, data), Relaxed);
     }
 }
 
@@ -185,6 +187,7 @@ fn unpack(data: u64) -> Option<Hit> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::search::compact::cells::Cells;
 
     fn hit(value: i32, remaining: u32) -> Hit {
         Hit {
@@ -198,8 +201,20 @@ mod tests {
     #[test]
     fn a_fresh_table_has_no_entries() {
         let t = Table::new(1 << 12);
-        assert_eq!(t.probe(Pos { own: 0, opp: 0 }), None);
-        assert_eq!(t.probe(Pos { own: 1, opp: 2 }), None);
+        assert_eq!(
+            t.probe(Pos {
+                own: Cells(0),
+                opp: Cells(0)
+            }),
+            None
+        );
+        assert_eq!(
+            t.probe(Pos {
+                own: Cells(1),
+                opp: Cells(2)
+            }),
+            None
+        );
     }
 
     #[test]
@@ -207,8 +222,8 @@ mod tests {
         let t = Table::new(1 << 16);
         for (k, v) in [(1u64, -7), (2, i32::MIN / 4), (3, i32::MAX / 4)] {
             let pos = Pos {
-                own: k,
-                opp: k << 30,
+                own: Cells(k),
+                opp: Cells(k << 30),
             };
             t.store(pos, hit(v, k as u32));
             assert_eq!(t.probe(pos), Some(hit(v, k as u32)));
@@ -217,8 +232,20 @@ mod tests {
             best: None,
             ..hit(0, 64)
         };
-        t.store(Pos { own: 9, opp: 0 }, none);
-        assert_eq!(t.probe(Pos { own: 9, opp: 0 }), Some(none));
+        t.store(
+            Pos {
+                own: Cells(9),
+                opp: Cells(0),
+            },
+            none,
+        );
+        assert_eq!(
+            t.probe(Pos {
+                own: Cells(9),
+                opp: Cells(0)
+            }),
+            Some(none)
+        );
     }
 
     #[test]
@@ -226,9 +253,18 @@ mod tests {
         // One bucket: every position lands in it.
         let t = Table::new(64);
         let (a, b, c) = (
-            Pos { own: 1, opp: 0 },
-            Pos { own: 2, opp: 0 },
-            Pos { own: 4, opp: 0 },
+            Pos {
+                own: Cells(1),
+                opp: Cells(0),
+            },
+            Pos {
+                own: Cells(2),
+                opp: Cells(0),
+            },
+            Pos {
+                own: Cells(4),
+                opp: Cells(0),
+            },
         );
         t.store(a, hit(1, 10));
         t.store(b, hit(2, 3));
@@ -241,7 +277,10 @@ mod tests {
     #[test]
     fn a_torn_entry_is_a_miss() {
         let t = Table::new(64);
-        let pos = Pos { own: 3, opp: 12 };
+        let pos = Pos {
+            own: Cells(3),
+            opp: Cells(12),
+        };
         t.store(pos, hit(40, 6));
         // Another result's data word over this entry, as a race could leave it.
         let slot = (0..2)

@@ -101,7 +101,7 @@ pub(crate) enum Reductions {
     LateStakes,
 }
 
-/// Which children a node searches (see [`Searcher::with_dominance`]).
+/// Which children a node searches (see [`Searcher::set_dominance`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Dominance {
     /// Every legal move.
@@ -114,7 +114,7 @@ pub(crate) enum Dominance {
 impl Searcher {
     /// A searcher of the game score for boards of side `n`, with a table of
     /// about `tt_bytes`.
-    pub fn new(n: usize, tt_bytes: usize, threads: Threads) -> Searcher {
+    pub(crate) fn new(n: usize, tt_bytes: usize, threads: Threads) -> Searcher {
         let key_len = Board::key_len(n);
         Searcher {
             tt: Table::new(tt_bytes, key_len),
@@ -127,7 +127,7 @@ impl Searcher {
     }
 
     /// Values cut-off positions with `eval`.
-    pub fn with_eval(mut self, eval: Eval) -> Searcher {
+    pub(crate) fn with_eval(mut self, eval: Eval) -> Searcher {
         self.eval = eval;
         self
     }
@@ -138,7 +138,7 @@ impl Searcher {
     /// are no longer exact, so never in MINIMAX or ALPHABETA mode. Lines
     /// that reach the end of the game are never reduced, so an endgame
     /// solve stays exact.
-    pub fn with_reductions(mut self, reductions: Reductions) -> Searcher {
+    pub(crate) fn with_reductions(mut self, reductions: Reductions) -> Searcher {
         self.reductions = reductions;
         self
     }
@@ -150,19 +150,19 @@ impl Searcher {
     /// search is not (a Raid flips only what the other side owns), so it
     /// is off for [`Eval::Quiet`] unless the search reaches the end of the
     /// game. The argument is in `README.md`.
-    pub fn set_dominance(&mut self, dominance: Dominance) {
+    pub(crate) fn set_dominance(&mut self, dominance: Dominance) {
         self.dominance = dominance;
     }
 
     /// How the search spreads over threads.
-    pub fn threads(&self) -> Threads {
+    pub(crate) fn threads(&self) -> Threads {
         self.threads
     }
 
     /// Negamax value of `board` for `p` to move, `remaining` plies deep,
     /// within `window`: exact inside it, a bound outside it. Returns
     /// garbage (to be discarded) once `w` is stopped.
-    pub fn search(
+    pub(crate) fn search(
         &self,
         board: &mut Board,
         p: Player,
@@ -213,8 +213,7 @@ impl Searcher {
         }
 
         // Step 3. Moves, best-looking first.
-        let one_per_cell = self.dominance == Dominance::OnePerCell;
-        let mut picker = Picker::new(board, p, tt_move, one_per_cell);
+        let mut picker = Picker::new(board, p, tt_move, self.dominance);
         if picker.left() == 0 {
             return board.score(p);
         }

@@ -9,7 +9,7 @@ use crate::game::{Board, Cols, Player};
 /// a full board) and the number of legal moves (Stakes plus Raids, the
 /// non-flipping Raids included, as the textbook tree counts them).
 #[inline]
-pub fn best_gain(board: &Board, p: Player) -> (i64, u64) {
+pub(crate) fn best_gain(board: &Board, p: Player) -> (i64, u64) {
     // A Raid gains at least what the Stake on its cell gains, so the best
     // move is the best Stake or one of the Raids that flip something.
     let mut best = i64::from(board.best_empty_value());
@@ -32,7 +32,7 @@ pub fn best_gain(board: &Board, p: Player) -> (i64, u64) {
 /// the game were played by Stakes alone: both sides take the most valuable
 /// empty cell in turn (optimal play when no Raid can flip anything), so the
 /// mover gains the 1st, 3rd, ... values and loses the 2nd, 4th, ...
-pub fn stake_playout(board: &Board) -> i64 {
+pub(crate) fn stake_playout(board: &Board) -> i64 {
     // Branch-free: this runs at every leaf, and whether a cell is empty is
     // unpredictable. `empty` and `negate` are masks (0 or -1).
     let mut sum = 0;
@@ -57,7 +57,7 @@ pub fn stake_playout(board: &Board) -> i64 {
 /// is worth `S - 2 F_i` for even `i` and `S - 2 F_i + 2 e_i` for odd `i`:
 /// never more than `S`, which taking the top cell gives. A Raid on cell `i`
 /// adds its flips (`raid_gain - e_i`) to that.
-pub fn best_gain_with_playout(board: &Board, p: Player) -> i64 {
+pub(crate) fn best_gain_with_playout(board: &Board, p: Player) -> i64 {
     let mut targets = [0u32; crate::game::MAX_N];
     for (r, t) in targets.iter_mut().enumerate().take(board.n()) {
         *t = board.flipping_row(p, r);

@@ -16,7 +16,7 @@ use crate::game::{Cols, Move, MoveKind, Twins};
 
 /// Value and node count of a subtree.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Count {
+pub(crate) struct Count {
     /// Minimax value from the point of view of the player to move.
     pub value: i64,
     /// Positions in the textbook tree, this one included.
@@ -62,7 +62,13 @@ fn cell_children(
 
 /// Negamax over `remaining` plies for `p` to move (`ply` is the distance
 /// from the root, for deciding where to split).
-pub fn negamax(board: &mut Board, p: Player, remaining: u32, ply: u32, parallel: bool) -> Count {
+pub(crate) fn negamax(
+    board: &mut Board,
+    p: Player,
+    remaining: u32,
+    ply: u32,
+    parallel: bool,
+) -> Count {
     if remaining == 0 {
         return Count {
             value: board.score(p),
@@ -133,7 +139,7 @@ fn empty_cells(board: &Board, p: Player) -> Vec<(usize, usize, bool)> {
 
 /// The minimax value of every root move in canonical order, and the node
 /// count of the whole textbook tree (root included).
-pub fn root_values(
+pub(crate) fn root_values(
     board: &Board,
     p: Player,
     depth: u32,

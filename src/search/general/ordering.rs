@@ -3,6 +3,7 @@
 //! the first few are picked by selection and the rest sorted only when a
 //! node goes on past them.
 
+use super::alphabeta::Dominance;
 use crate::game::{Board, Cols, Player};
 use crate::game::{Move, MoveKind};
 
@@ -10,7 +11,7 @@ use crate::game::{Move, MoveKind};
 const LAZY_PICKS: usize = 3;
 
 /// Hands out a node's moves best-looking first.
-pub struct Picker {
+pub(crate) struct Picker {
     /// Sort keys: rank in the high bits, the packed move in the low 16.
     keys: Vec<u64>,
     next: usize,
@@ -20,17 +21,23 @@ pub struct Picker {
 impl Picker {
     /// Stakes and flipping Raids of `p`. A Raid that flips nothing is left
     /// out: it leads to the same position as the Stake on its cell, so it
-    /// cannot change the node's value. With `dominance`, a Stake is left out
+    /// cannot change the node's value. With [`Dominance::OnePerCell`], a Stake is left out
     /// where the Raid on its cell flips something: that Raid's value is at
     /// least the Stake's (see `README.md`), so one child per empty cell
     /// gives the node's value.
-    pub fn new(board: &Board, p: Player, first: Option<Move>, dominance: bool) -> Picker {
+    pub(crate) fn new(
+        board: &Board,
+        p: Player,
+        first: Option<Move>,
+        dominance: Dominance,
+    ) -> Picker {
+        let one_per_cell = dominance == Dominance::OnePerCell;
         let mut keys = Vec::with_capacity(64);
         for r in 0..board.n() {
             let flipping = board.flipping_row(p, r);
             for c in Cols(board.empty_row(r)) {
                 let flips = flipping & (1 << c) != 0;
-                if !(flips && dominance) {
+                if !(flips && one_per_cell) {
                     let stake = Move::new(r, c, MoveKind::Stake);
                     keys.push(sort_key(i64::from(board.value(r, c)), stake, first));
                 }
@@ -49,13 +56,13 @@ impl Picker {
 
     /// Moves not handed out yet.
     #[inline]
-    pub fn left(&self) -> usize {
+    pub(crate) fn left(&self) -> usize {
         self.keys.len() - self.next
     }
 
     /// The best-looking move not handed out yet.
     #[inline]
-    pub fn next(&mut self) -> Option<Move> {
+    pub(crate) fn next(&mut self) -> Option<Move> {
         if self.next >= self.keys.len() {
             return None;
         }
@@ -77,7 +84,7 @@ impl Picker {
     }
 
     /// Every move not handed out yet, best-looking first.
-    pub fn rest(&mut self) -> Vec<Move> {
+    pub(crate) fn rest(&mut self) -> Vec<Move> {
         self.sort_rest();
         let moves = self.keys[self.next..]
             .iter()
@@ -117,13 +124,13 @@ mod tests {
         let mut rng = Rng::new(3);
         for round in 0..300 {
             let board = random_board(&mut rng, 1 + round % 12, 50, 0.5);
-            let all = Picker::new(&board, Player::X, None, false).rest();
+            let all = Picker::new(&board, Player::X, None, Dominance::EveryMove).rest();
             let first = all.get(round % all.len().max(1)).copied();
-            let mut want = Picker::new(&board, Player::X, first, false).rest();
+            let mut want = Picker::new(&board, Player::X, first, Dominance::EveryMove).rest();
             if let Some(f) = first {
                 assert_eq!(want[0], f);
             }
-            let mut picker = Picker::new(&board, Player::X, first, false);
+            let mut picker = Picker::new(&board, Player::X, first, Dominance::EveryMove);
             let mut got = Vec::new();
             for _ in 0..round % 6 {
                 got.extend(picker.next());

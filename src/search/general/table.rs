@@ -15,7 +15,7 @@ use crate::search::window::Bound;
 
 /// A stored search result.
 #[derive(Clone, Copy, Debug)]
-pub struct Entry {
+pub(crate) struct Entry {
     /// Plies that were left below the position.
     pub remaining: u32,
     /// How `value` relates to the true value.
@@ -31,7 +31,7 @@ pub struct Entry {
 /// table costs nothing until it is touched. Slots are guarded by striped
 /// locks, so two threads contend only when they touch the same stripe at
 /// the same moment; the words are atomics only to make that sharing safe.
-pub struct Table {
+pub(crate) struct Table {
     words: Vec<AtomicU64>,
     locks: Vec<Mutex<()>>,
     slot_len: usize,
@@ -43,7 +43,7 @@ const EMPTY: u64 = 0;
 
 impl Table {
     /// A table of about `bytes` (at least one slot) for keys of `key_len` words.
-    pub fn new(bytes: usize, key_len: usize) -> Table {
+    pub(crate) fn new(bytes: usize, key_len: usize) -> Table {
         let slot_len = 3 + key_len;
         let count = (bytes / (8 * slot_len)).max(1);
         let count = if count.is_power_of_two() {
@@ -70,7 +70,7 @@ impl Table {
 
     /// The entry for the position with this `hash` and full `key`, if stored.
     #[inline]
-    pub fn probe(&self, hash: u64, key: &[u64]) -> Option<Entry> {
+    pub(crate) fn probe(&self, hash: u64, key: &[u64]) -> Option<Entry> {
         let (at, lock) = self.slot(hash);
         let _guard = lock.lock();
         let w = &self.words[at..at + self.slot_len];
@@ -86,7 +86,7 @@ impl Table {
 
     /// Stores an entry, replacing whatever the slot held.
     #[inline]
-    pub fn store(&self, hash: u64, key: &[u64], entry: Entry) {
+    pub(crate) fn store(&self, hash: u64, key: &[u64], entry: Entry) {
         let (at, lock) = self.slot(hash);
         let _guard = lock.lock();
         let w = &self.words[at..at + self.slot_len];

@@ -1,55 +1,103 @@
-//! Reading a program's `output.txt` and checking it against the position.
+//! Judging a program's move: one run of it, then what it did, checked in
+//! order (CPU overrun, hang, crash, no answer, an unreadable answer, an
+//! illegal move, a wrong board) down to the move it made.
 
-use crate::{legal_moves, Board, Move, MoveKind, Player};
+use std::io;
+use std::path::Path;
 
-use super::forfeit::{Forfeit, ForfeitReason};
+use crate::play::forfeit::{Forfeit, ForfeitReason};
+use crate::play::game::check_move;
+use crate::text::parse_answer;
+use crate::{Board, Move, Player};
 
-/// An `output.txt` as written: the move line read, the board rows as text.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct AnswerText {
-    /// The move on the first line.
-    pub mv: Move,
-    /// The board lines after it, trailing white space removed.
-    pub rows: Vec<String>,
+use super::clock::WallGuard;
+use super::input::competition_input;
+use super::process::{run_program, Exit, ProgramRun, MAX_OUTPUT};
+
+/// One program move, judged.
+#[derive(Debug)]
+pub struct ProgramMove {
+    /// CPU seconds charged: the program and every descendant, from the OS.
+    pub cpu: f64,
+    /// Wall-clock seconds.
+    pub wall: f64,
+    /// The move, or why the side forfeits.
+    pub result: Result<Move, Forfeit>,
 }
 
-/// Reads an `output.txt` for an `n` x `n` board: a move such as `C3 Raid`
-/// (case and spacing free) and `n` lines of `n` characters from `X`, `O`
-/// and `.`. CRLF line ends, trailing spaces, a missing final newline and
-/// trailing blank lines are accepted, as they are in `input.txt`. The error
-/// is one line, naming the line where it can.
-pub fn parse_answer(text: &[u8], n: usize) -> Result<AnswerText, String> {
-    let text = std::str::from_utf8(text).map_err(|_| "output.txt is not UTF-8 text".to_owned())?;
-    let mut lines: Vec<&str> = text.lines().map(str::trim_end).collect();
-    while lines.last().is_some_and(|l| l.is_empty()) {
-        lines.pop();
-    }
-    let Some((first, rows)) = lines.split_first() else {
-        return Err("output.txt is empty".to_owned());
-    };
-    let mv: Move = first.parse().map_err(|e| format!("line 1: {e}"))?;
-    if rows.len() != n {
-        return Err(format!(
-            "expected {n} board lines after the move, found {}",
-            rows.len()
+/// Runs one move of the program `command` in `dir` (its working folder,
+/// kept between its moves): writes `input.txt` for `player` to move on
+/// `board` with `seconds_left` CPU seconds, runs the program under `guard`,
+/// and judges what it did (see [`judge`]). The error is the referee's own
+/// trouble (writing files, starting `sh`).
+pub fn program_move(
+    command: &str,
+    dir: &Path,
+    board: &Board,
+    player: Player,
+    seconds_left: f64,
+    guard: &WallGuard,
+) -> io::Result<ProgramMove> {
+    let input = competition_input(board, player, seconds_left);
+    let run = run_program(command, dir, &input, guard.limit(seconds_left))?;
+    Ok(ProgramMove {
+        cpu: run.cpu,
+        wall: run.wall,
+        result: judge(&run, board, player, seconds_left),
+    })
+}
+
+/// The move a program run made, or its forfeit, checked in this order:
+/// CPU overrun (the run's CPU time reached `seconds_left`, also when the
+/// wall guard stopped it), hang (stopped by the guard with time to spare),
+/// crash (non-zero exit or a signal), no `output.txt`, then
+/// [`check_answer`].
+pub fn judge(
+    run: &ProgramRun,
+    board: &Board,
+    player: Player,
+    seconds_left: f64,
+) -> Result<Move, Forfeit> {
+    use ForfeitReason::*;
+    if run.cpu >= seconds_left {
+        return Err(Forfeit::new(
+            CpuOverrun,
+            format!(
+                "used {:.3} s of CPU with {:.3} s left",
+                run.cpu, seconds_left
+            ),
         ));
     }
-    for (i, row) in rows.iter().enumerate() {
-        let line = i + 2;
-        if let Some(c) = row.chars().find(|c| !matches!(c, 'X' | 'O' | '.')) {
-            return Err(format!("line {line}: {c:?} is not X, O or ."));
+    let why = |what: String| {
+        if run.stderr_tail.is_empty() {
+            what
+        } else {
+            format!("{what}: {}", run.stderr_tail)
         }
-        if row.len() != n {
-            return Err(format!(
-                "line {line}: expected {n} cells, found {}",
-                row.len()
-            ));
+    };
+    match run.exit {
+        Exit::Killed => {
+            return Err(Forfeit::new(
+                Hang,
+                format!(
+                    "no answer after {:.3} s of wall time ({:.3} s CPU)",
+                    run.wall, run.cpu
+                ),
+            ))
         }
+        Exit::Signal(s) => return Err(Forfeit::new(Crash, why(format!("killed by signal {s}")))),
+        Exit::Code(0) => {}
+        Exit::Code(c) => return Err(Forfeit::new(Crash, why(format!("exit code {c}")))),
     }
-    Ok(AnswerText {
-        mv,
-        rows: rows.iter().map(|r| (*r).to_owned()).collect(),
-    })
+    match &run.output {
+        Err(io::ErrorKind::NotFound) => Err(Forfeit::new(NoOutput, "no output.txt")),
+        Err(kind) => Err(Forfeit::new(Unreadable, format!("output.txt: {kind}"))),
+        Ok(bytes) if bytes.len() as u64 > MAX_OUTPUT => Err(Forfeit::new(
+            Unreadable,
+            format!("output.txt is longer than {} bytes", MAX_OUTPUT),
+        )),
+        Ok(bytes) => check_answer(bytes, board, player),
+    }
 }
 
 /// Checks an `output.txt` for `player` to move on `board`: readable, a
@@ -58,12 +106,13 @@ pub fn parse_answer(text: &[u8], n: usize) -> Result<AnswerText, String> {
 /// or [`ForfeitReason::WrongBoard`]) in that order of checking.
 pub fn check_answer(text: &[u8], board: &Board, player: Player) -> Result<Move, Forfeit> {
     let n = board.n();
-    let answer = parse_answer(text, n).map_err(|e| Forfeit::new(ForfeitReason::Unreadable, e))?;
+    let answer = parse_answer(text, n)
+        .map_err(|e| Forfeit::new(ForfeitReason::Unreadable, e.to_string()))?;
     let mv = answer.mv;
-    if !legal_moves(board, player).contains(&mv) {
+    if let Err(why) = check_move(board, player, mv) {
         return Err(Forfeit::new(
             ForfeitReason::IllegalMove,
-            illegal_why(board, player, mv),
+            format!("{mv}: {why}"),
         ));
     }
     let mut after = board.clone();
@@ -78,23 +127,6 @@ pub fn check_answer(text: &[u8], board: &Board, player: Player) -> Result<Move, 
         }
     }
     Ok(mv)
-}
-
-/// Why a move that parsed is not in the legal list.
-fn illegal_why(board: &Board, player: Player, mv: Move) -> String {
-    let n = board.n();
-    if mv.row() >= n || mv.col() >= n {
-        return format!("{mv}: {} is off the {n}x{n} board", mv.cell_name());
-    }
-    match (board.square(mv.row(), mv.col()), mv.kind()) {
-        (crate::Square::Piece(_), _) => format!("{mv}: {} is taken", mv.cell_name()),
-        (_, MoveKind::Raid) => format!(
-            "{mv}: no {} piece next to {}",
-            player.symbol(),
-            mv.cell_name()
-        ),
-        _ => format!("{mv} is not legal here"),
-    }
 }
 
 #[cfg(test)]

@@ -1,0 +1,188 @@
+"""Deep solves on a Ray cluster: the solve is cut into jobs (null-window
+tests of positions a few plies below the root), Ray runs them on every CPU
+of the cluster, and the driver here takes their results back in any order.
+
+    python -m stakeraid.cluster solve INPUT --store FILE [--address ADDR]
+
+With no address a local Ray instance is started, so the same command runs
+on a laptop and on a cluster (``--address auto`` joins the one this
+machine belongs to). Every proven bound goes into the store file as it
+arrives: the driver can be killed and started again with the same command,
+and it resumes; a worker that dies mid-job has its job run again by Ray.
+
+Needs the ``ray`` extra: ``pip install "stakeraid[ray]"``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from typing import Any, Callable, Dict, Optional
+
+from . import _core
+from ._core import Position
+
+__all__ = ["default_split", "solve", "main"]
+
+def default_split(cpus: int) -> int:
+    """Plies below the root where the tree is cut into jobs: the shallowest
+    cut that keeps every CPU busy. One ply gives one job per root move at a
+    time (about twenty on a 5x5 board), each deeper ply about as many again
+    per node; deeper cuts cost more speculative work, so none is deeper
+    than needed."""
+    if cpus <= 16:
+        return 1
+    if cpus <= 128:
+        return 2
+    return 3
+
+
+#: Jobs kept in flight per CPU of the cluster: enough that no CPU waits
+#: for the driver, few enough that a result can still cancel the jobs it
+#: makes unneeded before they start.
+IN_FLIGHT_PER_CPU = 2
+
+
+def _job_task(ray: Any, job_function: Callable[[str, int], str]) -> Any:
+    # One search thread per reserved CPU. Ray runs a task again when its
+    # worker dies (max_retries); the driver ignores a result given twice.
+    @ray.remote(num_cpus=1, max_retries=5)
+    def run(job: str) -> str:
+        return job_function(job, 1)
+
+    return run
+
+
+def solve(
+    position: Position,
+    depth: Optional[int] = None,
+    *,
+    store: Optional[str] = None,
+    split: Optional[int] = None,
+    address: Optional[str] = None,
+    num_cpus: Optional[int] = None,
+    in_flight: Optional[int] = None,
+    inline_plies: int = 8,
+    order_plies: int = 4,
+    job_function: Callable[[str, int], str] = _core.run_job,
+    progress: Optional[Callable[[Dict[str, Any]], None]] = None,
+) -> Dict[str, Any]:
+    """Solves ``position`` to ``depth`` plies (default: the end of the game)
+    on Ray, and returns the answer: ``best`` (as in ``output.txt``),
+    ``value``, ``moves`` (every legal root move with its value and bound),
+    and ``stats`` (jobs, nodes, store counts, seconds).
+
+    The answer is the one ``analyse`` gives at that depth: the first move
+    in canonical order with the maximal value. ``split`` is how many plies
+    below the root the tree is cut into jobs (default: by the cluster's
+    CPUs, ``default_split``). ``store`` names the file of
+    proven bounds (created if missing; resumed if not). Ray is started
+    with ``address`` and ``num_cpus`` unless it already is.
+    ``job_function(job, threads)`` answers one job (default
+    ``stakeraid.run_job``); ``progress(stats)`` is called after each
+    result.
+    """
+    import ray
+
+    if not ray.is_initialized():
+        ray.init(address=address, num_cpus=num_cpus, include_dashboard=False,
+                 log_to_driver=False)
+    cpus = max(1, int(ray.cluster_resources().get("CPU", 1)))
+    grid = (position.values, position.cells, position.to_move)
+    driver = _core.SplitSolve(grid, depth, split=split or default_split(cpus), store=store,
+                              inline_plies=inline_plies, order_plies=order_plies)
+    task = _job_task(ray, job_function)
+    limit = in_flight or IN_FLIGHT_PER_CPU * cpus
+    running: Dict[Any, int] = {}
+    start = time.monotonic()
+    while driver.answer is None:
+        for job in driver.take_jobs(max(0, limit - len(running))):
+            running[task.remote(job)] = _job_id(job)
+        if not running:
+            raise RuntimeError("the driver has no answer and no job to run")
+        done, _ = ray.wait(list(running), num_returns=1)
+        for ref in done:
+            running.pop(ref)
+            driver.finish(ray.get(ref))
+        unneeded = set(driver.unneeded())
+        for ref, job_id in list(running.items()):
+            if job_id in unneeded:
+                ray.cancel(ref)
+                running.pop(ref)
+        if progress is not None:
+            progress(dict(driver.stats, seconds=time.monotonic() - start))
+    for ref in running:
+        ray.cancel(ref)
+    answer = dict(driver.answer)
+    answer["stats"] = dict(driver.stats, seconds=time.monotonic() - start)
+    return answer
+
+
+def _job_id(job: str) -> int:
+    import json
+
+    return int(json.loads(job)["id"])
+
+
+def _progress_line(stats: Dict[str, Any]) -> None:
+    rate = stats["nodes"] / stats["seconds"] if stats["seconds"] > 0 else 0.0
+    sys.stderr.write(
+        f"\rjobs {stats['done']} done, {stats['running']} running, {stats['queued']} queued"
+        f" · root {stats['root_done']}/{stats['root_moves']}"
+        f" · {stats['nodes'] / 1e6:.1f} M nodes, {rate / 1e6:.1f} M/s"
+        f" · {stats['from_store']} from the store · {stats['seconds']:.0f} s  "
+    )
+    sys.stderr.flush()
+
+
+def main(argv: Optional[list] = None) -> int:
+    parser = argparse.ArgumentParser(
+        prog="python -m stakeraid.cluster",
+        description="Deep Stake & Raid solves on a Ray cluster, resumable through a store file.",
+    )
+    commands = parser.add_subparsers(dest="command", required=True)
+    cmd = commands.add_parser("solve", help="solve an input.txt and print the answer")
+    cmd.add_argument("input", help="the input.txt (MINIMAX or ALPHABETA; its depth is the plies)")
+    cmd.add_argument("--store", help="file of proven bounds: created, or resumed")
+    cmd.add_argument("--address", help="Ray cluster to join (default: start a local one)")
+    cmd.add_argument("--num-cpus", type=int, help="CPUs of a local Ray instance")
+    cmd.add_argument("--split", type=int,
+                     help="plies below the root cut into jobs (default: by the cluster's CPUs)")
+    cmd.add_argument("--quiet", action="store_true", help="no progress line")
+    args = parser.parse_args(argv)
+    try:
+        with open(args.input, encoding="utf-8") as f:
+            text = f.read()
+        position = Position.from_input(text)
+        # from_input has checked the text: line 2 is the mode, line 4 the
+        # depth of MINIMAX and ALPHABETA.
+        lines = text.splitlines()
+        if lines[1].strip().upper() == "COMPETITION":
+            raise ValueError("line 2: COMPETITION has no exact answer to solve")
+        depth = int(lines[3])
+        answer = solve(
+            position,
+            depth,
+            store=args.store,
+            split=args.split,
+            address=args.address,
+            num_cpus=args.num_cpus,
+            progress=None if args.quiet else _progress_line,
+        )
+    except (OSError, ValueError) as e:
+        sys.stderr.write(f"\nstakeraid.cluster: {e}\n")
+        return 2
+    if not args.quiet:
+        sys.stderr.write("\n")
+    stats = answer["stats"]
+    print(f"{answer['best']}  value {answer['value']}")
+    print(
+        f"jobs {stats['done']}, nodes {stats['nodes']}, "
+        f"from the store {stats['from_store']}, {stats['seconds']:.1f} s"
+    )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

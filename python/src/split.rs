@@ -1,0 +1,160 @@
+//! Split solves for runners written in Python (`stakeraid.cluster`): the
+//! library's job driver and the search that answers one job. Jobs and
+//! results cross as JSON text, which pickles and travels to other
+//! machines as it is.
+
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use pyo3::exceptions::PyOSError;
+use pyo3::prelude::*;
+use pyo3::types::PyDict;
+
+use stakeraid::api::{self, Grid};
+use stakeraid::jobs::{run_job as run_one, Driver, Job, JobResult, Settings};
+use stakeraid::search::RootValue;
+use stakeraid::store::{Store, StoreError};
+
+use crate::errors::value_error;
+
+fn store_error(e: StoreError) -> PyErr {
+    match e {
+        StoreError::Io { .. } => PyOSError::new_err(e.to_string()),
+        e => value_error(e),
+    }
+}
+
+/// A split solve in progress: the top of the game tree as null-window
+/// tests waiting on jobs. `take_jobs(n)` hands out up to `n` jobs (JSON
+/// text for `run_job`), `finish(result)` takes one back, in any order and
+/// from any machine, and `answer` is set once every root move is settled.
+/// `grid` is `(values, cells, player)` as `Position` takes them. With
+/// `store`, every proven bound is written to that file as it is
+/// proved, and a new `SplitSolve` on the same file resumes.
+#[pyclass(name = "SplitSolve", module = "stakeraid")]
+pub(crate) struct PySplitSolve {
+    driver: Driver,
+    store: Option<Arc<Store>>,
+}
+
+#[pymethods]
+impl PySplitSolve {
+    #[new]
+    #[pyo3(signature = (grid, depth = None, split = 3, store = None, inline_plies = 8, order_plies = 4))]
+    fn new(
+        grid: (Vec<Vec<i64>>, Vec<String>, String),
+        depth: Option<u32>,
+        split: u32,
+        store: Option<PathBuf>,
+        inline_plies: u32,
+        order_plies: u32,
+    ) -> PyResult<Self> {
+        let (values, cells, player) = grid;
+        let grid = Grid {
+            values,
+            cells,
+            player,
+        };
+        let position = api::Position::from_grid(&grid).map_err(value_error)?;
+        let board = position.board();
+        if split == 0 {
+            return Err(value_error("split must be at least 1"));
+        }
+        let store = match store {
+            Some(path) => Some(Arc::new(Store::open(&path, board).map_err(store_error)?)),
+            None => None,
+        };
+        let settings = Settings {
+            split,
+            inline_plies,
+            order_plies,
+            store: store.clone(),
+        };
+        let plies = depth.unwrap_or(u32::MAX);
+        let driver = Driver::new(board, position.player(), plies, settings);
+        Ok(PySplitSolve { driver, store })
+    }
+
+    /// Up to `max` jobs to run now, as JSON text.
+    fn take_jobs(&mut self, max: usize) -> PyResult<Vec<String>> {
+        self.driver
+            .take_jobs(max)
+            .iter()
+            .map(|job| serde_json::to_string(job).map_err(value_error))
+            .collect()
+    }
+
+    /// Takes one job's result (the JSON text `run_job` returned). A result
+    /// given twice is ignored. Raises if the store cannot be written.
+    fn finish(&mut self, result: &str) -> PyResult<()> {
+        let result: JobResult = serde_json::from_str(result).map_err(value_error)?;
+        self.driver.finish(&result);
+        match self.driver.store_failure() {
+            Some(e) => Err(store_error(e)),
+            None => Ok(()),
+        }
+    }
+
+    /// Ids of jobs handed out that are no longer needed (a runner may
+    /// cancel them).
+    fn unneeded(&self) -> Vec<u64> {
+        self.driver.unneeded()
+    }
+
+    /// `None` until solved, then a dict: `best` (as in `output.txt`),
+    /// `value`, and `moves`, every legal root move in canonical order as
+    /// `(move, value, bound)` with bound `"exact"` or `"upper"`.
+    #[getter]
+    fn answer<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyDict>>> {
+        let Some(answer) = self.driver.answer() else {
+            return Ok(None);
+        };
+        let d = PyDict::new(py);
+        d.set_item("best", answer.best.to_string())?;
+        d.set_item("value", answer.value)?;
+        let moves: Vec<(String, i64, &str)> = answer
+            .moves
+            .iter()
+            .map(|&(mv, v)| match v {
+                RootValue::Exact(v) => (mv.to_string(), v, "exact"),
+                RootValue::AtMost(v) => (mv.to_string(), v, "upper"),
+            })
+            .collect();
+        d.set_item("moves", moves)?;
+        Ok(Some(d))
+    }
+
+    /// Jobs done, running and queued, nodes, tests the store settled, root
+    /// moves settled and in all; with a store, its counts too.
+    #[getter]
+    fn stats<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let s = self.driver.stats();
+        let d = PyDict::new(py);
+        d.set_item("done", s.done)?;
+        d.set_item("running", s.running)?;
+        d.set_item("queued", s.queued)?;
+        d.set_item("nodes", s.nodes)?;
+        d.set_item("from_store", s.from_store)?;
+        d.set_item("root_done", s.root_done)?;
+        d.set_item("root_moves", s.root_moves)?;
+        if let Some(store) = &self.store {
+            let st = store.stats();
+            d.set_item("store_positions", st.positions)?;
+            d.set_item("store_loaded", st.loaded)?;
+            d.set_item("store_written", st.written)?;
+        }
+        Ok(d)
+    }
+}
+
+/// Answers one job (JSON text from `SplitSolve.take_jobs`) with the exact
+/// engine on `threads` threads, the interpreter released, and returns the
+/// result as JSON text for `SplitSolve.finish`.
+#[pyfunction]
+#[pyo3(signature = (job, threads = 1))]
+pub(crate) fn run_job(py: Python<'_>, job: &str, threads: usize) -> PyResult<String> {
+    let job: Job = serde_json::from_str(job).map_err(value_error)?;
+    let threads = threads.min(api::MAX_THREADS);
+    let result = py.detach(|| run_one(&job, threads)).map_err(value_error)?;
+    serde_json::to_string(&result).map_err(value_error)
+}

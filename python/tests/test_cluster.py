@@ -1,0 +1,122 @@
+"""Split solves on a local Ray instance: the same answer as the direct
+solve at several split depths, a worker that dies mid-job is replaced and
+the answer is unchanged, and a driver started again on its store resumes."""
+
+import os
+import random
+import subprocess
+import sys
+
+import pytest
+import stakeraid
+
+ray = pytest.importorskip("ray") if not os.environ.get("CI") else __import__("ray")
+from stakeraid import cluster  # noqa: E402
+
+
+@pytest.fixture(scope="module", autouse=True)
+def local_ray():
+    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
+    yield
+    ray.shutdown()
+
+
+def random_position(rng, n, empties):
+    """A position of side n with `empties` empty cells, values 0..99."""
+    cells = [rng.choice("XO") for _ in range(n * n - empties)] + ["."] * empties
+    rng.shuffle(cells)
+    values = [[rng.randint(0, 99) for _ in range(n)] for _ in range(n)]
+    rows = ["".join(cells[r * n:(r + 1) * n]) for r in range(n)]
+    return stakeraid.Position(values, rows, rng.choice("XO"))
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_split_solve_equals_the_direct_solve(seed, tmp_path):
+    rng = random.Random(seed)
+    position = random_position(rng, 5, 12 + seed)
+    depth = 12 + seed - (seed % 2)
+    direct = stakeraid.analyse(position, depth=depth, threads=1)
+    for split in (1, 2, 3):
+        answer = cluster.solve(position, depth, split=split, inline_plies=4, order_plies=4,
+                               store=str(tmp_path / f"s{split}.db"))
+        assert (answer["best"], answer["value"]) == (str(direct.best), direct.value), split
+        assert answer["stats"]["done"] > 0
+
+
+def test_a_worker_killed_mid_job_is_replaced(tmp_path):
+    position = random_position(random.Random(9), 5, 13)
+    direct = stakeraid.analyse(position, depth=13, threads=1)
+    marks = str(tmp_path)
+
+    def dies_once(job, threads):
+        # The first attempt of every third job kills its worker process
+        # outright; Ray runs the job again in a new one.
+        import json
+        import os
+
+        job_id = json.loads(job)["id"]
+        mark = os.path.join(marks, f"job{job_id}")
+        if job_id % 3 == 0 and not os.path.exists(mark):
+            open(mark, "w").close()
+            os._exit(1)
+        return stakeraid.run_job(job, threads)
+
+    answer = cluster.solve(position, 13, split=2, inline_plies=4, order_plies=4,
+                           job_function=dies_once)
+    killed = len(os.listdir(marks))
+    assert killed > 0, "no worker was killed"
+    assert (answer["best"], answer["value"]) == (str(direct.best), direct.value)
+
+
+def test_a_killed_driver_resumes_from_its_store(tmp_path):
+    rng = random.Random(21)
+    position = random_position(rng, 5, 15)
+    direct = stakeraid.analyse(position, depth=15, threads=1)
+    store = str(tmp_path / "resume.db")
+    # The first driver runs as its own process and is killed after a few
+    # results have reached the store.
+    script = (
+        "import stakeraid, sys, os\n"
+        "from stakeraid import cluster\n"
+        f"p = stakeraid.Position.from_input({position.to_input(depth=15)!r})\n"
+        "def stop(stats):\n"
+        "    if stats['done'] >= 5: os._exit(9)\n"
+        f"cluster.solve(p, 15, split=3, inline_plies=4, order_plies=4, store={store!r},"
+        " num_cpus=2, progress=stop)\n"
+    )
+    run = subprocess.run([sys.executable, "-c", script], capture_output=True, timeout=300)
+    assert run.returncode == 9, run.stderr.decode()[-2000:]
+    answer = cluster.solve(position, 15, split=3, inline_plies=4, order_plies=4, store=store)
+    assert answer["stats"]["store_loaded"] > 0
+    assert (answer["best"], answer["value"]) == (str(direct.best), direct.value)
+
+
+def test_a_foreign_store_is_refused(tmp_path):
+    store = str(tmp_path / "other.db")
+    a = random_position(random.Random(1), 4, 8)
+    b = random_position(random.Random(2), 4, 8)
+    cluster.solve(a, 8, split=1, store=store)
+    before = open(store, "rb").read()
+    with pytest.raises(ValueError, match="other cell values"):
+        cluster.solve(b, 8, split=1, store=store)
+    assert open(store, "rb").read() == before
+
+
+def test_the_command_line(tmp_path):
+    position = random_position(random.Random(4), 5, 12)
+    direct = stakeraid.analyse(position, depth=12, threads=1)
+    path = tmp_path / "input.txt"
+    path.write_text(position.to_input(depth=12))
+    run = subprocess.run(
+        [sys.executable, "-m", "stakeraid.cluster", "solve", str(path), "--store",
+         str(tmp_path / "cli.db"), "--num-cpus", "2", "--split", "2", "--quiet"],
+        capture_output=True, text=True, timeout=300,
+    )
+    assert run.returncode == 0, run.stderr[-2000:]
+    assert run.stdout.splitlines()[0] == f"{direct.best}  value {direct.value}"
+    bad = tmp_path / "bad.txt"
+    bad.write_text("5\nCOMPETITION\nX\n10\n")
+    run = subprocess.run([sys.executable, "-m", "stakeraid.cluster", "solve", str(bad)],
+                         capture_output=True, text=True, timeout=60)
+    assert run.returncode == 2
+    assert run.stderr.strip().startswith("stakeraid.cluster: line")

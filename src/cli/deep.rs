@@ -1,0 +1,98 @@
+//! `solve --store` and `solve --split`: deep solves that keep what they
+//! prove in a store file, so that a killed solve resumes, and that can be
+//! cut into jobs run on this machine's threads.
+
+use std::path::Path;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use anyhow::Context;
+use indicatif::ProgressBar;
+use stakeraid::jobs::{solve_local, DriverStats, Settings};
+use stakeraid::store::{Store, StoreStats, StoreUse};
+use stakeraid::{answer_text, Problem, Task};
+
+/// The store named by `--store`, opened for `problem`'s board: read at
+/// once, written as the search goes.
+pub(super) fn open_store(
+    path: &Path,
+    problem: &Problem,
+    min_nodes: u64,
+) -> anyhow::Result<StoreUse> {
+    anyhow::ensure!(
+        matches!(problem.task, Task::Exact { .. }),
+        "--store and --split solve MINIMAX and ALPHABETA inputs (COMPETITION has no exact answer)"
+    );
+    let store = Store::open(path, &problem.board)?;
+    Ok(StoreUse {
+        min_nodes,
+        ..StoreUse::new(Arc::new(store))
+    })
+}
+
+/// Fails if a write to the store failed during the search; otherwise
+/// folds its log into the file, so that it is one self-contained file.
+pub(super) fn finish_store(store: &StoreUse) -> anyhow::Result<()> {
+    if let Some(e) = store.store.failure() {
+        return Err(e).context("the answer was found, but the store missed some of its proofs");
+    }
+    store.store.checkpoint()?;
+    Ok(())
+}
+
+/// What the store did, for the progress line and `--stats`.
+pub(super) fn store_note(stats: &StoreStats) -> String {
+    format!(
+        "store: {} positions ({} read, {} written), {} searches answered from it",
+        stats.positions, stats.loaded, stats.written, stats.hits
+    )
+}
+
+/// `--split`: the solve as jobs `split` plies below the root, on
+/// `workers` threads of one search thread each. Returns the text of
+/// `output.txt`, the value and the driver's last counts.
+pub(super) fn split_solve(
+    problem: &Problem,
+    split: u32,
+    workers: usize,
+    store: Option<&StoreUse>,
+    bar: &ProgressBar,
+) -> anyhow::Result<(String, i64, DriverStats)> {
+    let Task::Exact { depth, .. } = problem.task else {
+        anyhow::bail!("--split solves MINIMAX and ALPHABETA inputs");
+    };
+    let settings = Settings {
+        split,
+        store: store.map(|s| s.store.clone()),
+        ..Settings::default()
+    };
+    let start = Instant::now();
+    let mut last = DriverStats::default();
+    let answer = solve_local(
+        &problem.board,
+        problem.player,
+        depth,
+        settings,
+        workers,
+        |stats| {
+            last = *stats;
+            bar.set_message(split_progress(stats, start.elapsed()));
+        },
+    )?;
+    let text = answer_text(&problem.board, problem.player, answer.best);
+    Ok((text, answer.value, last))
+}
+
+fn split_progress(s: &DriverStats, elapsed: Duration) -> String {
+    let rate = s.nodes as f64 / elapsed.as_secs_f64().max(1e-3) / 1e6;
+    format!(
+        "· root moves {}/{} · jobs {} done, {} running, {} queued · {} from the store · {:.1} M nodes · {rate:.1} M nodes/s ·",
+        s.root_done,
+        s.root_moves,
+        s.done,
+        s.running,
+        s.queued,
+        s.from_store,
+        s.nodes as f64 / 1e6
+    )
+}

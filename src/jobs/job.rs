@@ -1,0 +1,183 @@
+//! One job and the search that answers it: self-contained, so that any
+//! process with the library (or the Python package) can run it.
+
+use std::sync::Arc;
+use std::time::Instant;
+
+use parking_lot::Mutex;
+use serde::{Deserialize, Serialize};
+
+use crate::engine::exact::compact_table_bytes;
+use crate::engine::pool::in_pool;
+use crate::game::{Board, Player, Square};
+use crate::search::{Compact, Engine, Threads, Window};
+
+/// One null-window test: is the value of the position (`values` and
+/// `cells` as in `input.txt`, `player` to move), searched `plies` deep, at
+/// least `beta`?
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Job {
+    /// The driver's name for it: results are matched back by it.
+    pub id: u64,
+    /// The cell values, one row per entry.
+    pub values: Vec<Vec<i32>>,
+    /// The pieces, one row per string of `X`, `O` and `.`.
+    pub cells: Vec<String>,
+    /// The side to move, `'X'` or `'O'`.
+    pub player: char,
+    /// Plies to search: the empty cells, in a solve to the end.
+    pub plies: u32,
+    /// The test's threshold.
+    pub beta: i64,
+}
+
+/// What a job proved.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct JobResult {
+    /// The job's id.
+    pub id: u64,
+    /// A fail-soft bound: the value is at least this if it is `>= beta`,
+    /// at most this if it is below.
+    pub value: i64,
+    /// Positions searched.
+    pub nodes: u64,
+    /// Wall time, in microseconds.
+    pub micros: u64,
+}
+
+/// A job that cannot be run: it does not describe a position.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("job {id}: {why}")]
+pub struct JobError {
+    /// The job's id.
+    pub id: u64,
+    /// What is wrong.
+    pub why: String,
+}
+
+impl Job {
+    /// The job testing `board` (`p` to move, `plies` deep) at `beta`.
+    pub(crate) fn new(id: u64, board: &Board, p: Player, plies: u32, beta: i64) -> Job {
+        let n = board.n();
+        Job {
+            id,
+            values: (0..n)
+                .map(|r| (0..n).map(|c| board.value(r, c)).collect())
+                .collect(),
+            cells: board.cells_text().lines().map(String::from).collect(),
+            player: p.symbol(),
+            plies,
+            beta,
+        }
+    }
+
+    /// The position, checked.
+    pub fn position(&self) -> Result<(Board, Player), JobError> {
+        let bad = |why: String| JobError { id: self.id, why };
+        let n = self.values.len();
+        if !(1..=crate::game::MAX_N).contains(&n)
+            || self.cells.len() != n
+            || self.values.iter().any(|r| r.len() != n)
+            || self.cells.iter().any(|r| r.chars().count() != n)
+        {
+            return Err(bad(format!("values and cells must be {n} rows of {n}")));
+        }
+        if self.values.iter().flatten().any(|&v| v < 0) {
+            return Err(bad("a negative cell value".into()));
+        }
+        let values: Vec<i32> = self.values.iter().flatten().copied().collect();
+        let mut board = Board::new(n, &values);
+        for (r, row) in self.cells.iter().enumerate() {
+            for (c, ch) in row.chars().enumerate() {
+                let sq = match ch {
+                    '.' => Square::Empty,
+                    'X' => Square::Piece(Player::X),
+                    'O' => Square::Piece(Player::O),
+                    _ => return Err(bad(format!("bad cell character {ch:?}"))),
+                };
+                board.set(r, c, sq);
+            }
+        }
+        let player = match self.player {
+            'X' => Player::X,
+            'O' => Player::O,
+            other => return Err(bad(format!("bad player {other:?}"))),
+        };
+        if self.plies == 0 || self.plies > board.empty_count() {
+            return Err(bad(format!(
+                "plies {} out of 1..={}",
+                self.plies,
+                board.empty_count()
+            )));
+        }
+        Ok((board, player))
+    }
+}
+
+/// Answers `job` with the fast exact engine on `threads` threads (0: one
+/// per core), on a table of its own sized for the job.
+pub fn run_job(job: &Job, threads: usize) -> Result<JobResult, JobError> {
+    let (board, p) = job.position()?;
+    let start = Instant::now();
+    let (value, nodes) = in_pool(threads, |parallel| {
+        test(&board, p, job.plies, job.beta, parallel)
+    });
+    Ok(JobResult {
+        id: job.id,
+        value,
+        nodes,
+        micros: u64::try_from(start.elapsed().as_micros()).unwrap_or(u64::MAX),
+    })
+}
+
+/// The compact engine this process answered its last job with, and the
+/// board values it was built for: jobs of one solve share a board, and
+/// what one job's search left in the table (transpositions, the same
+/// positions tested at other windows) serves the next and the jobs running
+/// beside it, as in one parallel search (the table is built to be shared
+/// by threads).
+struct Kept {
+    values: Vec<i32>,
+    bytes: usize,
+    compact: Arc<Compact>,
+}
+
+static KEPT: Mutex<Option<Kept>> = Mutex::new(None);
+
+/// Lets the kept engine's table go (a runner whose solve is over).
+pub(super) fn release_kept() {
+    *KEPT.lock() = None;
+}
+
+/// The fail-soft test of `board` (`p` to move, `plies` deep) at `beta`,
+/// with its node count: on the process's kept compact engine where the
+/// board fits one, else on a table of its own.
+pub(super) fn test(board: &Board, p: Player, plies: u32, beta: i64, parallel: bool) -> (i64, u64) {
+    // A small test would spend more time on a large table's memory than
+    // on its search: about 4x more positions are stored per ply.
+    let small = 1usize << (plies + 10).min(40);
+    let bytes = compact_table_bytes(board.n(), board.empty_count(), plies).min(small);
+    let threads = Threads::pool_if(parallel);
+    let window = Window::new(beta - 1, beta);
+    let n = board.n();
+    let values: Vec<i32> = (0..n * n).map(|i| board.value(i / n, i % n)).collect();
+    let kept = {
+        let mut kept = KEPT.lock();
+        if kept
+            .as_ref()
+            .is_none_or(|k| k.values != values || k.bytes < bytes)
+        {
+            *kept = Compact::new(board, bytes).map(|c| Kept {
+                values,
+                bytes,
+                compact: Arc::new(c),
+            });
+        }
+        kept.as_ref().map(|k| k.compact.clone())
+    };
+    let engine = match kept {
+        Some(compact) => Engine::Compact(compact, threads),
+        None => Engine::exact_for(board, bytes, threads),
+    };
+    engine.search_once(board, p, plies, window)
+}

@@ -1,0 +1,75 @@
+//! A deep solve cut into independent jobs, so that it can run on many
+//! processes or machines and be stopped and resumed at any moment.
+//!
+//! A job is one null-window test: is the value of this position, for the
+//! side to move, searched this many plies deep, at least `beta`? It is
+//! answered by one ordinary search ([`run_job`]) with a fail-soft bound.
+//! The [`Driver`] keeps the top of the game tree: it cuts the solve into
+//! jobs, takes their results in any order, and derives the answer. The
+//! same driver serves the local runner ([`solve_local`], threads of this
+//! process) and the Python package's Ray runner, which calls it through
+//! the bindings; both write every proven bound to a [`Store`] as it
+//! arrives, and a driver started again on the same store re-derives
+//! everything that was proved in moments, losing only the jobs that were
+//! running.
+//!
+//! # Why the answer is the textbook answer
+//!
+//! *Tests.* Every question the driver asks is a test `T(P, beta)`: a
+//! fail-soft search of the window `(beta - 1, beta)`, which returns `t`
+//! with `value(P) >= t` if `t >= beta` and `value(P) <= t` if `t < beta`.
+//! A job answers one directly. The driver answers the others by expanding
+//! `P` (negamax: a child's value for its mover is minus the parent's):
+//! `value(P) >= beta` exactly when some child `c` has `value(c) <= -beta`,
+//! that is when the child's test `T(c, 1 - beta)` fails low. So the
+//! children are tested with `1 - beta`; the first that fails low with
+//! `t_c` ends the node with `t = -t_c >= beta` (a lower bound, since
+//! `value(P) >= -value(c) >= -t_c`); if all fail high, every
+//! `value(c) >= t_c`, so `value(P) <= max(-t_c) < beta`, and that maximum
+//! is the node's `t`. Young Brothers Wait: the eldest child (best by a
+//! shallow search) is tested alone, and only if it does not end the node
+//! are the others tested, all at once.
+//!
+//! *Children.* Inside the tree the driver, like the engines, tests one
+//! child per empty cell: the Raid where it flips something, else the
+//! Stake. `src/search/README.md` argues why this keeps every value (the
+//! score is monotone in ownership); it is never done at the root.
+//!
+//! *The root.* The root keeps the engines' tie-break layer
+//! (`src/search/README.md`, "The tie-break layer" and "Exact values by
+//! tests"): its candidates are the legal moves less the Raids that flip
+//! nothing; the first, in shallow-search order, gets its exact value from
+//! a sequence of tests; then every other candidate `i` is tested against
+//! the best `(bv, bi)` known when its test starts, with alpha `bv - 1` if
+//! `i < bi` and `bv` if `i > bi`, and one that fails high gets its exact
+//! value from tests and may replace the best. That argument shows the
+//! result is the first maximal move in canonical order whatever order the
+//! tests finish in, which is all that running them as jobs changes.
+//!
+//! *The store.* A stored bound is a bound on the same position's value at
+//! the same number of plies, proved earlier by a sound search; a test
+//! settled by one returns what the search would be allowed to return, as
+//! with a transposition table. So a resumed solve, or one that shares a
+//! store with others, gives the same answer.
+
+mod driver;
+mod job;
+mod local;
+mod simulate;
+
+pub use driver::{Driver, DriverStats, Settings, SplitAnswer};
+pub use job::{run_job, Job, JobError, JobResult};
+pub use local::solve_local;
+pub use simulate::{simulate, Simulated};
+
+use crate::store::Store;
+
+#[cfg(test)]
+mod tests;
+
+/// Where the driver keeps what it proved: always a store, in memory when
+/// the caller gave none, so that the same positions tested again at other
+/// windows (as the root's tests do) are settled without a new job.
+fn memory_store(board: &crate::game::Board) -> Store {
+    Store::in_memory(board)
+}

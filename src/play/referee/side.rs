@@ -1,0 +1,166 @@
+//! A side of a refereed game as the command line names it, and the checks
+//! that can be made on a program before any game is played.
+
+use std::fmt;
+use std::os::unix::fs::PermissionsExt;
+use std::path::Path;
+use std::process::{Command, Stdio};
+use std::str::FromStr;
+
+use crate::play::arena::{Agent, AgentError};
+
+/// One side of a refereed game.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Side {
+    /// A built-in agent, run in this process.
+    Agent(Agent),
+    /// A program in the assignment's format, run as `sh -c COMMAND`.
+    Command(String),
+}
+
+/// Why a side's name was refused.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum SideError {
+    /// `cmd:` with nothing after it.
+    #[error("cmd: needs a command, e.g. cmd:/path/to/program")]
+    NoCommand,
+    /// Neither `cmd:...` nor an agent.
+    #[error("{0}; or cmd:COMMAND for a program")]
+    Agent(#[from] AgentError),
+}
+
+impl FromStr for Side {
+    type Err = SideError;
+
+    /// `cmd:COMMAND` for a program, otherwise a built-in agent name
+    /// (`random`, `greedy`, `textbook:D`, `ab:D`, `comp:S`, ...).
+    fn from_str(s: &str) -> Result<Side, SideError> {
+        if let Some(command) = s.strip_prefix("cmd:") {
+            if command.trim().is_empty() {
+                return Err(SideError::NoCommand);
+            }
+            return Ok(Side::Command(command.to_owned()));
+        }
+        Ok(Side::Agent(s.parse::<Agent>()?))
+    }
+}
+
+impl fmt::Display for Side {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Side::Agent(a) => write!(f, "{a}"),
+            Side::Command(c) => write!(f, "cmd:{c}"),
+        }
+    }
+}
+
+/// A program that cannot run, found before the first game.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+#[error("{side}: {program} {problem}")]
+pub struct ProgramError {
+    /// The side as given (`cmd:...`).
+    pub side: String,
+    /// The program the command starts.
+    pub program: String,
+    /// What is wrong with it.
+    pub problem: &'static str,
+}
+
+impl Side {
+    /// Checks that a program side's command starts something that exists
+    /// and may be executed, so that a typing mistake is reported at once
+    /// rather than as a crash in every game. Only the command's first word
+    /// is checked, and only when it is a plain word: a command built with
+    /// quotes, variables or redirections is left to the games to judge.
+    pub fn check(&self) -> Result<(), ProgramError> {
+        let Side::Command(command) = self else {
+            return Ok(());
+        };
+        let Some(program) = command.split_whitespace().next() else {
+            return Ok(());
+        };
+        if program.contains(|c: char| "'\"\\$`;&|<>(){}*?[]=~#".contains(c)) {
+            return Ok(());
+        }
+        let problem = if program.contains('/') {
+            path_problem(Path::new(program))
+        } else if !on_path(program) {
+            Some("is not a command sh knows (not on PATH, nor built in)")
+        } else {
+            None
+        };
+        match problem {
+            None => Ok(()),
+            Some(problem) => Err(ProgramError {
+                side: self.to_string(),
+                program: program.to_owned(),
+                problem,
+            }),
+        }
+    }
+}
+
+/// What keeps the program at `path` from running, if anything.
+fn path_problem(path: &Path) -> Option<&'static str> {
+    if path.is_relative() {
+        // Each program runs in a temporary folder of its own.
+        return Some(
+            "is a relative path: give it in full (programs run in their own temporary folder)",
+        );
+    }
+    match std::fs::metadata(path) {
+        Err(_) => Some("does not exist"),
+        Ok(m) if m.is_dir() => Some("is a folder, not a program"),
+        Ok(m) if m.permissions().mode() & 0o111 == 0 => Some("is not executable"),
+        Ok(_) => None,
+    }
+}
+
+/// True when `sh` finds `name` as a builtin, function or on `PATH`, as it
+/// will when it runs the command.
+fn on_path(name: &str) -> bool {
+    Command::new("sh")
+        .args(["-c", "command -v \"$1\"", "sh", name])
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .status()
+        .is_ok_and(|s| s.success())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sides_parse_and_print() {
+        for s in [
+            "greedy",
+            "comp:2.5",
+            "cmd:./a.out --fast",
+            "cmd:python3 x.py",
+        ] {
+            assert_eq!(s.parse::<Side>().unwrap().to_string(), s);
+        }
+        assert_eq!("ab:3".parse(), Ok(Side::Agent(Agent::AlphaBeta(3))));
+        for s in ["gredy", "./a.out", "cmd:", "cmd:  ", "ab:0"] {
+            let e = s.parse::<Side>().unwrap_err().to_string();
+            assert!(e.contains("cmd:"), "{s}: {e}");
+        }
+    }
+
+    #[test]
+    fn programs_that_cannot_run_are_found_before_a_game() {
+        let problem = |s: &str| s.parse::<Side>().unwrap().check().err().map(|e| e.problem);
+        assert_eq!(problem("greedy"), None);
+        assert_eq!(problem("cmd:sh -c true"), None);
+        assert_eq!(problem("cmd:cd /tmp && ls"), None);
+        assert_eq!(problem("cmd:/bin/sh x.sh"), None);
+        assert_eq!(problem("cmd:\"$HOME/prog\""), None, "left to the games");
+        assert_eq!(problem("cmd:/nonexistent/prog"), Some("does not exist"));
+        assert_eq!(problem("cmd:/ --x"), Some("is a folder, not a program"));
+        assert_eq!(problem("cmd:/etc/passwd"), Some("is not executable"));
+        assert!(problem("cmd:./prog").unwrap().contains("relative"));
+        assert!(problem("cmd:no-such-program-anywhere").is_some());
+    }
+}

@@ -1,0 +1,100 @@
+//! The solve store as the compact search sees it: the top positions of a
+//! deep solve, looked up before they are searched and written once
+//! proved, so that a solve killed at any moment resumes where it was.
+//!
+//! Exact for the same reason the table is: a stored bound is a bound on
+//! the value of the same position searched the same number of plies, so a
+//! window it settles is answered with what the search would be allowed to
+//! return (`Proven::settles`).
+
+use std::time::Instant;
+
+use super::geometry::{Geometry, Pos};
+use crate::game::Player;
+use crate::search::window::Window;
+use crate::store::{Key, Proven, StoreUse};
+
+/// The store of a search, and which positions it keeps there.
+#[derive(Clone, Debug)]
+pub(crate) struct Durable(pub(crate) StoreUse);
+
+/// A position the store did not settle: its key, and when its proof
+/// began, to tell its cost.
+pub(super) struct Started {
+    key: Key,
+    nodes: u64,
+    at: Instant,
+}
+
+impl Durable {
+    /// Whether positions with `remaining` plies left are kept.
+    pub(super) fn keeps(&self, remaining: u32) -> bool {
+        remaining >= self.0.min_plies
+    }
+
+    fn key(g: &Geometry, pos: Pos, mover: Player, remaining: u32) -> Key {
+        let n = g.n();
+        let cells = (0..n * n)
+            .map(|i| {
+                if pos.own.contains(i) {
+                    mover.symbol()
+                } else if pos.opp.contains(i) {
+                    mover.other().symbol()
+                } else {
+                    '.'
+                }
+            })
+            .collect();
+        Key::from_cells(cells, mover, remaining)
+    }
+
+    /// The value to return for `pos` (`mover` to move) if the store
+    /// settles `window`; else when its proof starts.
+    pub(super) fn settle(
+        &self,
+        g: &Geometry,
+        pos: Pos,
+        mover: Player,
+        remaining: u32,
+        window: Window<i32>,
+        nodes: u64,
+    ) -> Result<i32, Started> {
+        let key = Durable::key(g, pos, mover, remaining);
+        let alpha = i64::from(window.alpha);
+        match self.0.store.settle_key(&key, alpha, i64::from(window.beta)) {
+            // A stored value lies within [-total, total], an i32 here.
+            Some(v) => Ok(v as i32),
+            None => Err(Started {
+                key,
+                nodes,
+                at: Instant::now(),
+            }),
+        }
+    }
+
+    /// Writes what a search of `window` that returned `value` proved, if
+    /// its proof (since `started`, `nodes` now) cost enough. `total`
+    /// bounds every value.
+    pub(super) fn record(
+        &self,
+        started: Started,
+        window: Window<i32>,
+        value: i32,
+        nodes: u64,
+        total: i64,
+    ) {
+        let cost = nodes - started.nodes;
+        if cost < self.0.min_nodes {
+            return;
+        }
+        let proven = Proven::from_search(
+            i64::from(value),
+            i64::from(window.alpha),
+            i64::from(window.beta),
+            total,
+            None,
+        );
+        let micros = u64::try_from(started.at.elapsed().as_micros()).unwrap_or(u64::MAX);
+        self.0.store.record_key(started.key, proven, cost, micros);
+    }
+}

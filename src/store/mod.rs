@@ -1,0 +1,471 @@
+//! The solve store: bounds on positions' values that a search proved, kept
+//! in a file that outlives the process, so that a killed solve resumes
+//! where it stopped and several processes or machines add to one solve.
+//!
+//! A bound proven for a position holds forever for the same rules and cell
+//! values: the value of a position searched `plies` deep is a property of
+//! the position alone. So a store is tied to one board's cell values (and
+//! the rules and the file format), checked when it is opened, and any
+//! search of any position on that board may read and add to it.
+//!
+//! Why SQLite: every write is a transaction, so a process killed at any
+//! moment leaves the file as it was after its last completed write (the
+//! write-ahead log is replayed or dropped on the next open); the file can
+//! be read by other tools (`sqlite3`, Python's `sqlite3`) while a solve
+//! runs; and SQLite checks its own structure. It cannot see a flipped bit
+//! inside a number, which would silently change an answer, so each row
+//! also carries a checksum of its fields, checked as the rows are loaded.
+//!
+//! The stored positions are few (the top of a deep search: see the callers
+//! for which ones), so the whole store is read into memory when it is
+//! opened and looked up there; writes go to the file at once.
+
+mod file;
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
+use std::sync::Arc;
+
+use parking_lot::Mutex;
+use rusqlite::{Connection, OpenFlags};
+
+use crate::game::{Board, Move, Player, Square};
+
+pub use file::FORMAT_VERSION;
+
+/// What is known of one position's value for the side to move, searched a
+/// given number of plies deep: `lo <= value <= hi`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Proven {
+    /// The value is at least this.
+    pub lo: i64,
+    /// The value is at most this.
+    pub hi: i64,
+    /// The move that reached `lo`, when the search that proved it says.
+    pub best: Option<Move>,
+}
+
+impl Proven {
+    /// What a fail-soft search of the window `(alpha, beta)` that returned
+    /// `v` proves: an upper bound at or below alpha, a lower bound at or
+    /// above beta, the value itself in between. `edge` bounds every value
+    /// (the sum of the cell values) and stands for the unknown side.
+    pub fn from_search(v: i64, alpha: i64, beta: i64, edge: i64, best: Option<Move>) -> Proven {
+        let (lo, hi) = if v <= alpha {
+            (-edge, v)
+        } else if v >= beta {
+            (v, edge)
+        } else {
+            (v, v)
+        };
+        Proven {
+            lo,
+            hi,
+            best: best.filter(|_| v > alpha),
+        }
+    }
+
+    /// Whether `lo == hi`.
+    pub fn is_exact(&self) -> bool {
+        self.lo == self.hi
+    }
+
+    /// The value a fail-soft search of `(alpha, beta)` may return without
+    /// searching, if these bounds settle it: a lower bound at or above
+    /// beta, an upper bound at or below alpha, or the exact value.
+    pub fn settles(&self, alpha: i64, beta: i64) -> Option<i64> {
+        if self.lo >= beta || self.lo == self.hi {
+            Some(self.lo)
+        } else if self.hi <= alpha {
+            Some(self.hi)
+        } else {
+            None
+        }
+    }
+
+    /// Both sets of bounds at once, or `None` if they contradict each
+    /// other (which only a wrong search or a damaged file can cause).
+    fn merge(self, other: Proven) -> Option<Proven> {
+        let lo = self.lo.max(other.lo);
+        let hi = self.hi.min(other.hi);
+        let best = if other.lo >= self.lo {
+            other.best.or(self.best)
+        } else {
+            self.best.or(other.best)
+        };
+        (lo <= hi).then_some(Proven { lo, hi, best })
+    }
+}
+
+/// Why a store cannot be used. Each names the file.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum StoreError {
+    /// The file could not be read, created or written.
+    #[error("store {path}: {message}")]
+    Io {
+        /// The store's path.
+        path: PathBuf,
+        /// What failed.
+        message: String,
+    },
+    /// The file is not a stakeraid store (another kind of file, or one
+    /// cut short before its header ends).
+    #[error("store {path}: not a stakeraid solve store ({why}); refused, left as it is")]
+    NotAStore {
+        /// The store's path.
+        path: PathBuf,
+        /// What is wrong with it.
+        why: String,
+    },
+    /// A store written in another format version.
+    #[error("store {path}: format version {found}, this program reads version {FORMAT_VERSION}; refused, left as it is")]
+    Version {
+        /// The store's path.
+        path: PathBuf,
+        /// The version the file says.
+        found: i64,
+    },
+    /// A store made for other rules, another board size or other cell
+    /// values: its bounds say nothing about this board.
+    #[error("store {path}: made for {what}; refused, left as it is (use another file)")]
+    Foreign {
+        /// The store's path.
+        path: PathBuf,
+        /// What differs, e.g. "other cell values (row 2)".
+        what: String,
+    },
+    /// The file is damaged: a structure SQLite cannot read, or a row whose
+    /// checksum or contents are wrong.
+    #[error("store {path}: damaged ({detail}); refused, left as it is")]
+    Corrupt {
+        /// The store's path.
+        path: PathBuf,
+        /// What was found.
+        detail: String,
+    },
+    /// A new bound contradicts a stored one: the file was changed by
+    /// something else, or a search is wrong. Nothing is written.
+    #[error("store {path}: a new bound [{new_lo}, {new_hi}] contradicts the stored [{lo}, {hi}] for position {cells} ({player} to move, {plies} plies)")]
+    Contradiction {
+        /// The store's path.
+        path: PathBuf,
+        /// The position, row-major.
+        cells: String,
+        /// The side to move.
+        player: char,
+        /// Plies searched.
+        plies: u32,
+        /// The stored bounds.
+        lo: i64,
+        /// The stored bounds.
+        hi: i64,
+        /// The new bounds.
+        new_lo: i64,
+        /// The new bounds.
+        new_hi: i64,
+    },
+}
+
+/// A position as the store keys it: the cells row-major as `X`, `O` and
+/// `.`, the side to move and the plies searched. Text rather than the
+/// engines' packed bits, so the file does not depend on how an engine lays
+/// out a board.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub(crate) struct Key {
+    cells: String,
+    player: char,
+    plies: u32,
+}
+
+impl Key {
+    /// The key of a position given as its cells, row-major (`X`, `O`,
+    /// `.`), with `p` to move.
+    pub(crate) fn from_cells(cells: String, p: Player, plies: u32) -> Key {
+        Key {
+            cells,
+            player: p.symbol(),
+            plies,
+        }
+    }
+
+    fn new(board: &Board, p: Player, plies: u32) -> Key {
+        let n = board.n();
+        let mut cells = String::with_capacity(n * n);
+        for r in 0..n {
+            for c in 0..n {
+                cells.push(match board.square(r, c) {
+                    Square::Empty => '.',
+                    Square::Piece(q) => q.symbol(),
+                });
+            }
+        }
+        Key {
+            cells,
+            player: p.symbol(),
+            plies,
+        }
+    }
+}
+
+/// How a search uses a store: which of its positions it looks up and
+/// writes. Only the top of a deep search is worth keeping.
+#[derive(Clone, Debug)]
+pub struct StoreUse {
+    /// The store.
+    pub store: Arc<Store>,
+    /// Positions with fewer plies left are neither looked up nor written:
+    /// there are too many of them, each too cheap.
+    pub min_plies: u32,
+    /// A position is written once its proof took this many nodes, so the
+    /// store grows by a few positions per second of search at most.
+    pub min_nodes: u64,
+}
+
+impl StoreUse {
+    /// Positions of at least 12 plies whose proof took at least 2^24
+    /// nodes (about half a second on one thread): a 25-ply solve of a 5x5
+    /// board keeps a few tens of thousands.
+    pub fn new(store: Arc<Store>) -> StoreUse {
+        StoreUse {
+            store,
+            min_plies: 12,
+            min_nodes: 1 << 24,
+        }
+    }
+}
+
+/// Counts of what a store holds and what it did in this process.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct StoreStats {
+    /// Positions in the store now.
+    pub positions: u64,
+    /// Of those, the ones whose value is exact.
+    pub exact: u64,
+    /// Positions read from the file when it was opened.
+    pub loaded: u64,
+    /// Searches answered from the store without searching.
+    pub hits: u64,
+    /// The nodes those answers had cost when they were first proved.
+    pub hit_nodes: u64,
+    /// Bounds written in this process.
+    pub written: u64,
+}
+
+/// An open solve store (see the module docs). Shared by every thread of a
+/// search: look-ups take a lock on the in-memory copy, writes one on the
+/// connection.
+pub struct Store {
+    path: PathBuf,
+    conn: Mutex<Connection>,
+    known: Mutex<HashMap<Key, (Proven, u64)>>,
+    loaded: u64,
+    hits: AtomicU64,
+    hit_nodes: AtomicU64,
+    written: AtomicU64,
+    /// The first write that failed: a search cannot stop to report it, so
+    /// it is kept for the caller, and later writes are skipped.
+    failure: Mutex<Option<StoreError>>,
+}
+
+impl std::fmt::Debug for Store {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Store")
+            .field("path", &self.path)
+            .field("stats", &self.stats())
+            .finish()
+    }
+}
+
+impl Store {
+    /// Opens the store at `path` for `board`'s cell values, creating it if
+    /// there is no file there. A file that is not a store of this format
+    /// and these cell values, or that is damaged, is refused and left as
+    /// it is.
+    pub fn open(path: &Path, board: &Board) -> Result<Store, StoreError> {
+        let identity = file::Identity::of(board);
+        if !path.exists() {
+            file::create(path, &identity)?;
+        }
+        file::check_header(path)?;
+        let sql = |e: rusqlite::Error| file::sql_error(path, e);
+        // Read and write, never create: the file was just checked.
+        let conn = Connection::open_with_flags(
+            path,
+            OpenFlags::SQLITE_OPEN_READ_WRITE | OpenFlags::SQLITE_OPEN_NO_MUTEX,
+        )
+        .map_err(sql)?;
+        file::configure(&conn).map_err(sql)?;
+        file::check_structure(path, &conn)?;
+        file::check_identity(path, &conn, &identity)?;
+        let known = file::load(path, &conn, &identity)?;
+        Ok(Store::with(path.to_owned(), conn, known))
+    }
+
+    /// A store that lives in memory only, for a solve that keeps nothing.
+    pub fn in_memory(board: &Board) -> Store {
+        let conn = Connection::open_in_memory()
+            .and_then(|conn| file::init(&conn, &file::Identity::of(board)).map(|()| conn))
+            .expect("an in-memory database needs no file");
+        Store::with(PathBuf::from(":memory:"), conn, HashMap::new())
+    }
+
+    fn with(path: PathBuf, conn: Connection, known: HashMap<Key, (Proven, u64)>) -> Store {
+        Store {
+            path,
+            conn: Mutex::new(conn),
+            loaded: known.len() as u64,
+            known: Mutex::new(known),
+            hits: AtomicU64::new(0),
+            hit_nodes: AtomicU64::new(0),
+            written: AtomicU64::new(0),
+            failure: Mutex::new(None),
+        }
+    }
+
+    /// The file's path.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// What the store knows of `board`'s value for `p` searched `plies`
+    /// deep.
+    pub fn get(&self, board: &Board, p: Player, plies: u32) -> Option<Proven> {
+        let key = Key::new(board, p, plies);
+        self.known.lock().get(&key).map(|&(proven, _)| proven)
+    }
+
+    /// Looks `board` up for a fail-soft search of `(alpha, beta)`: the
+    /// value to return if the stored bounds settle it. Counts the hit.
+    pub fn settle(
+        &self,
+        board: &Board,
+        p: Player,
+        plies: u32,
+        alpha: i64,
+        beta: i64,
+    ) -> Option<i64> {
+        self.settle_key(&Key::new(board, p, plies), alpha, beta)
+    }
+
+    /// [`Store::settle`] by key.
+    pub(crate) fn settle_key(&self, key: &Key, alpha: i64, beta: i64) -> Option<i64> {
+        let (proven, nodes) = *self.known.lock().get(key)?;
+        let v = proven.settles(alpha, beta)?;
+        self.hits.fetch_add(1, Relaxed);
+        self.hit_nodes.fetch_add(nodes, Relaxed);
+        Some(v)
+    }
+
+    /// Adds what a search proved of `board` (`p` to move, `plies` deep),
+    /// which took `nodes` nodes and `micros` microseconds, and writes it
+    /// to the file before returning. A failure is kept for
+    /// [`Store::failure`] rather than returned: searches cannot stop to
+    /// handle it.
+    pub fn record(
+        &self,
+        board: &Board,
+        p: Player,
+        plies: u32,
+        proven: Proven,
+        nodes: u64,
+        micros: u64,
+    ) {
+        self.record_key(Key::new(board, p, plies), proven, nodes, micros);
+    }
+
+    /// [`Store::record`] by key.
+    pub(crate) fn record_key(&self, key: Key, proven: Proven, nodes: u64, micros: u64) {
+        if self.failure.lock().is_some() {
+            return;
+        }
+        let row = {
+            let mut known = self.known.lock();
+            let (old, old_nodes) = known.get(&key).copied().unwrap_or((
+                Proven {
+                    lo: i64::MIN,
+                    hi: i64::MAX,
+                    best: None,
+                },
+                0,
+            ));
+            let Some(merged) = old.merge(proven) else {
+                *self.failure.lock() = Some(StoreError::Contradiction {
+                    path: self.path.clone(),
+                    cells: key.cells.clone(),
+                    player: key.player,
+                    plies: key.plies,
+                    lo: old.lo,
+                    hi: old.hi,
+                    new_lo: proven.lo,
+                    new_hi: proven.hi,
+                });
+                return;
+            };
+            if merged == old {
+                return;
+            }
+            let nodes = old_nodes.max(nodes);
+            known.insert(key.clone(), (merged, nodes));
+            file::Row {
+                key,
+                proven: merged,
+                nodes,
+                micros,
+            }
+        };
+        let written = file::write(&self.conn.lock(), &row);
+        match written {
+            Ok(()) => {
+                self.written.fetch_add(1, Relaxed);
+            }
+            Err(e) => {
+                self.failure
+                    .lock()
+                    .get_or_insert(file::sql_error(&self.path, e));
+            }
+        }
+    }
+
+    /// The first write that failed, if any: the store holds everything
+    /// written before it, and nothing was written after it.
+    pub fn failure(&self) -> Option<StoreError> {
+        self.failure.lock().clone()
+    }
+
+    /// What the store holds and what it did in this process.
+    pub fn stats(&self) -> StoreStats {
+        let known = self.known.lock();
+        StoreStats {
+            positions: known.len() as u64,
+            exact: known.values().filter(|(p, _)| p.is_exact()).count() as u64,
+            loaded: self.loaded,
+            hits: self.hits.load(Relaxed),
+            hit_nodes: self.hit_nodes.load(Relaxed),
+            written: self.written.load(Relaxed),
+        }
+    }
+
+    /// Folds the write-ahead log into the file, so that the file alone
+    /// holds everything written (to copy or commit it).
+    pub fn checkpoint(&self) -> Result<(), StoreError> {
+        self.conn
+            .lock()
+            .query_row("PRAGMA wal_checkpoint(TRUNCATE)", [], |_| Ok(()))
+            .map_err(|e| file::sql_error(&self.path, e))
+    }
+
+    /// Folds the write-ahead log into the file and closes it, so the store
+    /// is one self-contained file (to copy or commit). Dropping a store
+    /// without closing it loses nothing: the next open replays the log.
+    pub fn close(self) -> Result<(), StoreError> {
+        let conn = self.conn.into_inner();
+        let path = self.path;
+        conn.query_row("PRAGMA wal_checkpoint(TRUNCATE)", [], |_| Ok(()))
+            .and_then(|()| conn.close().map_err(|(_, e)| e))
+            .map_err(|e| file::sql_error(&path, e))
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,244 @@
+use std::path::{Path, PathBuf};
+
+use super::{Proven, Store, StoreError};
+use crate::game::random::Rng;
+use crate::game::{Board, Move, MoveKind, Player};
+
+fn board(n: usize, seed: u64) -> Board {
+    let mut rng = Rng::new(seed);
+    let values: Vec<i32> = (0..n * n).map(|_| rng.range(0, 100) as i32).collect();
+    Board::new(n, &values)
+}
+
+fn temp_path(dir: &tempfile::TempDir, name: &str) -> PathBuf {
+    dir.path().join(name)
+}
+
+/// A store with a few positions of `b` in it, closed.
+fn filled(path: &Path, b: &Board, count: usize) -> Vec<(Board, Proven)> {
+    let store = Store::open(path, b).unwrap();
+    let mut rng = Rng::new(7);
+    let mut kept = Vec::new();
+    let mut pos = b.clone();
+    for i in 0..count {
+        let (r, c) = (i / b.n() % b.n(), i % b.n());
+        if pos.is_full() {
+            break;
+        }
+        if pos.square(r, c) == crate::game::Square::Empty {
+            pos.make(Move::new(r, c, MoveKind::Stake), Player::X);
+        }
+        let lo = rng.range(0, 50) as i64 - 25;
+        let proven = Proven {
+            lo,
+            hi: lo + rng.range(0, 3) as i64,
+            best: Some(Move::new(0, 0, MoveKind::Raid)),
+        };
+        let plies = pos.empty_count().max(1);
+        if pos.is_full() {
+            break;
+        }
+        store.record(&pos, Player::O, plies, proven, 1000 + i as u64, 5);
+        kept.push((pos.clone(), proven));
+    }
+    assert_eq!(store.failure(), None);
+    store.close().unwrap();
+    kept
+}
+
+#[test]
+fn bounds_come_back_after_reopening() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = temp_path(&dir, "s.db");
+    let b = board(4, 1);
+    let kept = filled(&path, &b, 10);
+    assert!(!kept.is_empty());
+    let store = Store::open(&path, &b).unwrap();
+    assert_eq!(store.stats().loaded, kept.len() as u64);
+    for (pos, proven) in &kept {
+        assert_eq!(store.get(pos, Player::O, pos.empty_count()), Some(*proven));
+        assert_eq!(store.get(pos, Player::X, pos.empty_count()), None);
+    }
+}
+
+#[test]
+fn bounds_narrow_and_a_contradiction_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = temp_path(&dir, "s.db");
+    let b = board(3, 2);
+    let store = Store::open(&path, &b).unwrap();
+    let edge = b.total();
+    store.record(
+        &b,
+        Player::X,
+        9,
+        Proven::from_search(4, 3, 4, edge, None),
+        10,
+        1,
+    );
+    store.record(
+        &b,
+        Player::X,
+        9,
+        Proven::from_search(6, 6, 7, edge, None),
+        10,
+        1,
+    );
+    assert_eq!(
+        store.get(&b, Player::X, 9).map(|p| (p.lo, p.hi)),
+        Some((4, 6))
+    );
+    assert_eq!(store.settle(&b, Player::X, 9, 6, 7), Some(6));
+    assert_eq!(store.settle(&b, Player::X, 9, 4, 5), None);
+    assert_eq!(store.settle(&b, Player::X, 9, 3, 4), Some(4));
+    assert_eq!(store.failure(), None);
+    store.record(
+        &b,
+        Player::X,
+        9,
+        Proven::from_search(2, 2, 3, edge, None),
+        10,
+        1,
+    );
+    assert!(matches!(
+        store.failure(),
+        Some(StoreError::Contradiction { .. })
+    ));
+    drop(store);
+    let store = Store::open(&path, &b).unwrap();
+    assert_eq!(
+        store.get(&b, Player::X, 9).map(|p| (p.lo, p.hi)),
+        Some((4, 6))
+    );
+}
+
+#[test]
+fn what_a_fail_soft_result_proves() {
+    let edge = 100;
+    let up = Proven::from_search(3, 5, 6, edge, None);
+    assert_eq!((up.lo, up.hi), (-100, 3));
+    let down = Proven::from_search(9, 5, 6, edge, None);
+    assert_eq!((down.lo, down.hi), (9, 100));
+    let exact = Proven::from_search(7, 5, 9, edge, None);
+    assert_eq!((exact.lo, exact.hi), (7, 7));
+    assert_eq!(exact.settles(-100, 100), Some(7));
+    assert_eq!(up.settles(3, 4), Some(3));
+    assert_eq!(up.settles(2, 3), None);
+    assert_eq!(down.settles(8, 9), Some(9));
+}
+
+/// Refused stores are named, and their bytes are left as they were.
+fn assert_refused(path: &Path, b: &Board, check: impl Fn(&StoreError) -> bool) {
+    let before = std::fs::read(path).unwrap();
+    let err = Store::open(path, b).expect_err("the store should be refused");
+    assert!(check(&err), "unexpected error: {err}");
+    assert!(err.to_string().contains(&path.display().to_string()));
+    assert_eq!(std::fs::read(path).unwrap(), before, "{err}");
+}
+
+#[test]
+fn a_store_of_other_values_or_size_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = temp_path(&dir, "s.db");
+    filled(&path, &board(4, 1), 5);
+    assert_refused(
+        &path,
+        &board(4, 2),
+        |e| matches!(e, StoreError::Foreign { what, .. } if what.contains("cell values")),
+    );
+    assert_refused(
+        &path,
+        &board(5, 1),
+        |e| matches!(e, StoreError::Foreign { what, .. } if what.contains("4x4")),
+    );
+}
+
+#[test]
+fn other_files_are_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let b = board(3, 1);
+    let text = temp_path(&dir, "input.txt");
+    std::fs::write(&text, "3\nMINIMAX\nX\n2\n".repeat(20)).unwrap();
+    assert_refused(&text, &b, |e| matches!(e, StoreError::NotAStore { .. }));
+    let empty = temp_path(&dir, "empty.db");
+    std::fs::write(&empty, "").unwrap();
+    assert_refused(&empty, &b, |e| matches!(e, StoreError::NotAStore { .. }));
+    let other = temp_path(&dir, "other.db");
+    let conn = rusqlite::Connection::open(&other).unwrap();
+    conn.execute_batch("CREATE TABLE t (x INTEGER); INSERT INTO t VALUES (1);")
+        .unwrap();
+    drop(conn);
+    assert_refused(&other, &b, |e| matches!(e, StoreError::NotAStore { .. }));
+}
+
+#[test]
+fn another_format_version_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = temp_path(&dir, "s.db");
+    let b = board(3, 1);
+    filled(&path, &b, 3);
+    let conn = rusqlite::Connection::open(&path).unwrap();
+    conn.pragma_update(None, "user_version", 99).unwrap();
+    conn.close().unwrap();
+    assert_refused(&path, &b, |e| {
+        matches!(e, StoreError::Version { found: 99, .. })
+    });
+}
+
+#[test]
+fn an_edited_row_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = temp_path(&dir, "s.db");
+    let b = board(4, 3);
+    filled(&path, &b, 8);
+    let conn = rusqlite::Connection::open(&path).unwrap();
+    conn.execute(
+        "UPDATE bounds SET lo = lo - 1 WHERE cells = (SELECT MIN(cells) FROM bounds)",
+        [],
+    )
+    .unwrap();
+    conn.close().unwrap();
+    assert_refused(
+        &path,
+        &b,
+        |e| matches!(e, StoreError::Corrupt { detail, .. } if detail.contains("checksum")),
+    );
+}
+
+/// Cut short anywhere, or with any byte changed, a store is either refused
+/// with a clear error or read with exactly its bounds: never read wrong.
+#[test]
+fn damage_is_refused_never_read_wrong() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = temp_path(&dir, "s.db");
+    let b = board(5, 4);
+    let kept = filled(&path, &b, 20);
+    let good = std::fs::read(&path).unwrap();
+    let mut rng = Rng::new(11);
+    let mut refused = 0;
+    for round in 0..120 {
+        let mut bytes = good.clone();
+        if round % 3 == 0 {
+            bytes.truncate(rng.range(0, good.len() as u64 - 1) as usize);
+        } else {
+            let at = rng.range(0, good.len() as u64 - 1) as usize;
+            bytes[at] ^= 1 << rng.range(0, 7);
+        }
+        let damaged = temp_path(&dir, &format!("d{round}.db"));
+        std::fs::write(&damaged, &bytes).unwrap();
+        match Store::open(&damaged, &b) {
+            Err(e) => {
+                refused += 1;
+                assert!(e.to_string().contains("refused"), "{e}");
+                assert_eq!(std::fs::read(&damaged).unwrap(), bytes, "{e}");
+            }
+            Ok(store) => {
+                assert_eq!(store.stats().loaded, kept.len() as u64, "round {round}");
+                for (pos, proven) in &kept {
+                    assert_eq!(store.get(pos, Player::O, pos.empty_count()), Some(*proven));
+                }
+            }
+        }
+    }
+    assert!(refused > 40, "only {refused} of 120 damaged stores refused");
+}
