@@ -4,7 +4,8 @@
 //!   cargo run --release --example split_speedup -- INPUT SPLIT[:ORDER] WORKERS...
 //!
 //! Prints, per worker count, the simulated wall time, the total job time,
-//! the driver's own time, jobs and nodes, and the speedup over one worker.
+//! the driver's own time, jobs and nodes, and the speedup over one worker
+//! without speculation, for both settings of `Settings::speculate`.
 use stakeraid::jobs::{simulate, Settings};
 use stakeraid::{parse_problem, Task};
 
@@ -23,28 +24,31 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         None => (split.parse::<u32>()?, None),
     };
     let mut one = None;
-    println!("workers  wall_s  work_s  driver_s  jobs  nodes  speedup  answer");
-    for w in workers {
-        let w: usize = w.parse()?;
-        let defaults = Settings::default();
-        let settings = Settings {
-            split,
-            order_plies: order.unwrap_or(defaults.order_plies),
-            ..defaults
-        };
-        let s = simulate(&problem.board, problem.player, depth, settings, w);
-        let wall = s.makespan_us as f64 / 1e6;
-        let base = *one.get_or_insert(wall);
-        println!(
-            "{w:7}  {wall:6.2}  {:6.2}  {:8.2}  {:4}  {}  {:7.1}x  {} {}",
-            s.work_us as f64 / 1e6,
-            s.driver_us as f64 / 1e6,
-            s.jobs,
-            s.nodes,
-            base / wall,
-            s.answer.best,
-            s.answer.value
-        );
+    println!("speculate  workers  wall_s  work_s  driver_s  jobs  nodes  speedup  answer");
+    for speculate in [false, true] {
+        for w in workers {
+            let w: usize = w.parse()?;
+            let defaults = Settings::default();
+            let settings = Settings {
+                split,
+                order_plies: order.unwrap_or(defaults.order_plies),
+                speculate,
+                ..defaults
+            };
+            let s = simulate(&problem.board, problem.player, depth, settings, w);
+            let wall = s.makespan_us as f64 / 1e6;
+            let base = *one.get_or_insert(wall);
+            println!(
+                "{speculate:9}  {w:7}  {wall:6.2}  {:6.2}  {:8.2}  {:4}  {}  {:7.1}x  {} {}",
+                s.work_us as f64 / 1e6,
+                s.driver_us as f64 / 1e6,
+                s.jobs,
+                s.nodes,
+                base / wall,
+                s.answer.best,
+                s.answer.value
+            );
+        }
     }
     Ok(())
 }

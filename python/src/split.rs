@@ -40,7 +40,7 @@ pub(crate) struct PySplitSolve {
 #[pymethods]
 impl PySplitSolve {
     #[new]
-    #[pyo3(signature = (grid, depth = None, split = 3, store = None, inline_plies = 8, order_plies = 4))]
+    #[pyo3(signature = (grid, depth = None, split = 3, store = None, inline_plies = 8, order_plies = 4, speculate = false))]
     fn new(
         grid: (Vec<Vec<i64>>, Vec<String>, String),
         depth: Option<u32>,
@@ -48,6 +48,7 @@ impl PySplitSolve {
         store: Option<PathBuf>,
         inline_plies: u32,
         order_plies: u32,
+        speculate: bool,
     ) -> PyResult<Self> {
         let (values, cells, player) = grid;
         let grid = Grid {
@@ -69,6 +70,7 @@ impl PySplitSolve {
             inline_plies,
             order_plies,
             store: store.clone(),
+            speculate,
         };
         let plies = depth.unwrap_or(u32::MAX);
         let driver = Driver::new(board, position.player(), plies, settings);

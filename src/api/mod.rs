@@ -39,7 +39,7 @@ mod position;
 pub mod serve;
 mod solve;
 
-pub use crate::search::Bound;
+pub use crate::search::{Bound, RootProgress};
 pub use crate::text::SearchMode;
 pub use analysis::{Analysis, RootMove};
 pub use drawing::draw;
@@ -120,6 +120,12 @@ impl Watch {
     /// The deepest depth completed so far.
     pub fn depth_done(&self) -> u32 {
         self.0.depth_done()
+    }
+
+    /// Where the root of the running depth stands: its moves settled, the
+    /// best so far and the bounds on its value.
+    pub fn root(&self) -> RootProgress {
+        self.0.root()
     }
 }
 

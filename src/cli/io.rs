@@ -98,3 +98,25 @@ fn resolve_links(path: &Path) -> std::io::Result<PathBuf> {
     }
     Err(std::io::Error::other("too many levels of symbolic links"))
 }
+
+/// From now on, Ctrl-C or SIGTERM first clears the progress line on the
+/// terminal, then ends the program as the signal would have (the shell
+/// still sees status 130 or 143, and no output file is written).
+pub fn clear_progress_on_signal() {
+    extern "C" fn on_signal(signal: libc::c_int) {
+        const CLEAR: &[u8] = b"\r\x1b[2K";
+        // SAFETY: write, signal and raise are async-signal-safe; CLEAR
+        // outlives the call.
+        unsafe {
+            libc::write(2, CLEAR.as_ptr().cast(), CLEAR.len());
+            libc::signal(signal, libc::SIG_DFL);
+            libc::raise(signal);
+        }
+    }
+    for signal in [libc::SIGINT, libc::SIGTERM] {
+        // SAFETY: the handler only makes async-signal-safe calls.
+        unsafe {
+            libc::signal(signal, on_signal as *const () as libc::sighandler_t);
+        }
+    }
+}

@@ -5,7 +5,7 @@ use std::time::{Duration, Instant};
 
 use anyhow::Context;
 use indicatif::{ProgressBar, ProgressStyle};
-use stakeraid::api::{analyse_watched, solve_watched, Limits, Position, Watch};
+use stakeraid::api::{analyse_watched, solve_watched, Limits, Position, RootProgress, Watch};
 use stakeraid::store::StoreUse;
 use stakeraid::{legacy, Engine, Move, Problem, SearchMode, SolveOptions, Task};
 
@@ -291,11 +291,14 @@ fn searching(problem: &stakeraid::Problem) -> ProgressBar {
     let n = problem.board.n();
     bar.set_prefix(format!("{} {n}x{n}", problem.task.name()));
     bar.enable_steady_tick(Duration::from_millis(200));
+    super::io::clear_progress_on_signal();
     bar
 }
 
-/// Shows on `bar` the depth completed and the nodes searched so far, until
-/// the bar is finished.
+/// Shows on `bar`, until it is finished, the depth running and where its
+/// root stands (moves settled, the best so far and what is known of its
+/// value), the nodes, the rate, what the store answered, and once enough
+/// root moves are settled an estimate of the depth's time left.
 fn show_progress(bar: &ProgressBar, watch: Watch, store: Option<StoreUse>) {
     if bar.is_hidden() {
         return;
@@ -304,18 +307,79 @@ fn show_progress(bar: &ProgressBar, watch: Watch, store: Option<StoreUse>) {
     let start = Instant::now();
     // Detached: it ends with the bar, or with the process.
     std::thread::spawn(move || {
+        let mut pace = Pace::default();
         while !bar.is_finished() {
             let nodes = watch.nodes();
             let rate = nodes as f64 / start.elapsed().as_secs_f64().max(1e-3) / 1e6;
+            let root = watch.root();
             let from_store = store.as_ref().map_or(String::new(), |s| {
                 format!(" {} from the store ·", s.store.stats().hits)
             });
             bar.set_message(format!(
-                "· depth {} done · {:.1} M nodes · {rate:.1} M nodes/s ·{from_store}",
-                watch.depth_done(),
+                "· {} · {:.1} M nodes · {rate:.1} M nodes/s ·{from_store}",
+                root_line(&root, pace.left(&root)),
                 nodes as f64 / 1e6
             ));
             std::thread::sleep(Duration::from_millis(250));
         }
     });
+}
+
+/// The root's part of the progress line.
+fn root_line(root: &RootProgress, left: Option<Duration>) -> String {
+    if root.depth == 0 {
+        return "depth 1".into();
+    }
+    let value = if root.lo == root.hi {
+        format!("{}", root.lo)
+    } else {
+        format!("in {}..{}", root.lo, root.hi)
+    };
+    let best = root
+        .best
+        .map_or(String::new(), |m| format!(", best {m} {value}"));
+    let left = left.map_or(String::new(), |t| format!(", about {} left", human(t)));
+    format!(
+        "depth {} · root move {} of {}{best}{left}",
+        root.depth,
+        (root.done + 1).min(root.moves),
+        root.moves
+    )
+}
+
+/// `1h02m`, `3m05s`, `42s`.
+fn human(t: Duration) -> String {
+    let s = t.as_secs();
+    match s {
+        0..60 => format!("{s}s"),
+        60..3600 => format!("{}m{:02}s", s / 60, s % 60),
+        _ => format!("{}h{:02}m", s / 3600, s % 3600 / 60),
+    }
+}
+
+/// How fast a depth's root moves are settled after its first, which costs
+/// far more than the others (it alone gets an exact value): the others'
+/// mean time, times those left.
+#[derive(Default)]
+struct Pace {
+    /// The depth, and when its first move was settled.
+    since: Option<(u32, Instant)>,
+}
+
+impl Pace {
+    fn left(&mut self, root: &RootProgress) -> Option<Duration> {
+        if root.done == 0 {
+            self.since = None;
+            return None;
+        }
+        let (depth, at) = *self.since.get_or_insert((root.depth, Instant::now()));
+        if depth != root.depth {
+            self.since = Some((root.depth, Instant::now()));
+            return None;
+        }
+        // Two or more of the others settled: a mean worth showing.
+        let others = root.done - 1;
+        (others >= 2 && root.done < root.moves)
+            .then(|| at.elapsed() / others * (root.moves - root.done))
+    }
 }

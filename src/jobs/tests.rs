@@ -40,6 +40,7 @@ fn split_solves_equal_the_reference() {
                 inline_plies: (seed % 3) as u32,
                 order_plies: (seed % 4) as u32,
                 store: None,
+                speculate: seed.is_multiple_of(2),
             };
             let got =
                 solve_local(&board, p, depth, settings, 1 + (seed % 3) as usize, |_| {}).unwrap();
@@ -65,6 +66,7 @@ fn results_in_any_order_give_the_same_answer() {
             inline_plies: 2,
             order_plies: 2,
             store: None,
+            speculate: !seed.is_multiple_of(2),
         };
         let mut driver = Driver::new(&board, p, 9, settings);
         let mut pending = Vec::new();
@@ -100,6 +102,7 @@ fn a_store_answers_what_was_proved() {
             inline_plies: 4,
             order_plies: 2,
             store: Some(store.clone()),
+            speculate: true,
         };
         let store = Arc::new(Store::open(&path, &board).unwrap());
         let mut jobs = 0;

@@ -25,7 +25,7 @@ pub(crate) use deadline::process_cpu;
 pub use deadline::Deadline;
 pub(crate) use engine::{Engine, Threads};
 pub use general::Eval;
-pub use progress::Progress;
+pub use progress::{Progress, RootProgress};
 pub use reference::Decision;
 pub use root::{RootResult, RootValue};
 pub use window::Bound;

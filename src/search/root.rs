@@ -430,11 +430,16 @@ fn root_iteration(
             v = window(alpha, alpha + 1, w);
         }
         if by_tests && alpha == -INF {
+            let test = |beta: i64| {
+                let t = window(beta - 1, beta, w);
+                signals.progress.first_tested(beta, t);
+                t
+            };
             v = exact_by_tests(
                 -edge,
                 edge,
                 guesses[i].clamp(-edge + 1, edge),
-                |beta| window(beta - 1, beta, w),
+                test,
                 aborted,
             );
         } else if by_tests && v > alpha {
@@ -448,7 +453,11 @@ fn root_iteration(
     // The first move in search order gets the full window: its value is exact.
     let mut w = Worker::new(signals);
     let first = order[0];
+    signals
+        .progress
+        .start_root(depth, cands.len(), cands[first], edge);
     let v = child(&mut board.clone(), first, -INF, &mut w);
+    signals.progress.root_settled(cands[first], v);
     let mut nodes = w.nodes;
     // A search stopped by the abort returns garbage; one that returned
     // before the flag was set is sound (the flag is only ever set).
@@ -475,11 +484,15 @@ fn root_iteration(
         } else {
             RootValue::AtMost(v)
         };
-        if v > alpha {
+        let (bv, bi) = {
             let mut cur = best.lock();
-            if v > cur.0 || (v == cur.0 && i < cur.1) {
+            if v > alpha && (v > cur.0 || (v == cur.0 && i < cur.1)) {
                 *cur = (v, i);
             }
+            *cur
+        };
+        if valid {
+            signals.progress.root_settled(cands[bi], bv);
         }
         results.lock().push((i, proved, n, valid));
     };

@@ -443,3 +443,79 @@ fn the_reference_engine_gives_the_same_analysis() {
         }
     }
 }
+
+/// While a solve runs, its watch tells where the root stands: the depth
+/// running, its root moves and how many are settled, the best so far and
+/// bounds on its value that hold (what the final analysis shows).
+#[test]
+fn a_watched_solve_shows_its_root() {
+    let mut rng = Rng::new(99);
+    let board = loop {
+        let board = random_board(&mut rng, 5, 99, 0.28);
+        if board.empty_count() == 18 {
+            break board;
+        }
+    };
+    let position = Position::new(board, Player::O).unwrap();
+    let limits = Limits {
+        threads: 1,
+        ..Limits::to_depth(SearchMode::AlphaBeta, 18)
+    };
+    let watch = std::sync::Mutex::new(None);
+    let seen = std::sync::Mutex::new(Vec::new());
+    let done = AtomicBool::new(false);
+    let analysis = std::thread::scope(|s| {
+        s.spawn(|| {
+            while !done.load(std::sync::atomic::Ordering::Relaxed) {
+                if let Some(w) = watch.lock().unwrap().as_ref() {
+                    seen.lock().unwrap().push(stakeraid::api::Watch::root(w));
+                }
+                std::thread::sleep(Duration::from_millis(2));
+            }
+        });
+        let a = stakeraid::api::analyse_watched(
+            &position,
+            &limits,
+            |w| *watch.lock().unwrap() = Some(w),
+            |_| {},
+        );
+        done.store(true, std::sync::atomic::Ordering::Relaxed);
+        a.unwrap()
+    });
+    let seen = seen.into_inner().unwrap();
+    let last: Vec<_> = seen.iter().filter(|r| r.depth == 18).collect();
+    assert!(last.len() > 5, "{} looks at the last depth", last.len());
+    let moves = analysis
+        .moves
+        .iter()
+        .map(|m| m.mv)
+        .collect::<std::collections::HashSet<_>>();
+    let value_of = |mv| analysis.moves.iter().find(|m| m.mv == mv).unwrap();
+    let mut done_before = 0;
+    for r in last {
+        assert!(
+            r.lo <= r.hi && r.done <= r.moves && r.done >= done_before,
+            "{r:?}"
+        );
+        done_before = r.done;
+        let best = r.best.expect("a best move while the root is searched");
+        assert!(moves.contains(&best));
+        if r.done == 0 {
+            // The first move being proved: its value lies in the bounds.
+            let first = value_of(best);
+            assert_eq!(first.bound, Bound::Exact);
+            assert!(
+                r.lo <= first.value && first.value <= r.hi,
+                "{r:?} {first:?}"
+            );
+        } else {
+            // The best so far: no better than the answer.
+            assert_eq!(r.lo, r.hi);
+            assert!(r.lo <= analysis.value, "{r:?}");
+        }
+    }
+    assert!(
+        seen.iter().any(|r| r.depth == 18 && r.done > 0),
+        "no look after the first move was settled"
+    );
+}

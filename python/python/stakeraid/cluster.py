@@ -65,6 +65,7 @@ def solve(
     in_flight: Optional[int] = None,
     inline_plies: int = 8,
     order_plies: int = 4,
+    speculate: Optional[bool] = None,
     job_function: Callable[[str, int], str] = _core.run_job,
     progress: Optional[Callable[[Dict[str, Any]], None]] = None,
 ) -> Dict[str, Any]:
@@ -79,6 +80,8 @@ def solve(
     CPUs, ``default_split``). ``store`` names the file of
     proven bounds (created if missing; resumed if not). Ray is started
     with ``address`` and ``num_cpus`` unless it already is.
+    ``speculate`` tests the root's moves against the first's predicted value
+    while that is still being proved (default: on more than 8 CPUs).
     ``job_function(job, threads)`` answers one job (default
     ``stakeraid.run_job``); ``progress(stats)`` is called after each
     result.
@@ -90,8 +93,13 @@ def solve(
                  log_to_driver=False)
     cpus = max(1, int(ray.cluster_resources().get("CPU", 1)))
     grid = (position.values, position.cells, position.to_move)
+    if speculate is None:
+        # The root's moves tested side by side against a prediction: more
+        # work in all, worth it only where many CPUs would otherwise wait.
+        speculate = cpus > 8
     driver = _core.SplitSolve(grid, depth, split=split or default_split(cpus), store=store,
-                              inline_plies=inline_plies, order_plies=order_plies)
+                              inline_plies=inline_plies, order_plies=order_plies,
+                              speculate=speculate)
     task = _job_task(ray, job_function)
     limit = in_flight or IN_FLIGHT_PER_CPU * cpus
     running: Dict[Any, int] = {}

@@ -57,11 +57,12 @@ impl RefereeSettings {
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::*;
     use crate::play::referee::WallGuard;
 
-    fn settings() -> RefereeSettings {
+    /// Three small boards, 10 CPU seconds a side, one thread.
+    pub(in crate::play::referee) fn settings() -> RefereeSettings {
         RefereeSettings {
             boards: BoardSet {
                 count: 3,

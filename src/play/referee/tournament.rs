@@ -40,27 +40,10 @@ pub fn run_referee(
 
 #[cfg(test)]
 mod tests {
+    use super::super::settings::tests::settings;
     use super::*;
-    use crate::play::arena::{Agent, BoardSet};
-    use crate::play::referee::{GameSettings, WallGuard};
+    use crate::play::arena::Agent;
     use crate::Player;
-
-    fn settings() -> RefereeSettings {
-        RefereeSettings {
-            boards: BoardSet {
-                count: 3,
-                seed: 5,
-                sizes: (2, 4),
-                max_value: 99,
-                fill: 0.2,
-            },
-            game: GameSettings {
-                time: 10.0,
-                guard: WallGuard::default(),
-                threads: 1,
-            },
-        }
-    }
 
     #[test]
     fn each_board_is_played_with_both_colours() {
