@@ -9,7 +9,7 @@ use pyo3::types::PyBytes;
 use stakeraid::api::{self, Grid, PositionError};
 use stakeraid::{
     input_text, legal_moves, parse_problem, Board, Move as RustMove, MoveKind, Player, Problem,
-    SearchMode, Square, Task,
+    SearchMode, Task,
 };
 
 use crate::errors::value_error;
@@ -75,7 +75,8 @@ impl PyPosition {
             cells: cells.unwrap_or_else(|| vec![".".repeat(n); n]),
             player: player.to_string(),
         };
-        from_grid(&grid).map_err(value_error)
+        let (board, player) = grid.check().map_err(value_error)?;
+        Ok(PyPosition { board, player })
     }
 
     /// The position of an `input.txt` (its `YOUPLAY` moves; mode and limit
@@ -252,7 +253,7 @@ impl PyPosition {
     /// The board with column letters, row numbers, each cell's owner
     /// (`X`, `O` or `.`) and value, and the player to move.
     fn __str__(&self) -> String {
-        draw(&self.board, self.player)
+        api::draw(&self.board, self.player)
     }
 
     fn __repr__(&self) -> String {
@@ -279,94 +280,10 @@ impl PyPosition {
 impl PyPosition {
     /// Why `mv` is not legal here, if it is not.
     fn check_legal(&self, mv: RustMove) -> PyResult<()> {
-        let (board, p) = (&self.board, self.player);
-        let n = board.n();
-        let cell = mv.cell_name();
-        if board.is_full() {
-            return Err(value_error(PositionError::Full));
-        }
-        if mv.row() >= n || mv.col() >= n {
-            return Err(value_error(format!("{cell} is off the {n}x{n} board")));
-        }
-        if board.square(mv.row(), mv.col()) != Square::Empty {
-            return Err(value_error(format!("{mv} is not legal: {cell} is taken")));
-        }
-        if mv.kind() == MoveKind::Raid && board.raid_row(p, mv.row()) & (1 << mv.col()) == 0 {
-            return Err(value_error(format!(
-                "{mv} is not legal: a Raid needs a piece of {} next to {cell}",
-                p.symbol()
-            )));
-        }
-        Ok(())
+        api::check_move(&self.board, self.player, mv).map_err(value_error)
     }
 
     pub(crate) fn api_position(&self) -> PyResult<api::Position> {
         api::Position::new(self.board.clone(), self.player).map_err(value_error)
     }
-}
-
-/// The position `grid` describes, checked by the library; unlike
-/// `api::Position`, a full board is allowed (the game is over there).
-fn from_grid(grid: &Grid) -> Result<PyPosition, PositionError> {
-    match api::Position::from_grid(grid) {
-        Ok(p) => Ok(PyPosition {
-            board: p.board().clone(),
-            player: p.player(),
-        }),
-        // Fullness is checked last, so everything else has passed.
-        Err(PositionError::Full) => {
-            let n = grid.values.len();
-            let values: Vec<i32> = grid.values.iter().flatten().map(|&v| v as i32).collect();
-            let mut board = Board::new(n, &values);
-            for (r, row) in grid.cells.iter().enumerate() {
-                for (c, ch) in row.chars().enumerate() {
-                    let p = if ch == 'X' { Player::X } else { Player::O };
-                    board.set(r, c, Square::Piece(p));
-                }
-            }
-            let player = match grid.player.as_str() {
-                "X" | "x" => Player::X,
-                _ => Player::O,
-            };
-            Ok(PyPosition { board, player })
-        }
-        Err(e) => Err(e),
-    }
-}
-
-fn draw(board: &Board, player: Player) -> String {
-    let n = board.n();
-    let width = (0..n * n)
-        .map(|i| board.value(i / n, i % n).to_string().len())
-        .max()
-        .unwrap_or(1);
-    // Each cell is its owner's mark followed by its value; the column
-    // letter stands above the mark.
-    let mut s = String::from("   ");
-    for c in 0..n {
-        s.push_str(&format!("  {}{:width$}", (b'A' + c as u8) as char, ""));
-    }
-    s.truncate(s.trim_end().len());
-    s.push('\n');
-    for r in 0..n {
-        s.push_str(&format!("{:>3}", r + 1));
-        for c in 0..n {
-            let mark = match board.square(r, c) {
-                Square::Empty => '.',
-                Square::Piece(p) => p.symbol(),
-            };
-            s.push_str(&format!("  {mark}{:>width$}", board.value(r, c)));
-        }
-        s.push('\n');
-    }
-    let score = board.score(Player::X);
-    if board.is_full() {
-        s.push_str(&format!("game over, score for X {score:+}"));
-    } else {
-        s.push_str(&format!(
-            "{} to move, score for X {score:+}",
-            player.symbol()
-        ));
-    }
-    s
 }

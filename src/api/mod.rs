@@ -31,6 +31,8 @@ use std::sync::Arc;
 use std::time::Instant;
 
 mod analysis;
+mod drawing;
+mod legal;
 mod limits;
 mod lines;
 mod position;
@@ -40,6 +42,8 @@ mod solve;
 pub use crate::search::{Bound, RootProgress};
 pub use crate::text::SearchMode;
 pub use analysis::{Analysis, RootMove};
+pub use drawing::draw;
+pub use legal::{check_move, MoveError};
 pub use limits::{Engine, Limits};
 pub use position::{Grid, Position, PositionError};
 pub use solve::{solve, solve_watched, Answer, SolveOptions};

@@ -94,62 +94,7 @@ impl Position {
 
     /// Checks and builds the position a [`Grid`] describes.
     pub fn from_grid(grid: &Grid) -> Result<Position, PositionError> {
-        let n = grid.values.len();
-        if checks::side(n).is_none() {
-            return Err(PositionError::Size(n));
-        }
-        let mut values = Vec::with_capacity(n * n);
-        for (r, row) in grid.values.iter().enumerate() {
-            if row.len() != n {
-                return Err(PositionError::ValueCount {
-                    row: r + 1,
-                    expected: n,
-                    found: row.len(),
-                });
-            }
-            for (c, &v) in row.iter().enumerate() {
-                match checks::value(v) {
-                    Some(v) => values.push(v),
-                    None => {
-                        return Err(PositionError::BadValue {
-                            row: r + 1,
-                            col: c + 1,
-                            value: v,
-                        })
-                    }
-                }
-            }
-        }
-        if grid.cells.len() != n {
-            return Err(PositionError::CellRows {
-                expected: n,
-                found: grid.cells.len(),
-            });
-        }
-        let mut board = Board::new(n, &values);
-        for (r, row) in grid.cells.iter().enumerate() {
-            let found = row.chars().count();
-            if found != n {
-                return Err(PositionError::CellCount {
-                    row: r + 1,
-                    expected: n,
-                    found,
-                });
-            }
-            for (c, ch) in row.chars().enumerate() {
-                let Some(sq) = checks::square(ch) else {
-                    return Err(PositionError::BadCell {
-                        row: r + 1,
-                        col: c + 1,
-                        found: ch,
-                    });
-                };
-                board.set(r, c, sq);
-            }
-        }
-        let Some(player) = checks::player(&grid.player) else {
-            return Err(PositionError::UnknownPlayer(grid.player.clone()));
-        };
+        let (board, player) = grid.check()?;
         Position::new(board, player)
     }
 
@@ -194,6 +139,70 @@ pub struct Grid {
     pub cells: Vec<String>,
     /// `"X"` or `"O"`.
     pub player: String,
+}
+
+impl Grid {
+    /// The board and player this grid describes, every entry checked. A
+    /// full board passes (a finished game, which a [`Position`] refuses).
+    pub fn check(&self) -> Result<(Board, Player), PositionError> {
+        let n = self.values.len();
+        if checks::side(n).is_none() {
+            return Err(PositionError::Size(n));
+        }
+        let mut values = Vec::with_capacity(n * n);
+        for (r, row) in self.values.iter().enumerate() {
+            if row.len() != n {
+                return Err(PositionError::ValueCount {
+                    row: r + 1,
+                    expected: n,
+                    found: row.len(),
+                });
+            }
+            for (c, &v) in row.iter().enumerate() {
+                match checks::value(v) {
+                    Some(v) => values.push(v),
+                    None => {
+                        return Err(PositionError::BadValue {
+                            row: r + 1,
+                            col: c + 1,
+                            value: v,
+                        })
+                    }
+                }
+            }
+        }
+        if self.cells.len() != n {
+            return Err(PositionError::CellRows {
+                expected: n,
+                found: self.cells.len(),
+            });
+        }
+        let mut board = Board::new(n, &values);
+        for (r, row) in self.cells.iter().enumerate() {
+            let found = row.chars().count();
+            if found != n {
+                return Err(PositionError::CellCount {
+                    row: r + 1,
+                    expected: n,
+                    found,
+                });
+            }
+            for (c, ch) in row.chars().enumerate() {
+                let Some(sq) = checks::square(ch) else {
+                    return Err(PositionError::BadCell {
+                        row: r + 1,
+                        col: c + 1,
+                        found: ch,
+                    });
+                };
+                board.set(r, c, sq);
+            }
+        }
+        let Some(player) = checks::player(&self.player) else {
+            return Err(PositionError::UnknownPlayer(self.player.clone()));
+        };
+        Ok((board, player))
+    }
 }
 
 #[cfg(test)]
@@ -287,5 +296,19 @@ mod tests {
             player: "X".into(),
         };
         assert_eq!(Position::from_grid(&g), Err(PositionError::Size(0)));
+    }
+
+    #[test]
+    fn a_full_grid_is_a_finished_game() {
+        let mut g = grid();
+        g.cells = vec!["XOX".into(), "OXO".into(), "XOX".into()];
+        let (board, player) = g.check().unwrap();
+        assert!(board.is_full());
+        assert_eq!((player, board.score(Player::X)), (Player::O, 46));
+        g.cells[1] = "O?O".into();
+        assert!(matches!(
+            g.check(),
+            Err(PositionError::BadCell { row: 2, col: 2, .. })
+        ));
     }
 }
