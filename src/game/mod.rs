@@ -4,6 +4,7 @@
 
 mod bits;
 mod board;
+mod legal;
 mod movegen;
 mod moves;
 mod player;
@@ -14,6 +15,7 @@ pub use bits::Bits;
 /// The columns of a row mask, lowest first: [`Bits`] over a `u32` row.
 pub use bits::Bits as Cols;
 pub use board::{Board, Undo};
+pub use legal::{check_move, Illegal};
 pub use movegen::{generate, legal_moves, Twins};
 pub use moves::{Move, MoveKind, MoveList, MoveParseError, MAX_MOVES};
 pub use player::{Player, Square, MAX_N};
