@@ -3,10 +3,11 @@
 //! benches report nodes/s and assert the node counts recorded in [`NODES`].
 
 use criterion::{criterion_group, BenchmarkId, Criterion, Throughput};
+use stakeraid::bench::thread_pool;
 use stakeraid::bench::Workload;
 use stakeraid::search::{reference, root};
 use stakeraid::SearchMode;
-use stakeraid::{generate, rayon_pool_for_tests, Board, MoveList, Player};
+use stakeraid::{generate, Board, MoveList, Player};
 
 /// The node count of every single-threaded search the benches run: (group,
 /// position, depth, nodes). These are the in-tree engine's counts, which a
@@ -207,7 +208,7 @@ fn thread_scaling(c: &mut Criterion) {
         (nodes("minimax", "mid8", 5), nodes("alphabeta", "mid8", 8))
     );
     for threads in counts {
-        let pool = rayon_pool_for_tests(threads);
+        let pool = thread_pool(threads);
         let par = threads > 1;
         g.throughput(Throughput::Elements(mm.nodes));
         g.bench_with_input(

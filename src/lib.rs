@@ -60,6 +60,7 @@
 //! [`serve`] answers JSON requests line by line (the `stakeraid serve`
 //! command), and [`legacy`] reads and writes the older Drop / Blitz variant.
 #![deny(missing_docs)]
+#![deny(unreachable_pub)]
 
 pub mod api;
 mod engine;
@@ -88,14 +89,3 @@ pub use play::{arena, referee};
 pub use text::{
     answer_text, input_text, parse_problem, ParseError, ParseErrorKind, Problem, SearchMode, Task,
 };
-
-/// A rayon pool of `threads` workers, as the solver builds one: for tests
-/// and benchmarks that drive the engines directly.
-#[doc(hidden)]
-pub fn rayon_pool_for_tests(threads: usize) -> rayon::ThreadPool {
-    rayon::ThreadPoolBuilder::new()
-        .num_threads(threads)
-        .stack_size(64 << 20)
-        .build()
-        .expect("thread pool")
-}

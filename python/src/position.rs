@@ -280,7 +280,8 @@ impl PyPosition {
 impl PyPosition {
     /// Why `mv` is not legal here, if it is not.
     fn check_legal(&self, mv: RustMove) -> PyResult<()> {
-        api::check_move(&self.board, self.player, mv).map_err(value_error)
+        api::check_move(&self.board, self.player, mv)
+            .map_err(|why| value_error(format!("{mv} is not legal: {why}")))
     }
 
     pub(crate) fn api_position(&self) -> PyResult<api::Position> {

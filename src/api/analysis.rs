@@ -96,11 +96,11 @@ mod move_text {
 
     use crate::game::Move;
 
-    pub fn serialize<S: Serializer>(mv: &Move, s: S) -> Result<S::Ok, S::Error> {
+    pub(super) fn serialize<S: Serializer>(mv: &Move, s: S) -> Result<S::Ok, S::Error> {
         s.collect_str(mv)
     }
 
-    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Move, D::Error> {
+    pub(super) fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Move, D::Error> {
         String::deserialize(d)?.parse().map_err(D::Error::custom)
     }
 }
@@ -112,11 +112,11 @@ mod move_texts {
 
     use crate::game::Move;
 
-    pub fn serialize<S: Serializer>(moves: &[Move], s: S) -> Result<S::Ok, S::Error> {
+    pub(super) fn serialize<S: Serializer>(moves: &[Move], s: S) -> Result<S::Ok, S::Error> {
         s.collect_seq(moves.iter().map(Move::to_string))
     }
 
-    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<Move>, D::Error> {
+    pub(super) fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<Move>, D::Error> {
         Vec::<String>::deserialize(d)?
             .iter()
             .map(|s| s.parse().map_err(D::Error::custom))
@@ -131,11 +131,11 @@ mod player_text {
 
     use crate::game::Player;
 
-    pub fn serialize<S: Serializer>(p: &Player, s: S) -> Result<S::Ok, S::Error> {
+    pub(super) fn serialize<S: Serializer>(p: &Player, s: S) -> Result<S::Ok, S::Error> {
         s.serialize_char(p.symbol())
     }
 
-    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Player, D::Error> {
+    pub(super) fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Player, D::Error> {
         match String::deserialize(d)?.as_str() {
             "X" => Ok(Player::X),
             "O" => Ok(Player::O),

@@ -6,7 +6,7 @@ use std::io::{self, BufRead};
 
 /// What [`read_line`] found.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Line {
+pub(super) enum Line {
     /// The input has ended: no more lines.
     End,
     /// A whole line, now in the buffer (with its `\n`, if it had one).
@@ -20,7 +20,11 @@ pub enum Line {
 /// whose text, its `\n` not counted, is longer than `limit` bytes is read
 /// to its end and dropped without being held: `line` never grows beyond
 /// `limit + 1` bytes.
-pub fn read_line<R: BufRead>(input: &mut R, line: &mut Vec<u8>, limit: usize) -> io::Result<Line> {
+pub(super) fn read_line<R: BufRead>(
+    input: &mut R,
+    line: &mut Vec<u8>,
+    limit: usize,
+) -> io::Result<Line> {
     line.clear();
     let (mut any, mut too_long) = (false, false);
     loop {

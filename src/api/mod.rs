@@ -32,18 +32,17 @@ use std::time::Instant;
 
 mod analysis;
 mod drawing;
-mod legal;
 mod limits;
 mod lines;
 mod position;
 pub mod serve;
 mod solve;
 
+pub use crate::game::{check_move, Illegal};
 pub use crate::search::{Bound, RootProgress};
 pub use crate::text::SearchMode;
 pub use analysis::{Analysis, RootMove};
 pub use drawing::draw;
-pub use legal::{check_move, MoveError};
 pub use limits::{Engine, Limits};
 pub use position::{Grid, Position, PositionError};
 pub use solve::{solve, solve_watched, Answer, SolveOptions};

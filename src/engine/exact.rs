@@ -10,7 +10,7 @@ use crate::search::{Compact, Deadline, Progress, Threads};
 use crate::store::StoreUse;
 
 /// What the three steps found.
-pub struct ExactRun {
+pub(crate) struct ExactRun {
     pub best: Move,
     pub value: i64,
     pub moves: Vec<(Move, RootValue)>,

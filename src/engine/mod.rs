@@ -3,5 +3,5 @@
 
 pub mod bench;
 pub mod competition;
-pub mod exact;
-pub mod pool;
+pub(crate) mod exact;
+pub(crate) mod pool;

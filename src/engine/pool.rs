@@ -15,7 +15,7 @@ use rayon::ThreadPool;
 
 /// Runs `f` on a pool of `threads` workers (0: one per core), telling it
 /// whether it may split work; a single thread runs in place.
-pub fn in_pool<T: Send>(threads: usize, f: impl FnOnce(bool) -> T + Send) -> T {
+pub(crate) fn in_pool<T: Send>(threads: usize, f: impl FnOnce(bool) -> T + Send) -> T {
     let threads = if threads == 0 {
         std::thread::available_parallelism().map_or(1, |n| n.get())
     } else {
@@ -38,15 +38,20 @@ fn pool(threads: usize) -> Option<Arc<ThreadPool>> {
     if let Some(pool) = pools.get(&threads) {
         return Some(pool.clone());
     }
+    let pool = Arc::new(build(threads)?);
+    pools.insert(threads, pool.clone());
+    Some(pool)
+}
+
+/// A new pool of `threads` workers as the solver builds them; `None` if
+/// the threads cannot be started.
+pub(crate) fn build(threads: usize) -> Option<ThreadPool> {
     // Deep endgame searches recurse once per empty cell: give workers room.
-    let pool = rayon::ThreadPoolBuilder::new()
+    rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
         .stack_size(64 << 20)
         .build()
-        .ok()?;
-    let pool = Arc::new(pool);
-    pools.insert(threads, pool.clone());
-    Some(pool)
+        .ok()
 }
 
 #[cfg(test)]

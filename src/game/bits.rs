@@ -3,7 +3,7 @@
 //! search's sets (one `u64` per board of up to 64 cells).
 
 /// A word whose set bits can be walked.
-pub trait Word: Copy {
+pub(crate) trait Word: Copy {
     fn is_zero(self) -> bool;
     /// The index of the lowest set bit (the word is not zero).
     fn lowest(self) -> usize;
@@ -45,7 +45,7 @@ word!(u64);
 /// `for c in Bits(board.empty_row(r))`. It compiles to the same loop as
 /// clearing the lowest bit by hand.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Bits<W>(pub W);
+pub(crate) struct Bits<W>(pub W);
 
 impl<W: Word> Iterator for Bits<W> {
     type Item = usize;

@@ -4,16 +4,19 @@
 
 mod bits;
 mod board;
+mod legal;
 mod movegen;
 mod moves;
 mod player;
 pub mod random;
 mod zobrist;
 
-pub use bits::Bits;
+pub(crate) use bits::Bits;
 /// The columns of a row mask, lowest first: [`Bits`] over a `u32` row.
-pub use bits::Bits as Cols;
+pub(crate) use bits::Bits as Cols;
 pub use board::{Board, Undo};
-pub use movegen::{generate, legal_moves, Twins};
+pub use legal::{check_move, Illegal};
+pub(crate) use movegen::Twins;
+pub use movegen::{generate, legal_moves};
 pub use moves::{Move, MoveKind, MoveList, MoveParseError, MAX_MOVES};
 pub use player::{Player, Square, MAX_N};

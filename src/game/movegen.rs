@@ -38,7 +38,7 @@ fn is_twin(board: &Board, p: Player, mv: Move) -> bool {
 /// comes first in canonical order: only the other moves need searching,
 /// and the twin takes its Stake's value.
 #[derive(Clone, Debug)]
-pub struct Twins {
+pub(crate) struct Twins {
     /// The indices, in the list, of the moves that are not twins.
     distinct: Vec<usize>,
     /// For each move of the list, the index in `distinct` of the move that
@@ -49,7 +49,7 @@ pub struct Twins {
 impl Twins {
     /// The twins of `moves`, moves of `p` on `board` in canonical order. A
     /// twin whose Stake is not in the list counts as distinct.
-    pub fn new(board: &Board, p: Player, moves: &[Move]) -> Twins {
+    pub(crate) fn new(board: &Board, p: Player, moves: &[Move]) -> Twins {
         let n = board.n();
         let mut stake_at = vec![None; n * n];
         let mut distinct = Vec::with_capacity(moves.len());
@@ -75,13 +75,13 @@ impl Twins {
 
     /// The entries of `all` (one per move of the list) for the moves that
     /// are not twins, in order.
-    pub fn distinct<T: Copy>(&self, all: &[T]) -> Vec<T> {
+    pub(crate) fn distinct<T: Copy>(&self, all: &[T]) -> Vec<T> {
         self.distinct.iter().map(|&i| all[i]).collect()
     }
 
     /// One entry per move of the list from `values`, one per distinct
     /// move (in the order of [`Twins::distinct`]): a twin takes its Stake's.
-    pub fn spread<T: Copy>(&self, values: &[T]) -> Vec<T> {
+    pub(crate) fn spread<T: Copy>(&self, values: &[T]) -> Vec<T> {
         self.source.iter().map(|&k| values[k]).collect()
     }
 }

@@ -33,12 +33,12 @@ static KEYS: [[u64; CELLS]; 2] = build();
 
 /// Key of `p`'s piece on `row`, `col`.
 #[inline]
-pub fn key(p: Player, row: usize, col: usize) -> u64 {
+pub(super) fn key(p: Player, row: usize, col: usize) -> u64 {
     KEYS[p as usize][row * 32 + col]
 }
 
 /// What flipping the owner of `row`, `col` changes in the hash.
 #[inline]
-pub fn flip(row: usize, col: usize) -> u64 {
+pub(super) fn flip(row: usize, col: usize) -> u64 {
     KEYS[0][row * 32 + col] ^ KEYS[1][row * 32 + col]
 }

@@ -3,49 +3,8 @@
 //! illegal, and the verdict at the end. The game loop ([`super::table`])
 //! keeps every game in it.
 
-use crate::game::{legal_moves, Board, Cols, Move, MoveKind, Player, Square, Undo};
-
-/// Why a move cannot be played: the reasons a person or a program is told.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
-pub enum Illegal {
-    /// The cell is past the board's last row or column.
-    #[error("{} is off the {n}x{n} board", .mv.cell_name())]
-    OffBoard {
-        /// The move.
-        mv: Move,
-        /// The board's side.
-        n: usize,
-    },
-    /// The cell holds a piece already.
-    #[error("{} is taken", .mv.cell_name())]
-    Taken {
-        /// The move.
-        mv: Move,
-    },
-    /// A Raid on a cell with none of the mover's pieces beside it.
-    #[error("no {} piece next to {}", .player.symbol(), .mv.cell_name())]
-    NoPieceNext {
-        /// The move.
-        mv: Move,
-        /// The side that tried it.
-        player: Player,
-    },
-}
-
-/// Whether `player` may play `mv` on `board`, and if not, why.
-pub fn check_move(board: &Board, player: Player, mv: Move) -> Result<(), Illegal> {
-    let n = board.n();
-    if mv.row() >= n || mv.col() >= n {
-        return Err(Illegal::OffBoard { mv, n });
-    }
-    if board.square(mv.row(), mv.col()) != Square::Empty {
-        return Err(Illegal::Taken { mv });
-    }
-    if mv.kind() == MoveKind::Raid && board.raid_row(player, mv.row()) & (1 << mv.col()) == 0 {
-        return Err(Illegal::NoPieceNext { mv, player });
-    }
-    Ok(())
-}
+pub use crate::game::{check_move, Illegal};
+use crate::game::{legal_moves, Board, Cols, Move, Player, Undo};
 
 /// The last move of a game, as a screen marks it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -189,6 +148,7 @@ pub fn own_sum(board: &Board, p: Player) -> i64 {
 mod tests {
     use super::*;
     use crate::game::random::{random_board, Rng};
+    use crate::game::Square;
 
     #[test]
     fn moves_pass_the_turn_and_undo_takes_them_back() {

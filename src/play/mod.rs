@@ -4,14 +4,14 @@
 //! with their totals ([`tally`], [`stats`]), the referee for programs, and
 //! the older variant's driver.
 
-pub mod agent;
+pub(crate) mod agent;
 pub mod arena;
-pub mod driver;
-pub mod forfeit;
-pub mod game;
-pub mod mover;
-pub mod record;
+pub(crate) mod driver;
+pub(crate) mod forfeit;
+pub(crate) mod game;
+pub(crate) mod mover;
+pub(crate) mod record;
 pub mod referee;
-pub mod stats;
-pub mod table;
-pub mod tally;
+pub(crate) mod stats;
+pub(crate) mod table;
+pub(crate) mod tally;

@@ -85,7 +85,7 @@ impl fmt::Display for Elo {
 
 /// `seconds` in the unit that suits it, the same way everywhere in the
 /// reports: `4.50 s`, `25.9 ms`, `1.1 µs`.
-pub fn duration_text(seconds: f64) -> String {
+pub(crate) fn duration_text(seconds: f64) -> String {
     if seconds >= 1.0 {
         format!("{seconds:.2} s")
     } else if seconds >= 1e-3 {

@@ -4,7 +4,6 @@
 //! any board) or the compact one (`compact/`, up to 64 cells), and both
 //! search with a window and one worker per thread, stopped by a
 //! [`Deadline`] and reporting to a [`Progress`].
-#![deny(unreachable_pub)]
 
 mod compact;
 mod deadline;

@@ -8,18 +8,18 @@ use std::fmt;
 /// The lines of a file, numbered from 1, with line ends and surrounding
 /// white space removed. Blank lines at the end of the file are not lines:
 /// a part that would start there is missing.
-pub struct Lines<'a> {
+pub(super) struct Lines<'a> {
     lines: Vec<&'a [u8]>,
     next: usize,
 }
 
 /// A line that is not UTF-8 text.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct NotText;
+pub(super) struct NotText;
 
 impl<'a> Lines<'a> {
     /// The lines of `bytes`.
-    pub fn new(bytes: &'a [u8]) -> Lines<'a> {
+    pub(super) fn new(bytes: &'a [u8]) -> Lines<'a> {
         let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
         let mut lines = split_lines(bytes);
         while lines.last().is_some_and(|l| l.trim_ascii().is_empty()) {
@@ -29,18 +29,18 @@ impl<'a> Lines<'a> {
     }
 
     /// How many lines there are in all.
-    pub fn total(&self) -> usize {
+    pub(super) fn total(&self) -> usize {
         self.lines.len()
     }
 
     /// The number of the next line (one past the last at the end).
-    pub fn number(&self) -> usize {
+    pub(super) fn number(&self) -> usize {
         self.next + 1
     }
 
     /// The number of the first line from here on that is not blank (a line
     /// that is not text is not blank), if any.
-    pub fn first_not_blank(&self) -> Option<usize> {
+    pub(super) fn first_not_blank(&self) -> Option<usize> {
         self.lines[self.next..]
             .iter()
             .position(|l| !l.trim_ascii().is_empty())
@@ -86,12 +86,12 @@ fn split_lines(bytes: &[u8]) -> Vec<&[u8]> {
 }
 
 /// The most characters of the offending text an error quotes.
-pub const QUOTE_MAX: usize = 40;
+pub(super) const QUOTE_MAX: usize = 40;
 
 /// Offending input as an error quotes it: cut to [`QUOTE_MAX`] characters
 /// and an ellipsis, so that a message stays one short line even when the
 /// whole file is one garbage line.
-pub struct Quoted<'a>(pub &'a str);
+pub(super) struct Quoted<'a>(pub &'a str);
 
 impl fmt::Display for Quoted<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {

@@ -4,7 +4,7 @@
 
 mod answer;
 pub(crate) mod checks;
-pub mod dropblitz;
+pub(crate) mod dropblitz;
 mod input;
 mod lines;
 mod output;

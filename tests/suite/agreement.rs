@@ -35,8 +35,9 @@ fn reference_minimax_equals_reference_alphabeta() {
     assert!(ab_nodes < mm_nodes);
 }
 
+use stakeraid::bench::thread_pool as pool;
 use stakeraid::search::root;
-use stakeraid::{rayon_pool_for_tests as pool, Board};
+use stakeraid::Board;
 
 /// A depth for `board` that keeps the textbook minimax tree small enough
 /// to run thousands of times (at most `max` plies).

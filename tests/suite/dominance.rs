@@ -5,9 +5,10 @@
 //! reference engine alone, then the fast engine against it on every
 //! position of the smallest boards.
 
+use stakeraid::bench::thread_pool as pool;
 use stakeraid::rng::{random_board_from, Rng};
 use stakeraid::search::{reference, root};
-use stakeraid::{rayon_pool_for_tests as pool, Board, Move, MoveKind, Player, Square};
+use stakeraid::{Board, Move, MoveKind, Player, Square};
 
 /// `p`'s value of `board` with `to_move` to move, searched `depth` plies
 /// by the textbook alpha-beta.

@@ -2,9 +2,9 @@
 //! would otherwise take over, against the textbook search on seeded
 //! random positions, at 1, 2, 3 and 8 threads.
 
+use super::pool;
 use crate::game::random::{random_board, Rng};
 use crate::game::{Board, Player};
-use crate::rayon_pool_for_tests as pool;
 use crate::search::reference;
 use crate::search::root::{self, iterate, Deepening, Goal, Iterative, Pick};
 use crate::search::Threads;

@@ -4,9 +4,9 @@
 //! boards with many ties, at every thread count, with tables from a single
 //! bucket (every entry fights for it) up to the default size.
 
+use super::pool;
 use crate::game::random::{random_board_from, Rng};
 use crate::game::{Board, Player};
-use crate::rayon_pool_for_tests as pool;
 use crate::search::reference;
 use crate::search::root::{iterate, Deepening, Goal, Iterative, Pick, RootResult, RootValue};
 use crate::search::Threads;

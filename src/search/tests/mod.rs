@@ -4,3 +4,8 @@
 
 mod agreement;
 mod compact;
+
+/// A pool of `threads` workers, as the solver builds it.
+fn pool(threads: usize) -> rayon::ThreadPool {
+    crate::engine::pool::build(threads).expect("the test's threads start")
+}

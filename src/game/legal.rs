@@ -1,60 +1,54 @@
-//! Whether a move may be played, and if not, why.
+//! Whether a move may be played, and if not, why: what a person at the
+//! board, a refereed program and a library caller are each told.
 
-use crate::game::{Board, Move, MoveKind, Player, Square};
+use super::board::Board;
+use super::moves::{Move, MoveKind};
+use super::player::{Player, Square};
 
-/// Why a move cannot be played on a board.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-pub enum MoveError {
-    /// The board is full: the game is over.
+/// Why a move cannot be played: the reasons a person or a program is told.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum Illegal {
+    /// Every cell is taken: the game is over.
     #[error("the board is full: there is no legal move")]
     Full,
-    /// The target cell lies outside the board.
-    #[error("{cell} is off the {n}x{n} board")]
+    /// The cell is past the board's last row or column.
+    #[error("{} is off the {n}x{n} board", .mv.cell_name())]
     OffBoard {
-        /// The target, e.g. `"F1"`.
-        cell: String,
-        /// The board side.
+        /// The move.
+        mv: Move,
+        /// The board's side.
         n: usize,
     },
-    /// The target cell already holds a piece.
-    #[error("{mv} is not legal: {cell} is taken", cell = .mv.cell_name())]
+    /// The cell holds a piece already.
+    #[error("{} is taken", .mv.cell_name())]
     Taken {
         /// The move.
         mv: Move,
     },
-    /// A Raid whose target has no piece of the mover next to it.
-    #[error(
-        "{mv} is not legal: a Raid needs a piece of {} next to {}",
-        .player.symbol(),
-        .mv.cell_name()
-    )]
-    NoNeighbour {
+    /// A Raid on a cell with none of the mover's pieces beside it.
+    #[error("no {} piece next to {}", .player.symbol(), .mv.cell_name())]
+    NoPieceNext {
         /// The move.
         mv: Move,
-        /// The player moving.
+        /// The side that tried it.
         player: Player,
     },
 }
 
-/// Checks that `player` may play `mv` on `board`: the board has an empty
-/// cell, the target is on it and empty, and a Raid's target is next to one
-/// of `player`'s pieces.
-pub fn check_move(board: &Board, player: Player, mv: Move) -> Result<(), MoveError> {
+/// Whether `player` may play `mv` on `board`, and if not, why.
+pub fn check_move(board: &Board, player: Player, mv: Move) -> Result<(), Illegal> {
     let n = board.n();
     if board.is_full() {
-        return Err(MoveError::Full);
+        return Err(Illegal::Full);
     }
     if mv.row() >= n || mv.col() >= n {
-        return Err(MoveError::OffBoard {
-            cell: mv.cell_name(),
-            n,
-        });
+        return Err(Illegal::OffBoard { mv, n });
     }
     if board.square(mv.row(), mv.col()) != Square::Empty {
-        return Err(MoveError::Taken { mv });
+        return Err(Illegal::Taken { mv });
     }
     if mv.kind() == MoveKind::Raid && board.raid_row(player, mv.row()) & (1 << mv.col()) == 0 {
-        return Err(MoveError::NoNeighbour { mv, player });
+        return Err(Illegal::NoPieceNext { mv, player });
     }
     Ok(())
 }
@@ -83,13 +77,13 @@ mod tests {
         let raid = Move::new(2, 2, MoveKind::Raid);
         assert_eq!(
             check_move(&board, Player::X, raid).unwrap_err().to_string(),
-            "C3 Raid is not legal: a Raid needs a piece of X next to C3"
+            "no X piece next to C3"
         );
         assert_eq!(
             check_move(&board, Player::X, Move::new(1, 1, MoveKind::Stake))
                 .unwrap_err()
                 .to_string(),
-            "B2 Stake is not legal: B2 is taken"
+            "B2 is taken"
         );
         assert_eq!(
             check_move(&board, Player::X, Move::new(0, 3, MoveKind::Stake))
