@@ -71,6 +71,7 @@ mod play;
 pub mod search;
 pub mod store;
 mod text;
+#[cfg(feature = "web")]
 pub mod web;
 
 pub use api::serve;

@@ -66,6 +66,7 @@ enum Command {
     /// An analysis board in the browser, served on 127.0.0.1: play, every
     /// move's value as a heat map while the search deepens, the alpha-beta
     /// tree of small searches. The first line printed is the address.
+    #[cfg(feature = "web")]
     Web(cli::web::WebArgs),
 }
 
@@ -153,6 +154,7 @@ fn main() -> ExitCode {
         Some(Command::Analyse(args)) => cli::analyse::run_analyse(&args),
         Some(Command::Serve(args)) => cli::serve::run_serve(&args),
         Some(Command::Driver(args)) => cli::driver::run_driver_command(&args),
+        #[cfg(feature = "web")]
         Some(Command::Web(args)) => cli::web::run_web(&args),
     };
     match result {

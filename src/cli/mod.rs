@@ -13,6 +13,7 @@ pub mod position;
 pub mod referee;
 pub mod serve;
 pub mod solve;
+#[cfg(feature = "web")]
 pub mod web;
 
 pub use limits::parse_threads;

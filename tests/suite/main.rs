@@ -4,6 +4,7 @@
 mod agreement;
 mod analyse;
 mod api;
+#[cfg(feature = "web")]
 mod browser;
 mod cli;
 mod dominance;
@@ -17,4 +18,5 @@ mod serve;
 mod signature;
 mod store;
 mod util;
+#[cfg(feature = "web")]
 mod web;
