@@ -32,6 +32,20 @@ struct Search<'a> {
 }
 
 impl Search<'_> {
+    /// The answer of a root search whose best was `best`, with every
+    /// root value in `moves`; `None` if it was stopped.
+    fn rooted(&self, best: Option<(Move, i64)>, moves: Vec<(Move, RootValue)>) -> Option<Rooted> {
+        let (best, value) = best.expect("a board that is not full has a move");
+        (!self.stopped).then_some(Rooted {
+            decision: Decision {
+                best,
+                value,
+                nodes: self.nodes,
+            },
+            moves,
+        })
+    }
+
     fn cutoff(&mut self, board: &Board, depth: u32) -> bool {
         self.nodes += 1;
         if self.nodes.is_multiple_of(STOP_EVERY) && !self.stopped {
@@ -149,15 +163,7 @@ pub fn minimax_until(
             best = Some((mv, v));
         }
     }
-    let (best, value) = best.expect("a board that is not full has a move");
-    (!s.stopped).then_some(Rooted {
-        decision: Decision {
-            best,
-            value,
-            nodes: s.nodes,
-        },
-        moves,
-    })
+    s.rooted(best, moves)
 }
 
 /// [`alphabeta`] with every root value, or `None` once `stop` (asked now
@@ -192,13 +198,5 @@ pub fn alphabeta_until(
             moves.push((mv, RootValue::AtMost(v)));
         }
     }
-    let (best, value) = best.expect("a board that is not full has a move");
-    (!s.stopped).then_some(Rooted {
-        decision: Decision {
-            best,
-            value,
-            nodes: s.nodes,
-        },
-        moves,
-    })
+    s.rooted(best, moves)
 }
