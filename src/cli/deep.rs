@@ -49,7 +49,7 @@ pub(super) fn store_note(stats: &StoreStats) -> String {
 }
 
 /// `--split`: the solve as jobs `split` plies below the root, on
-/// `workers` threads of one search thread each. Returns the text of
+/// `workers` workers sharing as many search threads. Returns the text of
 /// `output.txt`, the value and the driver's last counts.
 pub(super) fn split_solve(
     problem: &Problem,

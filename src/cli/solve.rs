@@ -71,7 +71,7 @@ pub struct SolveArgs {
     #[arg(long, value_name = "NODES", default_value_t = 1 << 24, requires = "store")]
     store_min_nodes: u64,
     /// Cut the solve into jobs this many plies below the root, run on
-    /// --threads worker threads of one search thread each (the jobs the
+    /// --threads workers that share as many search threads (the jobs the
     /// Python package runs on a Ray cluster). The answer is the same.
     #[arg(long, value_name = "PLIES", value_parser = clap::value_parser!(u32).range(1..))]
     split: Option<u32>,
@@ -162,7 +162,7 @@ pub fn run_solve(args: &SolveArgs) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// `--split`: the jobs on this machine's threads, one search thread each.
+/// `--split`: the jobs on this machine's threads, sharing its search threads.
 fn run_split(
     problem: &Problem,
     args: &SolveArgs,

@@ -11,7 +11,8 @@ use crate::game::{Board, Player};
 use crate::store::StoreError;
 
 /// Solves `board` (`p` to move, `plies` deep) by jobs on `workers` threads
-/// (at least one), one search thread each, calling `on_result` with the
+/// (at least one), which search on one shared pool of as many threads (a
+/// job alone gets them all), calling `on_result` with the
 /// driver's progress after each job. Fails only when the store cannot be
 /// written; the bounds written before stay in it.
 pub fn solve_local(
@@ -47,9 +48,12 @@ fn run(
             scope.spawn(move || loop {
                 let job = job_rx.lock().recv();
                 let Ok(job) = job else { break };
+                // The jobs search on one pool of `workers` threads: a job
+                // alone (the root's first move is tested one job at a
+                // time) gets them all, jobs side by side share them.
                 // The driver made the job from a position it holds, so it
                 // always describes one.
-                let result = run_job(&job, 1).expect("the driver's jobs are valid");
+                let result = run_job(&job, workers).expect("the driver's jobs are valid");
                 if result_tx.send(result).is_err() {
                     break;
                 }
