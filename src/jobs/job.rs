@@ -7,9 +7,10 @@ use std::time::Instant;
 use parking_lot::Mutex;
 use serde::{Deserialize, Serialize};
 
+use crate::api::Grid;
 use crate::engine::exact::compact_table_bytes;
 use crate::engine::pool::in_pool;
-use crate::game::{Board, Player, Square};
+use crate::game::{Board, Player};
 use crate::search::{Compact, Engine, Threads, Window};
 
 /// One null-window test: is the value of the position (`values` and
@@ -74,35 +75,17 @@ impl Job {
     /// The position, checked.
     pub fn position(&self) -> Result<(Board, Player), JobError> {
         let bad = |why: String| JobError { id: self.id, why };
-        let n = self.values.len();
-        if !(1..=crate::game::MAX_N).contains(&n)
-            || self.cells.len() != n
-            || self.values.iter().any(|r| r.len() != n)
-            || self.cells.iter().any(|r| r.chars().count() != n)
-        {
-            return Err(bad(format!("values and cells must be {n} rows of {n}")));
-        }
-        if self.values.iter().flatten().any(|&v| v < 0) {
-            return Err(bad("a negative cell value".into()));
-        }
-        let values: Vec<i32> = self.values.iter().flatten().copied().collect();
-        let mut board = Board::new(n, &values);
-        for (r, row) in self.cells.iter().enumerate() {
-            for (c, ch) in row.chars().enumerate() {
-                let sq = match ch {
-                    '.' => Square::Empty,
-                    'X' => Square::Piece(Player::X),
-                    'O' => Square::Piece(Player::O),
-                    _ => return Err(bad(format!("bad cell character {ch:?}"))),
-                };
-                board.set(r, c, sq);
-            }
-        }
-        let player = match self.player {
-            'X' => Player::X,
-            'O' => Player::O,
-            other => return Err(bad(format!("bad player {other:?}"))),
+        // The same checks as every other written position.
+        let grid = Grid {
+            values: self
+                .values
+                .iter()
+                .map(|row| row.iter().map(|&v| i64::from(v)).collect())
+                .collect(),
+            cells: self.cells.clone(),
+            player: self.player.to_string(),
         };
+        let (board, player) = grid.check().map_err(|e| bad(e.to_string()))?;
         if self.plies == 0 || self.plies > board.empty_count() {
             return Err(bad(format!(
                 "plies {} out of 1..={}",
@@ -115,7 +98,7 @@ impl Job {
 }
 
 /// Answers `job` with the fast exact engine on `threads` threads (0: one
-/// per core), on a table of its own sized for the job.
+/// per core), on the process's kept table (see [`test`]).
 pub fn run_job(job: &Job, threads: usize) -> Result<JobResult, JobError> {
     let (board, p) = job.position()?;
     let start = Instant::now();

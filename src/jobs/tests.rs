@@ -120,3 +120,22 @@ fn a_store_answers_what_was_proved() {
         assert_eq!(again, 0, "seed {seed}: the resumed solve ran {again} jobs");
     }
 }
+
+/// A job that is not a position of its board, or asks for no plies or more
+/// than its empty cells, is refused with a reason.
+#[test]
+fn bad_jobs_are_refused() {
+    let (board, p) = position(7, 3, 5);
+    let good = super::Job::new(1, &board, p, 5, 0);
+    assert!(good.position().is_ok());
+    let mut cell = good.clone();
+    cell.cells[0] = "X?.".into();
+    let mut plies = good.clone();
+    plies.plies = 6;
+    let mut player = good.clone();
+    player.player = 'Z';
+    for job in [cell, plies, player] {
+        let e = super::run_job(&job, 1).unwrap_err();
+        assert!(e.to_string().starts_with("job 1: "), "{e}");
+    }
+}
