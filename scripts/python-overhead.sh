@@ -35,8 +35,11 @@ CARGO_TARGET_DIR="$PWD/target/python" cargo run --quiet --release --locked \
 
 if [ -n "$input" ]; then
   cargo build --quiet --release --locked
-  echo "stakeraid analyse $input --threads 1:"
-  target/release/stakeraid analyse "$input" --threads 1 | tail -n 1
+  # `analyse` does not take the input's mode (its default is MINIMAX);
+  # Python's analyse of the same input does.
+  mode=$(sed -n 2p "$input" | tr '[:upper:]' '[:lower:]' | tr -d '[:space:]')
+  echo "stakeraid analyse $input --mode $mode --threads 1:"
+  target/release/stakeraid analyse "$input" --mode "$mode" --threads 1 | tail -n 1
   echo "python analyse, threads=1:"
   "$venv_python" python/examples/overhead.py --input "$input"
 fi

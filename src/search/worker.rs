@@ -21,7 +21,10 @@ const POLL_EVERY: Duration = Duration::from_micros(200);
 
 thread_local! {
     /// Per thread rather than per worker: parallel tasks are often smaller
-    /// than the poll interval, and must still reach a poll.
+    /// than the poll interval, and must still reach a poll. A worker takes
+    /// the count when it is made and leaves it when it goes, not at every
+    /// node: in the Python module, a shared library, every access to a
+    /// thread-local is a call.
     static TICKS: Cell<u32> = const { Cell::new(0) };
     static NEXT_POLL: Cell<Option<Instant>> = const { Cell::new(None) };
     /// Nodes counted since the last report without a tick each.
@@ -43,6 +46,10 @@ pub(crate) struct Worker<'a> {
     split: Option<&'a SplitPoint<'a>>,
     /// Positions searched, as `--stats` counts them.
     pub nodes: u64,
+    /// This thread's nodes since its last tick (see [`TICKS`]).
+    ticks: u32,
+    /// Nodes counted without a visit each, not yet reported.
+    unticked: u64,
 }
 
 impl<'a> Worker<'a> {
@@ -52,6 +59,8 @@ impl<'a> Worker<'a> {
             signals,
             split: None,
             nodes: 0,
+            ticks: TICKS.get(),
+            unticked: 0,
         }
     }
 
@@ -61,6 +70,8 @@ impl<'a> Worker<'a> {
             signals,
             split: Some(split),
             nodes: 0,
+            ticks: TICKS.get(),
+            unticked: 0,
         }
     }
 
@@ -77,13 +88,9 @@ impl<'a> Worker<'a> {
     #[inline]
     pub(crate) fn visit(&mut self) {
         self.nodes += 1;
-        let t = TICKS.with(|t| {
-            let v = t.get().wrapping_add(1);
-            t.set(v);
-            v
-        });
-        if t.is_multiple_of(TICK_EVERY) {
-            tick_slow(self.signals);
+        self.ticks = self.ticks.wrapping_add(1);
+        if self.ticks.is_multiple_of(TICK_EVERY) {
+            tick_slow(self.signals, std::mem::take(&mut self.unticked));
         }
     }
 
@@ -91,8 +98,8 @@ impl<'a> Worker<'a> {
     /// of the last plies, whose nodes are too cheap to tick one by one)
     /// with the next report.
     #[inline]
-    pub(crate) fn report_later(&self, nodes: u64) {
-        UNTICKED.with(|u| u.set(u.get() + nodes));
+    pub(crate) fn report_later(&mut self, nodes: u64) {
+        self.unticked += nodes;
     }
 
     /// True once the deadline has fired: results since are garbage.
@@ -109,9 +116,19 @@ impl<'a> Worker<'a> {
     }
 }
 
+impl Drop for Worker<'_> {
+    /// Leaves the thread's count to the next worker on it. A worker made
+    /// on this thread while this one lived (a stolen task) left its own,
+    /// which this overwrites: only a poll comes a little later.
+    fn drop(&mut self) {
+        TICKS.set(self.ticks);
+        UNTICKED.set(UNTICKED.get() + self.unticked);
+    }
+}
+
 #[cold]
-fn tick_slow(signals: Signals<'_>) {
-    let counted = UNTICKED.with(|u| u.replace(0));
+fn tick_slow(signals: Signals<'_>, unticked: u64) {
+    let counted = unticked + UNTICKED.replace(0);
     signals.progress.add(u64::from(TICK_EVERY) + counted);
     let now = Instant::now();
     let due = NEXT_POLL.with(|next| {
