@@ -27,7 +27,8 @@ fn store_error(e: StoreError) -> PyErr {
 /// A split solve in progress: the top of the game tree as null-window
 /// tests waiting on jobs. `take_jobs(n)` hands out up to `n` jobs (JSON
 /// text for `run_job`), `finish(result)` takes one back, in any order and
-/// from any machine, and `answer` is set once every root move is settled.
+/// from any machine, and `answer` is set once every root move is settled
+/// (`take_jobs` itself may settle the last ones: check `answer` after it).
 /// `grid` is `(values, cells, player)` as `Position` takes them. With
 /// `store`, every proven bound is written to that file as it is
 /// proved, and a new `SplitSolve` on the same file resumes.

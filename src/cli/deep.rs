@@ -48,13 +48,13 @@ pub(super) fn store_note(stats: &StoreStats) -> String {
     )
 }
 
-/// `--split`: the solve as jobs `split` plies below the root, on
-/// `workers` workers sharing as many search threads. Returns the text of
+/// `--split`: the solve as jobs `split` plies below the root, each on
+/// `threads` threads (0: one per core). Returns the text of
 /// `output.txt`, the value and the driver's last counts.
 pub(super) fn split_solve(
     problem: &Problem,
     split: u32,
-    workers: usize,
+    threads: usize,
     store: Option<&StoreUse>,
     bar: &ProgressBar,
 ) -> anyhow::Result<(String, i64, DriverStats)> {
@@ -73,7 +73,7 @@ pub(super) fn split_solve(
         problem.player,
         depth,
         settings,
-        workers,
+        threads,
         |stats| {
             last = *stats;
             bar.set_message(split_progress(stats, start.elapsed()));

@@ -70,9 +70,9 @@ pub struct SolveArgs {
     /// many nodes (fewer: a larger store, less work lost when killed).
     #[arg(long, value_name = "NODES", default_value_t = 1 << 24, requires = "store")]
     store_min_nodes: u64,
-    /// Cut the solve into jobs this many plies below the root, run on
-    /// --threads workers that share as many search threads (the jobs the
-    /// Python package runs on a Ray cluster). The answer is the same.
+    /// Cut the solve into jobs this many plies below the root, run one
+    /// after another on --threads threads (the jobs the Python package runs
+    /// side by side on a Ray cluster). The answer is the same.
     #[arg(long, value_name = "PLIES", value_parser = clap::value_parser!(u32).range(1..))]
     split: Option<u32>,
 }
@@ -169,13 +169,9 @@ fn run_split(
     split: u32,
     store: Option<&StoreUse>,
 ) -> anyhow::Result<()> {
-    let workers = match args.threads {
-        0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
-        n => n,
-    };
     let spinner = searching(problem);
     let start = Instant::now();
-    let solved = deep::split_solve(problem, split, workers, store, &spinner);
+    let solved = deep::split_solve(problem, split, args.threads, store, &spinner);
     spinner.finish_and_clear();
     let (text, value, stats) = solved?;
     if let Some(store) = store {

@@ -136,10 +136,13 @@ pub(super) fn release_kept() {
 /// with its node count: on the process's kept compact engine where the
 /// board fits one, else on a table of its own.
 pub(super) fn test(board: &Board, p: Player, plies: u32, beta: i64, parallel: bool) -> (i64, u64) {
-    // A small test would spend more time on a large table's memory than
-    // on its search: about 4x more positions are stored per ply.
+    // The table of a direct solve one ply deeper: the jobs of one solve
+    // share it as the root's moves share the direct solve's (on a 22-empty
+    // 5x5 solve cut at the root, half that cost 1.2x the nodes). A small
+    // test would spend more time on a large table's memory than on its
+    // search: about 4x more positions are stored per ply.
     let small = 1usize << (plies + 10).min(40);
-    let bytes = compact_table_bytes(board.n(), board.empty_count(), plies).min(small);
+    let bytes = compact_table_bytes(board.n(), board.empty_count(), plies + 1).min(small);
     let threads = Threads::pool_if(parallel);
     let window = Window::new(beta - 1, beta);
     let n = board.n();

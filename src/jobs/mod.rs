@@ -6,7 +6,7 @@
 //! answered by one ordinary search ([`run_job`]) with a fail-soft bound.
 //! The [`Driver`] keeps the top of the game tree: it cuts the solve into
 //! jobs, takes their results in any order, and derives the answer. The
-//! same driver serves the local runner ([`solve_local`], threads of this
+//! same driver serves the local runner ([`solve_local`], this
 //! process) and the Python package's Ray runner, which calls it through
 //! the bindings; both write every proven bound to a [`Store`] as it
 //! arrives, and a driver started again on the same store re-derives

@@ -63,6 +63,9 @@ pub fn simulate(
             running.push(Reverse((clock + result.micros, job.id, results.len())));
             results.push(result);
         }
+        if driver.answer().is_some() {
+            break;
+        }
         let Reverse((done, _, at)) = running
             .pop()
             .expect("a driver without an answer waits on a job");

@@ -72,6 +72,9 @@ fn results_in_any_order_give_the_same_answer() {
         let mut pending = Vec::new();
         while driver.answer().is_none() {
             pending.extend(driver.take_jobs(usize::MAX));
+            if driver.answer().is_some() {
+                break;
+            }
             assert!(!pending.is_empty(), "seed {seed}: no job and no answer");
             let at = rng.range(0, pending.len() as u64 - 1) as usize;
             let job = pending.swap_remove(at);

@@ -219,7 +219,8 @@ def competition_move(position: Position, seconds_left: float, threads: int = 0) 
 class SplitSolve:
     """A split solve in progress: ``take_jobs`` hands out jobs (JSON text
     for ``run_job``), ``finish`` takes their results back in any order, and
-    ``answer`` is set once every root move is settled. With ``store``, every
+    ``answer`` is set once every root move is settled (``take_jobs`` itself
+    may settle the last ones: check ``answer`` after it too). With ``store``, every
     proven bound is written to that file as it is proved."""
 
     def __init__(

@@ -107,6 +107,8 @@ def solve(
     while driver.answer is None:
         for job in driver.take_jobs(max(0, limit - len(running))):
             running[task.remote(job)] = _job_id(job)
+        if driver.answer is not None:
+            break
         if not running:
             raise RuntimeError("the driver has no answer and no job to run")
         done, _ = ray.wait(list(running), num_returns=1)

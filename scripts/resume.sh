@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# What killing a stored solve costs: one uninterrupted solve with a fresh
+# store, then the same solve with another fresh store killed (SIGKILL) KILLS
+# times and resumed after each kill by the same command:
+#
+#   scripts/resume.sh BINARY THREADS KILLS INPUT [SEED]
+#
+# Each killed leg runs for a random part (10% to 90%, drawn from SEED) of
+# the uninterrupted time. Prints every leg's wall time, the total against
+# the uninterrupted time, and checks that both output files are the same.
+set -euo pipefail
+[ $# -ge 4 ] || { sed -n '2,10p' "$0"; exit 2; }
+bin="$1"; threads="$2"; kills="$3"; input="$4"; seed="${5:-1}"
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+now() { date +%s.%N; }
+since() { awk -v a="$1" -v b="$(now)" 'BEGIN {printf "%.1f", b - a}'; }
+solve() { "$bin" solve "$input" -o "$1" --threads "$threads" --store "$2" --stats; }
+
+start=$(now)
+solve "$work/whole.txt" "$work/whole.db" 2> "$work/whole.stats"
+whole=$(since "$start")
+echo "uninterrupted: ${whole} s  $(tr "\n" " " < "$work/whole.stats")"
+
+RANDOM=$seed
+total=0
+for leg in $(seq "$kills"); do
+  after=$(awk -v t="$whole" -v r=$RANDOM 'BEGIN {printf "%.1f", t * (0.1 + 0.8 * r / 32767)}')
+  start=$(now)
+  solve "$work/killed.txt" "$work/killed.db" 2> /dev/null &
+  pid=$!
+  sleep "$after"
+  kill -KILL "$pid" 2> /dev/null || { echo "resume.sh: leg $leg ended before its kill" >&2; exit 1; }
+  wait "$pid" || true
+  took=$(since "$start")
+  total=$(awk -v a="$total" -v b="$took" 'BEGIN {print a + b}')
+  echo "leg $leg: killed after ${took} s"
+done
+start=$(now)
+solve "$work/killed.txt" "$work/killed.db" 2> "$work/last.stats"
+took=$(since "$start")
+total=$(awk -v a="$total" -v b="$took" 'BEGIN {print a + b}')
+echo "last leg: ${took} s  $(tr "\n" " " < "$work/last.stats")"
+cmp -s "$work/whole.txt" "$work/killed.txt" ||
+  { echo "resume.sh: the resumed solve answers differently" >&2; exit 1; }
+awk -v t="$total" -v w="$whole" -v k="$kills" \
+  'BEGIN {printf "killed %d times: %.1f s in all, %.2fx the uninterrupted %.1f s; same answer\n", k, t, t / w, w}'
