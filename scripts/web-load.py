@@ -96,12 +96,14 @@ def status_numbers(pid):
 
 
 def running_threads(pid):
-    """The ids of the server's threads that are running or runnable: a
-    searching thread always is, an idle one sleeps."""
+    """The ids of the server's threads that are running, runnable or in an
+    uninterruptible wait (a fresh table's page faults, under many threads,
+    wait on the process's memory map): a searching thread always is one of
+    these, an idle one sleeps."""
     tids = set()
     for tid in os.listdir(f"/proc/{pid}/task"):
         try:
-            if proc_stat_fields(f"/proc/{pid}/task/{tid}/stat")[0] == "R":
+            if proc_stat_fields(f"/proc/{pid}/task/{tid}/stat")[0] in ("R", "D"):
                 tids.add(int(tid))
         except (OSError, ValueError):
             pass  # the thread ended between the listing and the read
