@@ -20,3 +20,5 @@ mod store;
 mod util;
 #[cfg(feature = "web")]
 mod web;
+#[cfg(feature = "web")]
+mod web_caps;
