@@ -136,6 +136,9 @@ async function editCell(r, c) {
   const grid = structuredClone(cur().view.grid);
   const v = prompt(`value of ${cellName(r, c)} (empty: cycle . X O)`, "");
   if (v === null) return;
+  // The library checks the value; only text that is no number at all
+  // (which JSON cannot carry) is refused here.
+  if (v.trim() !== "" && Number.isNaN(Number(v))) return say(`${cellName(r, c)}: ${JSON.stringify(v)} is not a number`);
   if (v.trim() === "") {
     const next = { ".": "X", "X": "O", "O": "." }[grid.cells[r][c]];
     grid.cells[r] = grid.cells[r].slice(0, c) + next + grid.cells[r].slice(c + 1);

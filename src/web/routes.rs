@@ -117,10 +117,12 @@ async fn random(q: Result<Query<RandomQuery>, QueryRejection>) -> Result<Json<Vi
     Ok(Json(view_of(&board, Player::X)))
 }
 
-/// A grid checked by the library (after an edit by hand).
+/// A grid checked by the library's one check of a written position (after
+/// an edit by hand, or from a shared URL). A full board is a finished game,
+/// drawn as such.
 async fn view(req: Result<Json<Grid>, JsonRejection>) -> Result<Json<View>, WebError> {
     let grid = body(req)?;
-    let (board, player) = board_of(&grid)?;
+    let (board, player) = grid.check().map_err(WebError::bad)?;
     Ok(Json(view_of(&board, player)))
 }
 

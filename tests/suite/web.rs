@@ -9,6 +9,7 @@ use std::time::{Duration, Instant};
 use serde_json::{json, Value};
 use stakeraid::api::{analyse, Grid, Limits, Position, SearchMode};
 use stakeraid::search::reference;
+use stakeraid::{legal_moves, Player};
 
 /// The server, killed when dropped.
 pub struct Server {
@@ -396,4 +397,67 @@ fn the_tree_counts_are_the_textbook_counts() {
         }
         assert_eq!(count(&tree["root"]), alphabeta.nodes);
     }
+}
+
+#[test]
+fn the_view_takes_what_the_librarys_check_takes() {
+    let server = Server::start();
+    let view =
+        |grid: &Grid| server.request("POST", "/api/view", &serde_json::to_string(grid).unwrap());
+    // Every side the page can draw, and a finished game.
+    let mut grids: Vec<Grid> = (1..=26).map(|n| random_grid(n, n as u64, 0.3)).collect();
+    let mut full = small_grid();
+    full.cells = vec!["XOX".into(), "OXO".into(), "XOO".into()];
+    grids.push(full);
+    for grid in &grids {
+        let (status, answer) = view(grid);
+        assert_eq!(status, 200, "{answer}");
+        let answer: Value = serde_json::from_str(&answer).unwrap();
+        let (board, player) = grid.check().unwrap();
+        assert_eq!(answer["grid"], serde_json::to_value(grid).unwrap());
+        assert_eq!(answer["score_x"], board.score(Player::X));
+        assert_eq!(answer["over"], board.is_full());
+        let legal: Vec<String> = legal_moves(&board, player)
+            .iter()
+            .map(ToString::to_string)
+            .collect();
+        assert_eq!(answer["legal"], json!(legal));
+    }
+    // Refused with the library's own message.
+    let mut refused = Vec::new();
+    let mut g = small_grid();
+    g.values.clear();
+    g.cells.clear();
+    refused.push(g);
+    let mut g = random_grid(26, 1, 0.3);
+    g.values.push(g.values[0].clone());
+    g.cells.push(g.cells[0].clone());
+    refused.push(g);
+    for bad in [-1, i64::from(i32::MAX) + 1] {
+        let mut g = small_grid();
+        g.values[2][1] = bad;
+        refused.push(g);
+    }
+    let mut g = small_grid();
+    g.values[1].pop();
+    refused.push(g);
+    let mut g = small_grid();
+    g.cells[2] = "....".into();
+    refused.push(g);
+    let mut g = small_grid();
+    g.cells[0] = "X.?".into();
+    refused.push(g);
+    let mut g = small_grid();
+    g.player = "Z".into();
+    refused.push(g);
+    for grid in &refused {
+        let expected = grid.check().unwrap_err().to_string();
+        let (status, answer) = view(grid);
+        assert_eq!(status, 400, "{answer}");
+        let answer: Value = serde_json::from_str(&answer).unwrap();
+        assert_eq!(answer["error"], expected);
+    }
+    // And the server goes on.
+    let (status, answer) = view(&small_grid());
+    assert_eq!(status, 200, "{answer}");
 }
