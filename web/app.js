@@ -233,6 +233,7 @@ function treeList(nodes, open) {
     const li = document.createElement("li");
     const span = document.createElement("span");
     span.className = `tn ${node.kind}`;
+    if (node.move) span.dataset.move = node.move;
     span.innerHTML = `${node.move || "root"} = <b>${node.value}</b> <span class="win">[${inf(node.alpha, "-")}, ${inf(node.beta, "+")}]</span>` +
       (node.pruned.length ? ` <span class="cut">✂ cut: ${node.pruned.length} pruned (${node.pruned.join(", ")})</span>` : "") +
       (node.children.length ? ` (${node.children.length})` : "");

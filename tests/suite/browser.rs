@@ -1,7 +1,8 @@
 //! The page in a real headless Chromium, driven over the DevTools protocol:
 //! loading an input.txt, moves by mouse click, the heat map against
 //! `solve --json`, a stop, the exported output.txt against `solve`'s bytes,
-//! the tree's node counts. Screenshots land in target/web-screenshots/.
+//! the tree's node counts and the positions its nodes show on hover, a whole
+//! game against the engine. Screenshots land in target/web-screenshots/.
 //!
 //! Without a `chromium` on the PATH the test says it skipped, and fails
 //! when `CI` is set (CI installs it first).
@@ -141,14 +142,41 @@ impl Browser {
         }
     }
 
-    /// A real mouse click in the middle of the element `selector`.
-    fn click(&mut self, selector: &str, shift: bool) {
+    /// The middle of the element `selector`, scrolled into view (to the
+    /// `block` of the window: `center`, or `nearest` for as little
+    /// scrolling as will do).
+    fn middle(&mut self, selector: &str, block: &str) -> (f64, f64) {
         let rect = self.eval(&format!(
-            "(() => {{ const e = document.querySelector({selector:?}); e.scrollIntoView({{ block: 'center' }}); \
+            "(() => {{ const e = document.querySelector({selector:?}); e.scrollIntoView({{ block: {block:?} }}); \
              const r = e.getBoundingClientRect(); \
              return [r.x + r.width / 2, r.y + r.height / 2]; }})()"
         ));
-        let (x, y) = (rect[0].as_f64().unwrap(), rect[1].as_f64().unwrap());
+        (rect[0].as_f64().unwrap(), rect[1].as_f64().unwrap())
+    }
+
+    /// Moves the mouse to `(x, y)`: the elements it enters and leaves get
+    /// their mouseenter and mouseleave.
+    fn move_mouse(&mut self, (x, y): (f64, f64)) {
+        self.call(
+            "Input.dispatchMouseEvent",
+            json!({ "type": "mouseMoved", "x": x, "y": y }),
+        );
+    }
+
+    /// The pieces the board shows, one string of `X`, `O` and `.` per row.
+    fn board_cells(&mut self) -> String {
+        let cells = self.eval(
+            "(() => { const cells = [...document.querySelectorAll('#board .cell')]; \
+             const n = Math.round(Math.sqrt(cells.length)); \
+             const sym = (d) => d.querySelector('.p') ? d.querySelector('.p').textContent : '.'; \
+             return [...Array(n).keys()].map((r) => cells.slice(r * n, r * n + n).map(sym).join('') + '\\n').join(''); })()",
+        );
+        cells.as_str().unwrap().to_string()
+    }
+
+    /// A real mouse click in the middle of the element `selector`.
+    fn click(&mut self, selector: &str, shift: bool) {
+        let (x, y) = self.middle(selector, "center");
         let modifiers = if shift { 8 } else { 0 };
         for kind in ["mousePressed", "mouseReleased"] {
             self.call(
@@ -382,6 +410,49 @@ fn the_page_in_a_headless_browser() {
     b.eval("[...document.querySelectorAll('#tree-view .tn.min')].slice(0, 2).forEach((n) => n.click())");
     b.eval("document.getElementById('tree-view').scrollIntoView()");
     b.screenshot("tree-view.png");
+
+    // Hovering a node two plies down shows its position on the board (the
+    // moves from the root to it, played by the library); leaving it shows
+    // the game's position again.
+    let start = board.cells_text();
+    assert_eq!(b.board_cells(), start);
+    let path = b.eval(
+        "(() => { const node = document.querySelector('#tree-view > ul > li > ul > li > ul > li > .tn'); \
+         node.id = 'hovered'; const moves = []; \
+         for (let li = node.parentElement; li.tagName === 'LI'; li = li.parentElement.parentElement) { \
+           const m = li.querySelector(':scope > .tn').dataset.move; if (m) moves.unshift(m); } \
+         return moves; })()",
+    );
+    let path: Vec<stakeraid::Move> = path
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m.as_str().unwrap().parse().unwrap())
+        .collect();
+    assert_eq!(path.len(), 2, "{path:?}");
+    let mut game = stakeraid::Game::new(board, player);
+    for &mv in &path {
+        assert!(game.is_legal(mv), "{mv}");
+        game.play(mv);
+    }
+    let node = game.board().cells_text();
+    assert_ne!(node, start);
+    // The window shows the board and the node at once, for the screenshot.
+    b.eval("window.scrollTo(0, 0)");
+    let middle = b.middle("#hovered", "nearest");
+    b.move_mouse(middle);
+    let pieces = |cells: &str| {
+        format!(
+            "document.getElementById('board').textContent.replace(/[^XO]/g, '') === {:?}",
+            cells.replace(['.', '\n'], "")
+        )
+    };
+    b.wait(&pieces(&node), "the hovered node's position");
+    assert_eq!(b.board_cells(), node, "hovering {path:?}");
+    b.screenshot("tree-hover.png");
+    b.move_mouse((2.0, 2.0));
+    b.wait(&pieces(&start), "the game's position again");
+    assert_eq!(b.board_cells(), start, "after leaving the node");
 
     // A whole game against the engine (X, depth 2): O clicks the first
     // empty cell each turn, and each engine move is the library's choice.
