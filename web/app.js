@@ -39,6 +39,7 @@ function setPosition(view) {
   $("output").textContent = "";
   $("stats").textContent = "";
   $("pv").textContent = "";
+  $("progress").textContent = "";
   draw();
 }
 
@@ -159,45 +160,83 @@ function stopAnalysis() {
   $("analyse").disabled = false;
 }
 
-function analyse(mode, depth, timeS, onDone) {
+// One search stream at a time (an analysis or the engine's move), stopped
+// by Stop, by a new position, or by the next search.
+function openStream(path, on) {
   if (stream) { stream.source.close(); stream = null; }
   say("");
-  const grid = JSON.stringify(cur().view.grid);
-  const q = new URLSearchParams({ grid, mode, depth, time_ms: Math.round(timeS * 1000) });
-  const source = new EventSource(`/api/analyse?${q}`);
+  const source = new EventSource(path);
   const mine = { source, id: null };
   stream = mine;
   $("stop").disabled = false;
   $("analyse").disabled = true;
-  status("analysing");
-  source.addEventListener("start", (e) => { mine.id = JSON.parse(e.data).id; });
-  source.addEventListener("depth", (e) => {
-    const a = JSON.parse(e.data);
-    heat = a;
-    $("stats").textContent = `depth ${a.depth}/${a.requested_depth} · best ${a.best} (${a.value}) · ` +
-      `nodes ${a.total_nodes} · ${a.nodes_per_second} nodes/s · ${(a.elapsed_us / 1e6).toFixed(3)} s`;
-    $("pv").textContent = "PV: " + a.pv.join(", ");
-    draw();
-  });
-  source.addEventListener("done", (e) => {
-    const d = JSON.parse(e.data);
+  const end = () => {
     source.close();
-    if (stream === mine) stream = null;
+    const current = stream === mine;
+    if (current) stream = null;
     $("stop").disabled = true;
     $("analyse").disabled = false;
-    status(d.stopped ? "stopped" : "done");
-    document.body.dataset.analysis = d.stopped ? "stopped" : "done";
-    if (d.output) { lastOutput = d.output; $("output").textContent = d.output; }
-    if (onDone) onDone(d);
+    return current;
+  };
+  source.addEventListener("start", (e) => {
+    const s = JSON.parse(e.data);
+    mine.id = s.id;
+    if (on.start) on.start(s);
+  });
+  source.addEventListener("progress", (e) => { if (stream === mine) on.progress(JSON.parse(e.data)); });
+  if (on.depth) source.addEventListener("depth", (e) => on.depth(JSON.parse(e.data)));
+  source.addEventListener("done", (e) => {
+    const d = JSON.parse(e.data);
+    on.done(d, end());
   });
   source.addEventListener("error", (e) => {
     // A refused request (busy, bad position) comes back as a plain error.
-    source.close();
-    if (stream === mine) stream = null;
-    $("stop").disabled = true;
-    $("analyse").disabled = false;
+    end();
+    if (on.error) on.error();
     if (e.data) say(JSON.parse(e.data).error);
-    else if ($("status").textContent !== "done") status("analysis ended");
+    else if ($("status").textContent !== "done") status("search ended");
+  });
+}
+
+const signed = (v) => (v > 0 ? "+" : "") + v;
+const count = (n) => n >= 1e6 ? `${(n / 1e6).toFixed(1)} M` : n >= 1e3 ? `${(n / 1e3).toFixed(1)} k` : `${n}`;
+const shortMove = (m) => m.endsWith(" Stake") ? m.slice(0, -6) : m;
+
+// "depth 16: move 3 of 12, best C3 +14, 1.2 M nodes, 3.4 M/s, 0.4 s"
+function progressLine(p) {
+  const r = p.root;
+  let head = p.depth ? `depth ${p.depth}` : r ? `depth ${r.depth}` : "searching";
+  if (p.finishing) head += ": best move proved, finishing";
+  if (r) {
+    // The engine deepens towards the depth asked: say which one it is on.
+    if (p.depth && r.depth !== p.depth) head += ` (at ${r.depth})`;
+    head += `: move ${r.number} of ${r.moves}`;
+    if (r.best) head += `, best ${shortMove(r.best)} ${r.lo === r.hi ? signed(r.lo) : `${signed(r.lo)}..${signed(r.hi)}`}`;
+  }
+  return `${head}, ${count(p.total_nodes)} nodes, ${count(p.nodes_per_second)}/s, ${(p.elapsed_us / 1e6).toFixed(1)} s`;
+}
+
+function analyse(mode, depth, timeS, onDone) {
+  const grid = JSON.stringify(cur().view.grid);
+  const q = new URLSearchParams({ grid, mode, depth, time_ms: Math.round(timeS * 1000) });
+  status("analysing");
+  $("progress").textContent = "";
+  openStream(`/api/analyse?${q}`, {
+    progress: (p) => { $("progress").textContent = progressLine(p); },
+    depth: (a) => {
+      heat = a;
+      $("stats").textContent = `depth ${a.depth}/${a.requested_depth} · best ${a.best} (${a.value}) · ` +
+        `nodes ${a.total_nodes} · ${a.nodes_per_second} nodes/s · ${(a.elapsed_us / 1e6).toFixed(3)} s`;
+      $("pv").textContent = "PV: " + a.pv.join(", ");
+      draw();
+    },
+    done: (d, current) => {
+      $("progress").textContent = "";
+      status(d.stopped ? "stopped" : "done");
+      document.body.dataset.analysis = d.stopped ? "stopped" : "done";
+      if (d.output) { lastOutput = d.output; $("output").textContent = d.output; }
+      if (onDone && current) onDone(d);
+    },
   });
 }
 

@@ -11,8 +11,8 @@ use tower_http::limit::RequestBodyLimitLayer;
 
 use super::caps::Caps;
 use super::error::WebError;
-use super::stream;
 use super::view::{view_of, View};
+use super::{analysis, stream};
 use crate::api::{Grid, Position};
 use crate::search::trace::{trace_alphabeta, NodeKind, TraceNode};
 use crate::{
@@ -38,7 +38,7 @@ pub(crate) fn router(caps: Caps) -> Router {
         .route("/api/play", post(play))
         .route("/api/export", post(export))
         .route("/api/tree", post(tree))
-        .route("/api/analyse", get(stream::analyse))
+        .route("/api/analyse", get(analysis::analyse))
         .route("/api/stop", post(stream::stop))
         .fallback(|| async { WebError::not_found() })
         .layer(limit)

@@ -514,6 +514,12 @@ fn the_page_in_a_headless_browser() {
         "document.querySelectorAll('#board .cell .h').length > 0",
         "the first depth",
     );
+    // A deeper depth runs for a while: its progress shows under the stats.
+    b.wait(
+        "/^depth \\d+.*nodes.*\\/s, [0-9.]+ s$/.test(document.getElementById('progress').textContent)",
+        "the progress line",
+    );
+    b.screenshot("progress.png");
     let asked = Instant::now();
     b.eval("document.getElementById('stop').click()");
     b.wait("document.body.dataset.analysis === 'stopped'", "the stop");

@@ -75,7 +75,12 @@ impl Server {
 
     /// An analysis stream, read event by event.
     pub fn stream(&self, query: &str) -> Events {
-        let s = self.send("GET", &format!("/api/analyse?{query}"), "");
+        self.events(&format!("/api/analyse?{query}"))
+    }
+
+    /// The stream of events at `path`.
+    pub fn events(&self, path: &str) -> Events {
+        let s = self.send("GET", path, "");
         let mut reader = BufReader::new(s);
         let mut status = String::new();
         reader.read_line(&mut status).unwrap();
@@ -396,6 +401,99 @@ fn the_tree_counts_are_the_textbook_counts() {
                 .sum::<u64>()
         }
         assert_eq!(count(&tree["root"]), alphabeta.nodes);
+    }
+}
+
+/// A 5x5 position with 18 empty cells, X to move: its last depths take
+/// seconds.
+fn deep_grid() -> Grid {
+    let mut rng = stakeraid::Rng::new(11);
+    loop {
+        let board = stakeraid::random_board(&mut rng, 5, 99, 0.28);
+        if board.empty_count() == 18 {
+            return Position::new(board, Player::X).unwrap().to_grid();
+        }
+    }
+}
+
+#[test]
+fn a_long_depth_sends_its_progress_before_it_ends() {
+    let server = Server::start();
+    let grid = deep_grid();
+    let mut events = server.stream(&analyse_query(
+        &grid,
+        "mode=ALPHABETA&depth=18&time_ms=120000",
+    ));
+    let all = events.until_done();
+    let (name, done) = all.last().unwrap();
+    assert_eq!(name, "done", "{all:?}");
+    assert_eq!(done["stopped"], false);
+    let position = Position::from_grid(&grid).unwrap();
+    let expected = analyse(&position, &Limits::to_depth(SearchMode::AlphaBeta, 18)).unwrap();
+    assert_eq!(done["analysis"]["best"], expected.best.to_string());
+    assert_eq!(done["analysis"]["value"], expected.value);
+
+    // The progress sent while the last depth ran, between the depth events
+    // of 17 and 18.
+    let depth_at = |d: u64| {
+        all.iter()
+            .position(|(name, e)| name == "depth" && e["depth"] == d)
+            .unwrap_or_else(|| panic!("no depth {d} in {all:?}"))
+    };
+    let last: Vec<&Value> = all[depth_at(17)..depth_at(18)]
+        .iter()
+        .filter(|(name, _)| name == "progress")
+        .map(|(_, e)| e)
+        .collect();
+    assert!(
+        last.len() >= 2,
+        "{} progress events in the last depth",
+        last.len()
+    );
+    let nodes: Vec<u64> = last
+        .iter()
+        .map(|p| p["total_nodes"].as_u64().unwrap())
+        .collect();
+    assert!(
+        nodes.windows(2).all(|w| w[0] <= w[1]) && nodes[0] < nodes[nodes.len() - 1],
+        "the node counts do not grow: {nodes:?}"
+    );
+    // The counts cover every depth so far, and the last depth's count is
+    // the truth they approach.
+    let before = all[depth_at(17)].1["total_nodes"].as_u64().unwrap();
+    let after = all[depth_at(18)].1["total_nodes"].as_u64().unwrap();
+    assert!(
+        before <= nodes[0] && nodes[nodes.len() - 1] <= after,
+        "{before} {nodes:?} {after}"
+    );
+    for p in &last {
+        assert_eq!(p["depth"], 18);
+        assert!(p["elapsed_us"].as_u64().unwrap() > 0);
+    }
+    // Where the root stands, once the engine reports it: a legal move, the
+    // one being searched among the root's moves.
+    let legal: Vec<String> = legal_moves(position.board(), Player::X)
+        .iter()
+        .map(ToString::to_string)
+        .collect();
+    let roots: Vec<&Value> = last
+        .iter()
+        .map(|p| &p["root"])
+        .filter(|r| !r.is_null())
+        .collect();
+    assert!(!roots.is_empty(), "no root progress in {last:?}");
+    for r in roots {
+        let (number, moves) = (r["number"].as_u64().unwrap(), r["moves"].as_u64().unwrap());
+        assert!(
+            1 <= number && number <= moves && moves <= legal.len() as u64,
+            "{r}"
+        );
+        assert!(
+            r["lo"].as_i64().unwrap() <= r["hi"].as_i64().unwrap(),
+            "{r}"
+        );
+        let best = r["best"].as_str().unwrap();
+        assert!(legal.iter().any(|m| m == best), "{r}");
     }
 }
 
