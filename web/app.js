@@ -40,6 +40,7 @@ function setPosition(view) {
   $("stats").textContent = "";
   $("pv").textContent = "";
   $("progress").textContent = "";
+  $("engine-thinking").textContent = "";
   draw();
 }
 
@@ -240,13 +241,40 @@ function analyse(mode, depth, timeS, onDone) {
   });
 }
 
+// The competition engine's move at `seconds` per move.
+function engineMove(seconds, onDone) {
+  const q = new URLSearchParams({ grid: JSON.stringify(cur().view.grid), time_ms: Math.round(seconds * 1000) });
+  const line = $("engine-thinking");
+  let of = seconds;
+  line.textContent = "thinking";
+  openStream(`/api/engine?${q}`, {
+    // The server may grant less than asked: its cap on a search's time.
+    start: (s) => { of = s.time_us / 1e6; },
+    progress: (p) => {
+      line.textContent = `thinking, ${(p.elapsed_us / 1e6).toFixed(1)} s of ${of} s · ${progressLine(p)}`;
+    },
+    done: (d, current) => {
+      // Stopped, or a new position came: the move is not for the board now.
+      if (!current) { line.textContent = "stopped"; return; }
+      line.textContent = `played ${d.move} (${signed(d.value)}, ${d.solved ? "solved" : `depth ${d.depth}`}) ` +
+        `in ${(d.elapsed_us / 1e6).toFixed(2)} s`;
+      onDone(d);
+    },
+    error: () => { line.textContent = ""; },
+  });
+}
+
 function maybeEngine() {
   const view = cur().view;
   if (!$("engine-on").checked || view.over || view.grid.player !== $("engine-side").value) return;
   status("engine thinking");
-  analyse("ALPHABETA", $("engine-depth").value, Number($("engine-time").value), (d) => {
-    if (d.analysis) playMove(d.analysis.best);
-  });
+  if ($("engine-competition").checked) {
+    engineMove(Number($("engine-seconds").value), (d) => playMove(d.move));
+  } else {
+    analyse("ALPHABETA", $("engine-depth").value, Number($("engine-time").value), (d) => {
+      if (d.analysis) playMove(d.analysis.best);
+    });
+  }
 }
 
 async function showTree() {

@@ -7,7 +7,8 @@
 //!   random position, play a move, export, the alpha-beta tree).
 //! - [`stream`]: searches streamed as server-sent events, stopped by a
 //!   stop request or a dropped connection: [`analysis`], one event per
-//!   completed depth and [`progress`] while a depth runs.
+//!   completed depth, and [`engine`], the competition engine's move at a
+//!   time per move; both send [`progress`] while they search.
 //! - [`caps`]: what one request may cost, and the bound on concurrent
 //!   searches.
 
@@ -17,6 +18,7 @@ use axum::Router;
 
 mod analysis;
 pub mod caps;
+mod engine;
 mod error;
 mod progress;
 mod routes;

@@ -12,7 +12,7 @@ use tower_http::limit::RequestBodyLimitLayer;
 use super::caps::Caps;
 use super::error::WebError;
 use super::view::{view_of, View};
-use super::{analysis, stream};
+use super::{analysis, engine, stream};
 use crate::api::{Grid, Position};
 use crate::search::trace::{trace_alphabeta, NodeKind, TraceNode};
 use crate::{
@@ -39,6 +39,7 @@ pub(crate) fn router(caps: Caps) -> Router {
         .route("/api/export", post(export))
         .route("/api/tree", post(tree))
         .route("/api/analyse", get(analysis::analyse))
+        .route("/api/engine", get(engine::engine_move))
         .route("/api/stop", post(stream::stop))
         .fallback(|| async { WebError::not_found() })
         .layer(limit)

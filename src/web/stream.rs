@@ -3,9 +3,9 @@
 //! events through a [`Sink`]. `POST /api/stop?id=` or closing the stream
 //! sets the search's stop flag.
 //!
-//! A search sends `start` (with the id) first, `progress` while it searches
-//! ([`super::progress`]), and `done` or `error` last: the analysis,
-//! [`super::analysis`].
+//! The searches: the analysis ([`super::analysis`]) and the engine's move
+//! ([`super::engine`]). Both send `start` (with the id) first, `progress`
+//! while they search ([`super::progress`]), and `done` or `error` last.
 
 use std::collections::HashMap;
 use std::convert::Infallible;
@@ -127,7 +127,7 @@ pub(crate) struct StopQuery {
 }
 
 /// Stops a running search: an analysis answers with its deepest completed
-/// depth.
+/// depth, the engine with the best move it found.
 pub(crate) async fn stop(
     State(shared): State<Shared>,
     q: Result<Query<StopQuery>, QueryRejection>,

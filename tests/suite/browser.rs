@@ -1,8 +1,9 @@
 //! The page in a real headless Chromium, driven over the DevTools protocol:
 //! loading an input.txt, moves by mouse click, the heat map against
 //! `solve --json`, a stop, the exported output.txt against `solve`'s bytes,
-//! the tree's node counts and the positions its nodes show on hover, a whole
-//! game against the engine. Screenshots land in target/web-screenshots/.
+//! the tree's node counts and the positions its nodes show on hover, whole
+//! games against the engine at a depth and at a time per move. Screenshots
+//! land in target/web-screenshots/.
 //!
 //! Without a `chromium` on the PATH the test says it skipped, and fails
 //! when `CI` is set (CI installs it first).
@@ -14,7 +15,7 @@ use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 use serde_json::{json, Value};
-use stakeraid::api::{analyse, Limits, Position, SearchMode};
+use stakeraid::api::{analyse, check_move, Limits, Position, SearchMode};
 use stakeraid::search::reference;
 use tungstenite::{Message, WebSocket};
 
@@ -456,52 +457,52 @@ fn the_page_in_a_headless_browser() {
 
     // A whole game against the engine (X, depth 2): O clicks the first
     // empty cell each turn, and each engine move is the library's choice.
-    b.eval(&format!("document.getElementById('input').value = {INPUT:?}; document.getElementById('load').click()"));
-    b.wait("document.querySelectorAll('#board .cell').length === 9 && !document.querySelector('#moves li')", "a new game");
-    b.eval("document.getElementById('engine-side').value = 'X'; document.getElementById('engine-depth').value = 2; document.getElementById('engine-on').click()");
-    for turn in 1..=4 {
-        b.wait(
-            "document.getElementById('turn').textContent === 'O to move'",
-            "O's turn",
-        );
-        let cell = b.eval("[...document.querySelectorAll('#board .cell')].find((d) => !d.querySelector('.p')).dataset.cell");
-        b.click(&format!("[data-cell={}]", cell.as_str().unwrap()), false);
-        b.wait(
-            &format!(
-                "document.querySelectorAll('#moves li').length === {}",
-                2 * turn
-            ),
-            "the engine's answer",
-        );
-    }
-    b.wait(
-        "document.getElementById('turn').textContent === 'game over'",
-        "the end of the game",
-    );
-    let moves = b.eval("[...document.querySelectorAll('#moves li')].map((li) => li.textContent)");
+    b.eval("document.getElementById('engine-side').value = 'X'; document.getElementById('engine-depth').value = 2");
+    let moves = play_a_game(&mut b);
     let problem = stakeraid::parse_problem(INPUT.as_bytes()).unwrap();
     let mut game = stakeraid::Game::new(&problem.board, problem.player);
-    for text in moves.as_array().unwrap() {
-        let (who, mv) = text.as_str().unwrap().split_once(' ').unwrap();
-        let mv: stakeraid::Move = mv.parse().unwrap();
+    for (who, mv) in &moves {
         if who == "X" {
             let position = Position::new(game.board().clone(), game.to_move()).unwrap();
             let limits = Limits::to_depth(SearchMode::AlphaBeta, 2);
             assert_eq!(
                 analyse(&position, &limits).unwrap().best,
-                mv,
-                "the engine's {text}"
+                *mv,
+                "the engine's {mv}"
             );
         }
-        assert!(game.is_legal(mv), "{text}");
-        game.play(mv);
+        assert!(game.is_legal(*mv), "{who} {mv}");
+        game.play(*mv);
     }
     assert!(game.is_over());
     assert_eq!(
         b.eval("Number(document.getElementById('score').textContent)"),
         game.board().score(stakeraid::Player::X)
     );
-    b.eval("document.getElementById('engine-on').click()");
+
+    // Another against the competition engine at 0.2 s per move: every move
+    // it plays is legal where it plays it.
+    b.eval("document.getElementById('engine-competition').click(); document.getElementById('engine-seconds').value = 0.2");
+    let moves = play_a_game(&mut b);
+    let mut game = stakeraid::Game::new(&problem.board, problem.player);
+    for (who, mv) in &moves {
+        assert_eq!(
+            check_move(game.board(), game.to_move(), *mv),
+            Ok(()),
+            "{who} {mv}"
+        );
+        assert_eq!(who, game.to_move().symbol().to_string().as_str());
+        game.play(*mv);
+    }
+    assert!(game.is_over());
+    assert!(
+        b.eval("document.getElementById('engine-thinking').textContent")
+            .as_str()
+            .unwrap()
+            .starts_with("played "),
+        "the engine's last move is not reported"
+    );
+    b.eval("document.getElementById('engine-depth-kind').click()");
 
     // Stopping a running analysis of a big board.
     b.eval("window.scrollTo(0, 0); document.getElementById('size').value = 12; document.getElementById('seed').value = 3; document.getElementById('random').click()");
@@ -524,4 +525,44 @@ fn the_page_in_a_headless_browser() {
     b.eval("document.getElementById('stop').click()");
     b.wait("document.body.dataset.analysis === 'stopped'", "the stop");
     assert!(asked.elapsed() < Duration::from_secs(30));
+}
+
+/// The example input loaded afresh and played to the end against the
+/// engine as the page is set (it plays X): O clicks the first empty cell
+/// each turn. The moves, as the page lists them; the engine is off again
+/// at the end.
+fn play_a_game(b: &mut Browser) -> Vec<(String, stakeraid::Move)> {
+    b.eval(&format!("document.getElementById('input').value = {INPUT:?}; document.getElementById('load').click()"));
+    b.wait("document.querySelectorAll('#board .cell').length === 9 && !document.querySelector('#moves li')", "a new game");
+    b.eval("document.getElementById('engine-on').click()");
+    for turn in 1..=4 {
+        b.wait(
+            "document.getElementById('turn').textContent === 'O to move'",
+            "O's turn",
+        );
+        let cell = b.eval("[...document.querySelectorAll('#board .cell')].find((d) => !d.querySelector('.p')).dataset.cell");
+        b.click(&format!("[data-cell={}]", cell.as_str().unwrap()), false);
+        b.wait(
+            &format!(
+                "document.querySelectorAll('#moves li').length === {}",
+                2 * turn
+            ),
+            "the engine's answer",
+        );
+    }
+    b.wait(
+        "document.getElementById('turn').textContent === 'game over'",
+        "the end of the game",
+    );
+    b.eval("document.getElementById('engine-on').click()");
+    let moves = b.eval("[...document.querySelectorAll('#moves li')].map((li) => li.textContent)");
+    moves
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|text| {
+            let (who, mv) = text.as_str().unwrap().split_once(' ').unwrap();
+            (who.to_string(), mv.parse().unwrap())
+        })
+        .collect()
 }

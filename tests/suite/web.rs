@@ -7,7 +7,7 @@ use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 use serde_json::{json, Value};
-use stakeraid::api::{analyse, Grid, Limits, Position, SearchMode};
+use stakeraid::api::{analyse, check_move, Grid, Limits, Position, SearchMode};
 use stakeraid::search::reference;
 use stakeraid::{legal_moves, Player};
 
@@ -340,6 +340,18 @@ fn bad_requests_are_refused_with_a_message_and_the_server_goes_on() {
             String::new(),
             "no running search",
         ),
+        (
+            "GET",
+            format!("/api/engine?{}", analyse_query(&small_grid(), "time_ms=0")),
+            String::new(),
+            "time_ms must be at least 1",
+        ),
+        (
+            "GET",
+            format!("/api/engine?{}", analyse_query(&small_grid(), "")),
+            String::new(),
+            "time_ms",
+        ),
     ];
     for (method, path, body, says) in cases {
         let (status, answer) = server.request(method, &path, &body);
@@ -495,6 +507,74 @@ fn a_long_depth_sends_its_progress_before_it_ends() {
         let best = r["best"].as_str().unwrap();
         assert!(legal.iter().any(|m| m == best), "{r}");
     }
+}
+
+#[test]
+fn the_engine_plays_a_legal_move_within_its_time() {
+    let server = Server::start();
+    // 25 empty cells: too many to solve, so the move uses its time.
+    let grid = random_grid(6, 21, 0.3);
+    let position = Position::from_grid(&grid).unwrap();
+    let (board, player) = (position.board(), position.player());
+    let budget = Duration::from_millis(1000);
+    let asked = Instant::now();
+    let mut events = server.events(&format!(
+        "/api/engine?{}",
+        analyse_query(&grid, &format!("time_ms={}", budget.as_millis()))
+    ));
+    let all = events.until_done();
+    let took = asked.elapsed();
+    let (name, done) = all.last().unwrap();
+    assert_eq!(name, "done", "{all:?}");
+    assert!(
+        took < budget + Duration::from_secs(1),
+        "the move took {took:?}"
+    );
+    // A time per move, not a share of a game's: the engine uses it.
+    assert!(took >= budget / 2, "the move took only {took:?}");
+    let mv: stakeraid::Move = done["move"].as_str().unwrap().parse().unwrap();
+    assert_eq!(check_move(board, player, mv), Ok(()));
+    assert_eq!(done["output"], stakeraid::answer_text(board, player, mv));
+    assert_eq!(done["stopped"], false);
+    assert_eq!(all[0].0, "start");
+    assert_eq!(all[0].1["time_us"], budget.as_micros() as u64);
+    let progress: Vec<&Value> = all
+        .iter()
+        .filter(|e| e.0 == "progress")
+        .map(|e| &e.1)
+        .collect();
+    assert!(
+        !progress.is_empty(),
+        "the engine thought in silence: {all:?}"
+    );
+    assert!(progress.iter().all(|p| p["depth"].is_null()));
+    let thought = progress.last().unwrap()["total_nodes"].as_u64().unwrap();
+    assert!(0 < thought && thought <= done["total_nodes"].as_u64().unwrap());
+
+    // More time than the server gives one search is cut to its cap; a stop
+    // ends the move at once, with a legal move.
+    let cap = stakeraid::web::Caps::default().max_time;
+    let mut events = server.events(&format!(
+        "/api/engine?{}",
+        analyse_query(&grid, "time_ms=1000000000")
+    ));
+    let (name, start) = events.next().unwrap();
+    assert_eq!(name, "start");
+    assert_eq!(start["time_us"], cap.as_micros() as u64);
+    let id = start["id"].as_u64().unwrap();
+    let asked = Instant::now();
+    let (status, body) = server.request("POST", &format!("/api/stop?id={id}"), "");
+    assert_eq!(status, 200, "{body}");
+    let all = events.until_done();
+    let (name, done) = all.last().unwrap();
+    assert_eq!(name, "done", "{all:?}");
+    assert_eq!(done["stopped"], true);
+    assert!(
+        asked.elapsed() < Duration::from_secs(5),
+        "the stop was not heard"
+    );
+    let mv: stakeraid::Move = done["move"].as_str().unwrap().parse().unwrap();
+    assert_eq!(check_move(board, player, mv), Ok(()));
 }
 
 #[test]
