@@ -39,6 +39,8 @@ function setPosition(view) {
   $("output").textContent = "";
   $("stats").textContent = "";
   $("pv").textContent = "";
+  $("progress").textContent = "";
+  $("engine-thinking").textContent = "";
   draw();
 }
 
@@ -136,6 +138,9 @@ async function editCell(r, c) {
   const grid = structuredClone(cur().view.grid);
   const v = prompt(`value of ${cellName(r, c)} (empty: cycle . X O)`, "");
   if (v === null) return;
+  // The library checks the value; only text that is no number at all
+  // (which JSON cannot carry) is refused here.
+  if (v.trim() !== "" && Number.isNaN(Number(v))) return say(`${cellName(r, c)}: ${JSON.stringify(v)} is not a number`);
   if (v.trim() === "") {
     const next = { ".": "X", "X": "O", "O": "." }[grid.cells[r][c]];
     grid.cells[r] = grid.cells[r].slice(0, c) + next + grid.cells[r].slice(c + 1);
@@ -156,45 +161,106 @@ function stopAnalysis() {
   $("analyse").disabled = false;
 }
 
-function analyse(mode, depth, timeS, onDone) {
+// One search stream at a time (an analysis or the engine's move), stopped
+// by Stop, by a new position, or by the next search.
+function openStream(path, on) {
   if (stream) { stream.source.close(); stream = null; }
   say("");
-  const grid = JSON.stringify(cur().view.grid);
-  const q = new URLSearchParams({ grid, mode, depth, time_ms: Math.round(timeS * 1000) });
-  const source = new EventSource(`/api/analyse?${q}`);
+  const source = new EventSource(path);
   const mine = { source, id: null };
   stream = mine;
   $("stop").disabled = false;
   $("analyse").disabled = true;
-  status("analysing");
-  source.addEventListener("start", (e) => { mine.id = JSON.parse(e.data).id; });
-  source.addEventListener("depth", (e) => {
-    const a = JSON.parse(e.data);
-    heat = a;
-    $("stats").textContent = `depth ${a.depth}/${a.requested_depth} · best ${a.best} (${a.value}) · ` +
-      `nodes ${a.total_nodes} · ${a.nodes_per_second} nodes/s · ${(a.elapsed_us / 1e6).toFixed(3)} s`;
-    $("pv").textContent = "PV: " + a.pv.join(", ");
-    draw();
-  });
-  source.addEventListener("done", (e) => {
-    const d = JSON.parse(e.data);
+  const end = () => {
     source.close();
-    if (stream === mine) stream = null;
+    const current = stream === mine;
+    if (current) stream = null;
     $("stop").disabled = true;
     $("analyse").disabled = false;
-    status(d.stopped ? "stopped" : "done");
-    document.body.dataset.analysis = d.stopped ? "stopped" : "done";
-    if (d.output) { lastOutput = d.output; $("output").textContent = d.output; }
-    if (onDone) onDone(d);
+    return current;
+  };
+  source.addEventListener("start", (e) => {
+    const s = JSON.parse(e.data);
+    mine.id = s.id;
+    if (on.start) on.start(s);
+  });
+  source.addEventListener("progress", (e) => { if (stream === mine) on.progress(JSON.parse(e.data)); });
+  if (on.depth) source.addEventListener("depth", (e) => on.depth(JSON.parse(e.data)));
+  source.addEventListener("done", (e) => {
+    const d = JSON.parse(e.data);
+    on.done(d, end());
   });
   source.addEventListener("error", (e) => {
     // A refused request (busy, bad position) comes back as a plain error.
-    source.close();
-    if (stream === mine) stream = null;
-    $("stop").disabled = true;
-    $("analyse").disabled = false;
+    end();
+    if (on.error) on.error();
     if (e.data) say(JSON.parse(e.data).error);
-    else if ($("status").textContent !== "done") status("analysis ended");
+    else if ($("status").textContent !== "done") status("search ended");
+  });
+}
+
+const signed = (v) => (v > 0 ? "+" : "") + v;
+const count = (n) => n >= 1e6 ? `${(n / 1e6).toFixed(1)} M` : n >= 1e3 ? `${(n / 1e3).toFixed(1)} k` : `${n}`;
+const shortMove = (m) => m.endsWith(" Stake") ? m.slice(0, -6) : m;
+
+// "depth 16: move 3 of 12, best C3 +14, 1.2 M nodes, 3.4 M/s, 0.4 s"
+function progressLine(p) {
+  const r = p.root;
+  let head = p.depth ? `depth ${p.depth}` : r ? `depth ${r.depth}` : "searching";
+  if (p.finishing) head += ": best move proved, finishing";
+  if (r) {
+    // The engine deepens towards the depth asked: say which one it is on.
+    if (p.depth && r.depth !== p.depth) head += ` (at ${r.depth})`;
+    head += `: move ${r.number} of ${r.moves}`;
+    if (r.best) head += `, best ${shortMove(r.best)} ${r.lo === r.hi ? signed(r.lo) : `${signed(r.lo)}..${signed(r.hi)}`}`;
+  }
+  return `${head}, ${count(p.total_nodes)} nodes, ${count(p.nodes_per_second)}/s, ${(p.elapsed_us / 1e6).toFixed(1)} s`;
+}
+
+function analyse(mode, depth, timeS, onDone) {
+  const grid = JSON.stringify(cur().view.grid);
+  const q = new URLSearchParams({ grid, mode, depth, time_ms: Math.round(timeS * 1000) });
+  status("analysing");
+  $("progress").textContent = "";
+  openStream(`/api/analyse?${q}`, {
+    progress: (p) => { $("progress").textContent = progressLine(p); },
+    depth: (a) => {
+      heat = a;
+      $("stats").textContent = `depth ${a.depth}/${a.requested_depth} · best ${a.best} (${a.value}) · ` +
+        `nodes ${a.total_nodes} · ${a.nodes_per_second} nodes/s · ${(a.elapsed_us / 1e6).toFixed(3)} s`;
+      $("pv").textContent = "PV: " + a.pv.join(", ");
+      draw();
+    },
+    done: (d, current) => {
+      $("progress").textContent = "";
+      status(d.stopped ? "stopped" : "done");
+      document.body.dataset.analysis = d.stopped ? "stopped" : "done";
+      if (d.output) { lastOutput = d.output; $("output").textContent = d.output; }
+      if (onDone && current) onDone(d);
+    },
+  });
+}
+
+// The competition engine's move at `seconds` per move.
+function engineMove(seconds, onDone) {
+  const q = new URLSearchParams({ grid: JSON.stringify(cur().view.grid), time_ms: Math.round(seconds * 1000) });
+  const line = $("engine-thinking");
+  let of = seconds;
+  line.textContent = "thinking";
+  openStream(`/api/engine?${q}`, {
+    // The server may grant less than asked: its cap on a search's time.
+    start: (s) => { of = s.time_us / 1e6; },
+    progress: (p) => {
+      line.textContent = `thinking, ${(p.elapsed_us / 1e6).toFixed(1)} s of ${of} s · ${progressLine(p)}`;
+    },
+    done: (d, current) => {
+      // Stopped, or a new position came: the move is not for the board now.
+      if (!current) { line.textContent = "stopped"; return; }
+      line.textContent = `played ${d.move} (${signed(d.value)}, ${d.solved ? "solved" : `depth ${d.depth}`}) ` +
+        `in ${(d.elapsed_us / 1e6).toFixed(2)} s`;
+      onDone(d);
+    },
+    error: () => { line.textContent = ""; },
   });
 }
 
@@ -202,9 +268,13 @@ function maybeEngine() {
   const view = cur().view;
   if (!$("engine-on").checked || view.over || view.grid.player !== $("engine-side").value) return;
   status("engine thinking");
-  analyse("ALPHABETA", $("engine-depth").value, Number($("engine-time").value), (d) => {
-    if (d.analysis) playMove(d.analysis.best);
-  });
+  if ($("engine-competition").checked) {
+    engineMove(Number($("engine-seconds").value), (d) => playMove(d.move));
+  } else {
+    analyse("ALPHABETA", $("engine-depth").value, Number($("engine-time").value), (d) => {
+      if (d.analysis) playMove(d.analysis.best);
+    });
+  }
 }
 
 async function showTree() {
@@ -230,6 +300,7 @@ function treeList(nodes, open) {
     const li = document.createElement("li");
     const span = document.createElement("span");
     span.className = `tn ${node.kind}`;
+    if (node.move) span.dataset.move = node.move;
     span.innerHTML = `${node.move || "root"} = <b>${node.value}</b> <span class="win">[${inf(node.alpha, "-")}, ${inf(node.beta, "+")}]</span>` +
       (node.pruned.length ? ` <span class="cut">✂ cut: ${node.pruned.length} pruned (${node.pruned.join(", ")})</span>` : "") +
       (node.children.length ? ` (${node.children.length})` : "");

@@ -25,12 +25,14 @@
 //! chosen move and its value, some root values as bounds); in MINIMAX
 //! mode, an exact value for every bounded root move; the principal
 //! variation. [`Engine::Reference`] runs the textbook search instead, for
-//! the same answer.
+//! the same answer. [`competition_move`] is the COMPETITION player's move
+//! with a wall time of its own rather than a share of a game's CPU time.
 
 use std::sync::Arc;
 use std::time::Instant;
 
 mod analysis;
+mod competition;
 mod drawing;
 mod limits;
 mod lines;
@@ -42,6 +44,7 @@ pub use crate::game::{check_move, Illegal};
 pub use crate::search::{Bound, RootProgress};
 pub use crate::text::SearchMode;
 pub use analysis::{Analysis, RootMove};
+pub use competition::competition_move;
 pub use drawing::draw;
 pub use limits::{Engine, Limits};
 pub use position::{Grid, Position, PositionError};

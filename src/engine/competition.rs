@@ -19,7 +19,13 @@
 //! valued by a quiescence search of Raids and a playout of the cells left
 //! ([`Eval::Quiet`]). Once the depth reaches the end of the game the answer
 //! is exact.
+//!
+//! [`play_for`] gives one move a time of its own instead of a share of the
+//! game's, on the wall clock if asked ([`Clock::Wall`]): for an engine a
+//! person waits for, in a server whose other searches its CPU clock would
+//! count too.
 
+use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -27,7 +33,7 @@ use crate::engine::pool::in_pool;
 use crate::game::{legal_moves, Move};
 use crate::game::{Board, Player};
 use crate::search::root::{self, immediate, iterate, Deepening, Goal, Iterative, Pick};
-use crate::search::{process_cpu, Compact, Deadline, Eval, Threads};
+use crate::search::{process_cpu, Compact, Deadline, Eval, Progress, Threads};
 
 /// CPU time one move of the `stakeraid` process costs besides its search:
 /// loading the program, reading `input.txt`, planning, writing
@@ -87,7 +93,7 @@ const SOLVE_FOR: f64 = 0.6;
 const SOLVE_TABLE_RATE: f64 = 64.0 * 1024.0 * 1024.0;
 
 /// How the competition engine plays.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Debug)]
 pub struct CompetitionOptions {
     /// Worker threads; 0 means one. Every thread's CPU time is charged, and
     /// two threads search fewer nodes per CPU second than one (measured on
@@ -99,6 +105,15 @@ pub struct CompetitionOptions {
     /// CPU time set aside for each move besides its search (default
     /// [`PROCESS_OVERHEAD`], for one process per move).
     pub overhead: Duration,
+    /// The clock the move's time is measured on (default: the process's
+    /// CPU time).
+    pub clock: Clock,
+    /// Setting this flag (from any thread) ends the move's search as its
+    /// time running out does: the best move found so far is played.
+    pub stop: Option<Arc<AtomicBool>>,
+    /// Where the search reports its nodes, its depths and its root as it
+    /// goes.
+    pub progress: Option<Arc<Progress>>,
 }
 
 impl Default for CompetitionOptions {
@@ -107,7 +122,42 @@ impl Default for CompetitionOptions {
             threads: 0,
             eval: Eval::Quiet,
             overhead: PROCESS_OVERHEAD,
+            clock: Clock::Cpu,
+            stop: None,
+            progress: None,
         }
+    }
+}
+
+/// The clock a move's time is measured on.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Clock {
+    /// The process's CPU time, every thread's: what a tournament charges.
+    #[default]
+    Cpu,
+    /// Wall time: what a person waiting for the move sees. For an engine
+    /// inside a process that runs other searches too, whose CPU time this
+    /// move's clock would count.
+    Wall,
+}
+
+impl Clock {
+    /// The time on this clock: the process's CPU time, or the wall time
+    /// since `epoch`.
+    fn now(self, epoch: Instant) -> Duration {
+        match self {
+            Clock::Cpu => process_cpu(),
+            Clock::Wall => epoch.elapsed(),
+        }
+    }
+
+    /// A deadline `budget` from now on this clock, or when `stop` is set.
+    fn deadline(self, budget: Duration, stop: &Option<Arc<AtomicBool>>) -> Deadline {
+        let deadline = match self {
+            Clock::Cpu => Deadline::none().with_cpu_budget(budget),
+            Clock::Wall => Deadline::none().with_wall(Instant::now().checked_add(budget)),
+        };
+        deadline.with_stop(stop.clone())
     }
 }
 
@@ -126,7 +176,7 @@ pub struct Played {
     pub nodes: u64,
     /// Wall time used.
     pub elapsed: Duration,
-    /// The CPU time the search was given.
+    /// The time the search was given (on the options' clock).
     pub limit: Duration,
 }
 
@@ -148,15 +198,25 @@ pub fn search_time(empties: u32, seconds_left: f64, overhead: Duration) -> Durat
     Duration::from_secs_f64(spendable * (FRONT_LOAD / moves_left).min(MAX_SHARE))
 }
 
-/// Chooses `p`'s move with `seconds_left` CPU seconds for the rest of the game.
+/// Chooses `p`'s move with `seconds_left` seconds (on the options' clock)
+/// for the rest of the game.
 pub fn play(board: &Board, p: Player, seconds_left: f64, options: &CompetitionOptions) -> Played {
-    let start = Instant::now();
-    let cpu_at_start = process_cpu();
-    let empties = board.empty_count();
     // What a search touched costs CPU time after it: the table's memory
     // is unmapped at exit. It grows with the search, so it is kept out of
     // the share in proportion.
-    let limit = search_time(empties, seconds_left, options.overhead).mul_f64(SEARCH_SHARE);
+    let limit =
+        search_time(board.empty_count(), seconds_left, options.overhead).mul_f64(SEARCH_SHARE);
+    play_for(board, p, limit, options)
+}
+
+/// Chooses `p`'s move with `limit` (on the options' clock) for this move's
+/// search alone: no share of a game's time is planned, and no overhead
+/// set aside.
+pub fn play_for(board: &Board, p: Player, limit: Duration, options: &CompetitionOptions) -> Played {
+    let start = Instant::now();
+    let clock = options.clock;
+    let at_start = clock.now(start);
+    let empties = board.empty_count();
     if limit < MIN_SEARCH {
         let (best, value) = greedy(board, p);
         return Played {
@@ -169,7 +229,7 @@ pub fn play(board: &Board, p: Player, seconds_left: f64, options: &CompetitionOp
             limit,
         };
     }
-    if let Some(played) = solve(board, p, limit, start) {
+    if let Some(played) = solve(board, p, limit, start, options) {
         return played;
     }
     let threads = match options.threads {
@@ -183,15 +243,16 @@ pub fn play(board: &Board, p: Player, seconds_left: f64, options: &CompetitionOp
     // Every thread draws on the same CPU budget, and the pool's start-up
     // is charged to it too: the clock starts before the pool. A full solve
     // given up above was charged too.
-    let started = process_cpu();
-    let limit = limit.saturating_sub(started.saturating_sub(cpu_at_start));
-    let deadline = Arc::new(Deadline::none().with_cpu_budget(limit));
+    let started = clock.now(start);
+    let limit = limit.saturating_sub(started.saturating_sub(at_start));
+    let deadline = Arc::new(clock.deadline(limit, &options.stop));
     let slot = 8 * (3 + Board::key_len(board.n()));
     let table = (limit.as_secs_f64() * NODE_RATE / 4.0) as usize;
     let settings = Iterative {
         depth: empties,
         goal: Goal::Play(options.eval),
         deadline: Some(deadline.clone()),
+        progress: options.progress.clone(),
         table_limit: Some(table.saturating_mul(slot).max(1 << 16)),
         ..Iterative::default()
     };
@@ -201,8 +262,11 @@ pub fn play(board: &Board, p: Player, seconds_left: f64, options: &CompetitionOp
             threads: Threads::pool_if(parallel),
             ..settings
         };
-        iterate(board, p, &settings, |_, _| {
-            process_cpu().saturating_sub(started) < new_depth_before && !deadline.poll()
+        iterate(board, p, &settings, |depth, _| {
+            if let Some(progress) = &options.progress {
+                progress.note_depth(depth);
+            }
+            clock.now(start).saturating_sub(started) < new_depth_before && !deadline.poll()
         })
     });
     Played {
@@ -229,7 +293,13 @@ fn solve_cost(empties: u32) -> f64 {
 /// engine, its full solve usually costs at most [`SOLVE_IF_WITHIN`] of the
 /// move's time `limit`, and it finishes inside [`SOLVE_FOR`] of it; `None`
 /// otherwise, having spent at most that.
-fn solve(board: &Board, p: Player, limit: Duration, start: Instant) -> Option<Played> {
+fn solve(
+    board: &Board,
+    p: Player,
+    limit: Duration,
+    start: Instant,
+    options: &CompetitionOptions,
+) -> Option<Played> {
     let empties = board.empty_count();
     if solve_cost(empties) > limit.as_secs_f64() * SOLVE_IF_WITHIN {
         return None;
@@ -238,7 +308,7 @@ fn solve(board: &Board, p: Player, limit: Duration, start: Instant) -> Option<Pl
     let bytes = (limit.as_secs_f64() * SOLVE_TABLE_RATE) as usize;
     let table = root::table_bytes(board.n(), empties, empties).min(bytes);
     let compact = Arc::new(Compact::new(board, table)?);
-    let deadline = Arc::new(Deadline::none().with_cpu_budget(limit));
+    let deadline = Arc::new(options.clock.deadline(limit, &options.stop));
     let settings = Iterative {
         depth: empties,
         goal: Goal::Answer {
@@ -246,9 +316,15 @@ fn solve(board: &Board, p: Player, limit: Duration, start: Instant) -> Option<Pl
             deepening: Deepening::Direct,
         },
         deadline: Some(deadline),
+        progress: options.progress.clone(),
         ..Iterative::default()
     };
-    let (result, depth) = iterate(board, p, &settings, |_, _| true);
+    let (result, depth) = iterate(board, p, &settings, |depth, _| {
+        if let Some(progress) = &options.progress {
+            progress.note_depth(depth);
+        }
+        true
+    });
     (depth == empties).then(|| Played {
         best: result.best,
         value: result.value,
@@ -316,6 +392,40 @@ mod tests {
             assert_eq!(played.best, greedy(&board, Player::O).0);
             assert!(legal_moves(&board, Player::O).contains(&played.best));
         }
+    }
+
+    #[test]
+    fn a_move_of_its_own_keeps_to_its_wall_time_and_its_stop() {
+        let mut rng = Rng::new(3);
+        let board = random_board(&mut rng, 8, 99, 0.3);
+        let progress = Arc::new(Progress::default());
+        let options = CompetitionOptions {
+            threads: 1,
+            clock: Clock::Wall,
+            progress: Some(progress.clone()),
+            ..CompetitionOptions::default()
+        };
+        let limit = Duration::from_millis(300);
+        let played = play_for(&board, Player::X, limit, &options);
+        assert!(legal_moves(&board, Player::X).contains(&played.best));
+        // Not a share of a game's time: the move uses its own. Deepening
+        // stops before a new depth past half of it.
+        assert!(played.elapsed >= limit / 2, "{:?}", played.elapsed);
+        assert!(played.elapsed < limit + Duration::from_millis(200));
+        assert!(played.depth >= 1 && progress.depth_done() == played.depth);
+        assert!(progress.nodes_seen() > 0);
+
+        let stop = Arc::new(AtomicBool::new(true));
+        let options = CompetitionOptions {
+            stop: Some(stop),
+            ..options
+        };
+        let played = play_for(&board, Player::X, Duration::from_secs(60), &options);
+        assert!(legal_moves(&board, Player::X).contains(&played.best));
+        assert!(
+            played.elapsed < Duration::from_secs(1),
+            "the stop was not heard"
+        );
     }
 
     #[test]

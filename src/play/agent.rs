@@ -135,6 +135,7 @@ impl<'a> Seat<'a> {
                     threads,
                     eval: *eval,
                     overhead: competition::IN_PROCESS_OVERHEAD,
+                    ..CompetitionOptions::default()
                 };
                 // The agent's own budget, apart from any the game sets.
                 competition::play(board, p, (seconds - self.cpu).max(0.0), &options).best

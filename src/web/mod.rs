@@ -5,8 +5,10 @@
 //!
 //! - [`routes`]: the page's files and the small JSON endpoints (parse,
 //!   random position, play a move, export, the alpha-beta tree).
-//! - [`stream`]: analysis streamed as server-sent events, one event per
-//!   completed depth, stopped by a stop request or a dropped connection.
+//! - [`stream`]: searches streamed as server-sent events, stopped by a
+//!   stop request or a dropped connection: [`analysis`], one event per
+//!   completed depth, and [`engine`], the competition engine's move at a
+//!   time per move; both send [`progress`] while they search.
 //! - [`caps`]: what one request may cost, and the bound on concurrent
 //!   searches.
 
@@ -14,8 +16,11 @@ use std::net::SocketAddr;
 
 use axum::Router;
 
+mod analysis;
 pub mod caps;
+mod engine;
 mod error;
+mod progress;
 mod routes;
 mod stream;
 mod view;

@@ -11,8 +11,8 @@ use tower_http::limit::RequestBodyLimitLayer;
 
 use super::caps::Caps;
 use super::error::WebError;
-use super::stream;
 use super::view::{view_of, View};
+use super::{analysis, engine, stream};
 use crate::api::{Grid, Position};
 use crate::search::trace::{trace_alphabeta, NodeKind, TraceNode};
 use crate::{
@@ -38,7 +38,8 @@ pub(crate) fn router(caps: Caps) -> Router {
         .route("/api/play", post(play))
         .route("/api/export", post(export))
         .route("/api/tree", post(tree))
-        .route("/api/analyse", get(stream::analyse))
+        .route("/api/analyse", get(analysis::analyse))
+        .route("/api/engine", get(engine::engine_move))
         .route("/api/stop", post(stream::stop))
         .fallback(|| async { WebError::not_found() })
         .layer(limit)
@@ -117,10 +118,12 @@ async fn random(q: Result<Query<RandomQuery>, QueryRejection>) -> Result<Json<Vi
     Ok(Json(view_of(&board, Player::X)))
 }
 
-/// A grid checked by the library (after an edit by hand).
+/// A grid checked by the library's one check of a written position (after
+/// an edit by hand, or from a shared URL). A full board is a finished game,
+/// drawn as such.
 async fn view(req: Result<Json<Grid>, JsonRejection>) -> Result<Json<View>, WebError> {
     let grid = body(req)?;
-    let (board, player) = board_of(&grid)?;
+    let (board, player) = grid.check().map_err(WebError::bad)?;
     Ok(Json(view_of(&board, player)))
 }
 

@@ -1,7 +1,9 @@
 //! The page in a real headless Chromium, driven over the DevTools protocol:
 //! loading an input.txt, moves by mouse click, the heat map against
 //! `solve --json`, a stop, the exported output.txt against `solve`'s bytes,
-//! the tree's node counts. Screenshots land in target/web-screenshots/.
+//! the tree's node counts and the positions its nodes show on hover, whole
+//! games against the engine at a depth and at a time per move. Screenshots
+//! land in target/web-screenshots/.
 //!
 //! Without a `chromium` on the PATH the test says it skipped, and fails
 //! when `CI` is set (CI installs it first).
@@ -13,7 +15,7 @@ use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 use serde_json::{json, Value};
-use stakeraid::api::{analyse, Limits, Position, SearchMode};
+use stakeraid::api::{analyse, check_move, Limits, Position, SearchMode};
 use stakeraid::search::reference;
 use tungstenite::{Message, WebSocket};
 
@@ -141,14 +143,41 @@ impl Browser {
         }
     }
 
-    /// A real mouse click in the middle of the element `selector`.
-    fn click(&mut self, selector: &str, shift: bool) {
+    /// The middle of the element `selector`, scrolled into view (to the
+    /// `block` of the window: `center`, or `nearest` for as little
+    /// scrolling as will do).
+    fn middle(&mut self, selector: &str, block: &str) -> (f64, f64) {
         let rect = self.eval(&format!(
-            "(() => {{ const e = document.querySelector({selector:?}); e.scrollIntoView({{ block: 'center' }}); \
+            "(() => {{ const e = document.querySelector({selector:?}); e.scrollIntoView({{ block: {block:?} }}); \
              const r = e.getBoundingClientRect(); \
              return [r.x + r.width / 2, r.y + r.height / 2]; }})()"
         ));
-        let (x, y) = (rect[0].as_f64().unwrap(), rect[1].as_f64().unwrap());
+        (rect[0].as_f64().unwrap(), rect[1].as_f64().unwrap())
+    }
+
+    /// Moves the mouse to `(x, y)`: the elements it enters and leaves get
+    /// their mouseenter and mouseleave.
+    fn move_mouse(&mut self, (x, y): (f64, f64)) {
+        self.call(
+            "Input.dispatchMouseEvent",
+            json!({ "type": "mouseMoved", "x": x, "y": y }),
+        );
+    }
+
+    /// The pieces the board shows, one string of `X`, `O` and `.` per row.
+    fn board_cells(&mut self) -> String {
+        let cells = self.eval(
+            "(() => { const cells = [...document.querySelectorAll('#board .cell')]; \
+             const n = Math.round(Math.sqrt(cells.length)); \
+             const sym = (d) => d.querySelector('.p') ? d.querySelector('.p').textContent : '.'; \
+             return [...Array(n).keys()].map((r) => cells.slice(r * n, r * n + n).map(sym).join('') + '\\n').join(''); })()",
+        );
+        cells.as_str().unwrap().to_string()
+    }
+
+    /// A real mouse click in the middle of the element `selector`.
+    fn click(&mut self, selector: &str, shift: bool) {
+        let (x, y) = self.middle(selector, "center");
         let modifiers = if shift { 8 } else { 0 };
         for kind in ["mousePressed", "mouseReleased"] {
             self.call(
@@ -383,11 +412,129 @@ fn the_page_in_a_headless_browser() {
     b.eval("document.getElementById('tree-view').scrollIntoView()");
     b.screenshot("tree-view.png");
 
+    // Hovering a node two plies down shows its position on the board (the
+    // moves from the root to it, played by the library); leaving it shows
+    // the game's position again.
+    let start = board.cells_text();
+    assert_eq!(b.board_cells(), start);
+    let path = b.eval(
+        "(() => { const node = document.querySelector('#tree-view > ul > li > ul > li > ul > li > .tn'); \
+         node.id = 'hovered'; const moves = []; \
+         for (let li = node.parentElement; li.tagName === 'LI'; li = li.parentElement.parentElement) { \
+           const m = li.querySelector(':scope > .tn').dataset.move; if (m) moves.unshift(m); } \
+         return moves; })()",
+    );
+    let path: Vec<stakeraid::Move> = path
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m.as_str().unwrap().parse().unwrap())
+        .collect();
+    assert_eq!(path.len(), 2, "{path:?}");
+    let mut game = stakeraid::Game::new(board, player);
+    for &mv in &path {
+        assert!(game.is_legal(mv), "{mv}");
+        game.play(mv);
+    }
+    let node = game.board().cells_text();
+    assert_ne!(node, start);
+    // The window shows the board and the node at once, for the screenshot.
+    b.eval("window.scrollTo(0, 0)");
+    let middle = b.middle("#hovered", "nearest");
+    b.move_mouse(middle);
+    let pieces = |cells: &str| {
+        format!(
+            "document.getElementById('board').textContent.replace(/[^XO]/g, '') === {:?}",
+            cells.replace(['.', '\n'], "")
+        )
+    };
+    b.wait(&pieces(&node), "the hovered node's position");
+    assert_eq!(b.board_cells(), node, "hovering {path:?}");
+    b.screenshot("tree-hover.png");
+    b.move_mouse((2.0, 2.0));
+    b.wait(&pieces(&start), "the game's position again");
+    assert_eq!(b.board_cells(), start, "after leaving the node");
+
     // A whole game against the engine (X, depth 2): O clicks the first
     // empty cell each turn, and each engine move is the library's choice.
+    b.eval("document.getElementById('engine-side').value = 'X'; document.getElementById('engine-depth').value = 2");
+    let moves = play_a_game(&mut b);
+    let problem = stakeraid::parse_problem(INPUT.as_bytes()).unwrap();
+    let mut game = stakeraid::Game::new(&problem.board, problem.player);
+    for (who, mv) in &moves {
+        if who == "X" {
+            let position = Position::new(game.board().clone(), game.to_move()).unwrap();
+            let limits = Limits::to_depth(SearchMode::AlphaBeta, 2);
+            assert_eq!(
+                analyse(&position, &limits).unwrap().best,
+                *mv,
+                "the engine's {mv}"
+            );
+        }
+        assert!(game.is_legal(*mv), "{who} {mv}");
+        game.play(*mv);
+    }
+    assert!(game.is_over());
+    assert_eq!(
+        b.eval("Number(document.getElementById('score').textContent)"),
+        game.board().score(stakeraid::Player::X)
+    );
+
+    // Another against the competition engine at 0.2 s per move: every move
+    // it plays is legal where it plays it.
+    b.eval("document.getElementById('engine-competition').click(); document.getElementById('engine-seconds').value = 0.2");
+    let moves = play_a_game(&mut b);
+    let mut game = stakeraid::Game::new(&problem.board, problem.player);
+    for (who, mv) in &moves {
+        assert_eq!(
+            check_move(game.board(), game.to_move(), *mv),
+            Ok(()),
+            "{who} {mv}"
+        );
+        assert_eq!(who, game.to_move().symbol().to_string().as_str());
+        game.play(*mv);
+    }
+    assert!(game.is_over());
+    assert!(
+        b.eval("document.getElementById('engine-thinking').textContent")
+            .as_str()
+            .unwrap()
+            .starts_with("played "),
+        "the engine's last move is not reported"
+    );
+    b.eval("document.getElementById('engine-depth-kind').click()");
+
+    // Stopping a running analysis of a big board.
+    b.eval("window.scrollTo(0, 0); document.getElementById('size').value = 12; document.getElementById('seed').value = 3; document.getElementById('random').click()");
+    b.wait(
+        "document.querySelectorAll('#board .cell').length === 144",
+        "the big board",
+    );
+    b.eval("document.body.dataset.analysis = ''; document.getElementById('depth').value = 60; document.getElementById('time').value = 60; document.getElementById('analyse').click()");
+    b.wait(
+        "document.querySelectorAll('#board .cell .h').length > 0",
+        "the first depth",
+    );
+    // A deeper depth runs for a while: its progress shows under the stats.
+    b.wait(
+        "/^depth \\d+.*nodes.*\\/s, [0-9.]+ s$/.test(document.getElementById('progress').textContent)",
+        "the progress line",
+    );
+    b.screenshot("progress.png");
+    let asked = Instant::now();
+    b.eval("document.getElementById('stop').click()");
+    b.wait("document.body.dataset.analysis === 'stopped'", "the stop");
+    assert!(asked.elapsed() < Duration::from_secs(30));
+}
+
+/// The example input loaded afresh and played to the end against the
+/// engine as the page is set (it plays X): O clicks the first empty cell
+/// each turn. The moves, as the page lists them; the engine is off again
+/// at the end.
+fn play_a_game(b: &mut Browser) -> Vec<(String, stakeraid::Move)> {
     b.eval(&format!("document.getElementById('input').value = {INPUT:?}; document.getElementById('load').click()"));
     b.wait("document.querySelectorAll('#board .cell').length === 9 && !document.querySelector('#moves li')", "a new game");
-    b.eval("document.getElementById('engine-side').value = 'X'; document.getElementById('engine-depth').value = 2; document.getElementById('engine-on').click()");
+    b.eval("document.getElementById('engine-on').click()");
     for turn in 1..=4 {
         b.wait(
             "document.getElementById('turn').textContent === 'O to move'",
@@ -407,44 +554,15 @@ fn the_page_in_a_headless_browser() {
         "document.getElementById('turn').textContent === 'game over'",
         "the end of the game",
     );
-    let moves = b.eval("[...document.querySelectorAll('#moves li')].map((li) => li.textContent)");
-    let problem = stakeraid::parse_problem(INPUT.as_bytes()).unwrap();
-    let mut game = stakeraid::Game::new(&problem.board, problem.player);
-    for text in moves.as_array().unwrap() {
-        let (who, mv) = text.as_str().unwrap().split_once(' ').unwrap();
-        let mv: stakeraid::Move = mv.parse().unwrap();
-        if who == "X" {
-            let position = Position::new(game.board().clone(), game.to_move()).unwrap();
-            let limits = Limits::to_depth(SearchMode::AlphaBeta, 2);
-            assert_eq!(
-                analyse(&position, &limits).unwrap().best,
-                mv,
-                "the engine's {text}"
-            );
-        }
-        assert!(game.is_legal(mv), "{text}");
-        game.play(mv);
-    }
-    assert!(game.is_over());
-    assert_eq!(
-        b.eval("Number(document.getElementById('score').textContent)"),
-        game.board().score(stakeraid::Player::X)
-    );
     b.eval("document.getElementById('engine-on').click()");
-
-    // Stopping a running analysis of a big board.
-    b.eval("window.scrollTo(0, 0); document.getElementById('size').value = 12; document.getElementById('seed').value = 3; document.getElementById('random').click()");
-    b.wait(
-        "document.querySelectorAll('#board .cell').length === 144",
-        "the big board",
-    );
-    b.eval("document.body.dataset.analysis = ''; document.getElementById('depth').value = 60; document.getElementById('time').value = 60; document.getElementById('analyse').click()");
-    b.wait(
-        "document.querySelectorAll('#board .cell .h').length > 0",
-        "the first depth",
-    );
-    let asked = Instant::now();
-    b.eval("document.getElementById('stop').click()");
-    b.wait("document.body.dataset.analysis === 'stopped'", "the stop");
-    assert!(asked.elapsed() < Duration::from_secs(30));
+    let moves = b.eval("[...document.querySelectorAll('#moves li')].map((li) => li.textContent)");
+    moves
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|text| {
+            let (who, mv) = text.as_str().unwrap().split_once(' ').unwrap();
+            (who.to_string(), mv.parse().unwrap())
+        })
+        .collect()
 }

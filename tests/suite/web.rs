@@ -7,8 +7,9 @@ use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 use serde_json::{json, Value};
-use stakeraid::api::{analyse, Grid, Limits, Position, SearchMode};
+use stakeraid::api::{analyse, check_move, Grid, Limits, Position, SearchMode};
 use stakeraid::search::reference;
+use stakeraid::{legal_moves, Player};
 
 /// The server, killed when dropped.
 pub struct Server {
@@ -74,7 +75,12 @@ impl Server {
 
     /// An analysis stream, read event by event.
     pub fn stream(&self, query: &str) -> Events {
-        let s = self.send("GET", &format!("/api/analyse?{query}"), "");
+        self.events(&format!("/api/analyse?{query}"))
+    }
+
+    /// The stream of events at `path`.
+    pub fn events(&self, path: &str) -> Events {
+        let s = self.send("GET", path, "");
         let mut reader = BufReader::new(s);
         let mut status = String::new();
         reader.read_line(&mut status).unwrap();
@@ -334,6 +340,18 @@ fn bad_requests_are_refused_with_a_message_and_the_server_goes_on() {
             String::new(),
             "no running search",
         ),
+        (
+            "GET",
+            format!("/api/engine?{}", analyse_query(&small_grid(), "time_ms=0")),
+            String::new(),
+            "time_ms must be at least 1",
+        ),
+        (
+            "GET",
+            format!("/api/engine?{}", analyse_query(&small_grid(), "")),
+            String::new(),
+            "time_ms",
+        ),
     ];
     for (method, path, body, says) in cases {
         let (status, answer) = server.request(method, &path, &body);
@@ -396,4 +414,228 @@ fn the_tree_counts_are_the_textbook_counts() {
         }
         assert_eq!(count(&tree["root"]), alphabeta.nodes);
     }
+}
+
+/// A 5x5 position with 18 empty cells, X to move: its last depths take
+/// seconds.
+fn deep_grid() -> Grid {
+    let mut rng = stakeraid::Rng::new(11);
+    loop {
+        let board = stakeraid::random_board(&mut rng, 5, 99, 0.28);
+        if board.empty_count() == 18 {
+            return Position::new(board, Player::X).unwrap().to_grid();
+        }
+    }
+}
+
+#[test]
+fn a_long_depth_sends_its_progress_before_it_ends() {
+    let server = Server::start();
+    let grid = deep_grid();
+    let mut events = server.stream(&analyse_query(
+        &grid,
+        "mode=ALPHABETA&depth=18&time_ms=120000",
+    ));
+    let all = events.until_done();
+    let (name, done) = all.last().unwrap();
+    assert_eq!(name, "done", "{all:?}");
+    assert_eq!(done["stopped"], false);
+    let position = Position::from_grid(&grid).unwrap();
+    let expected = analyse(&position, &Limits::to_depth(SearchMode::AlphaBeta, 18)).unwrap();
+    assert_eq!(done["analysis"]["best"], expected.best.to_string());
+    assert_eq!(done["analysis"]["value"], expected.value);
+
+    // The progress sent while the last depth ran, between the depth events
+    // of 17 and 18.
+    let depth_at = |d: u64| {
+        all.iter()
+            .position(|(name, e)| name == "depth" && e["depth"] == d)
+            .unwrap_or_else(|| panic!("no depth {d} in {all:?}"))
+    };
+    let last: Vec<&Value> = all[depth_at(17)..depth_at(18)]
+        .iter()
+        .filter(|(name, _)| name == "progress")
+        .map(|(_, e)| e)
+        .collect();
+    assert!(
+        last.len() >= 2,
+        "{} progress events in the last depth",
+        last.len()
+    );
+    let nodes: Vec<u64> = last
+        .iter()
+        .map(|p| p["total_nodes"].as_u64().unwrap())
+        .collect();
+    assert!(
+        nodes.windows(2).all(|w| w[0] <= w[1]) && nodes[0] < nodes[nodes.len() - 1],
+        "the node counts do not grow: {nodes:?}"
+    );
+    // The counts cover every depth so far, and the last depth's count is
+    // the truth they approach.
+    let before = all[depth_at(17)].1["total_nodes"].as_u64().unwrap();
+    let after = all[depth_at(18)].1["total_nodes"].as_u64().unwrap();
+    assert!(
+        before <= nodes[0] && nodes[nodes.len() - 1] <= after,
+        "{before} {nodes:?} {after}"
+    );
+    for p in &last {
+        assert_eq!(p["depth"], 18);
+        assert!(p["elapsed_us"].as_u64().unwrap() > 0);
+    }
+    // Where the root stands, once the engine reports it: a legal move, the
+    // one being searched among the root's moves.
+    let legal: Vec<String> = legal_moves(position.board(), Player::X)
+        .iter()
+        .map(ToString::to_string)
+        .collect();
+    let roots: Vec<&Value> = last
+        .iter()
+        .map(|p| &p["root"])
+        .filter(|r| !r.is_null())
+        .collect();
+    assert!(!roots.is_empty(), "no root progress in {last:?}");
+    for r in roots {
+        let (number, moves) = (r["number"].as_u64().unwrap(), r["moves"].as_u64().unwrap());
+        assert!(
+            1 <= number && number <= moves && moves <= legal.len() as u64,
+            "{r}"
+        );
+        assert!(
+            r["lo"].as_i64().unwrap() <= r["hi"].as_i64().unwrap(),
+            "{r}"
+        );
+        let best = r["best"].as_str().unwrap();
+        assert!(legal.iter().any(|m| m == best), "{r}");
+    }
+}
+
+#[test]
+fn the_engine_plays_a_legal_move_within_its_time() {
+    let server = Server::start();
+    // 25 empty cells: too many to solve, so the move uses its time.
+    let grid = random_grid(6, 21, 0.3);
+    let position = Position::from_grid(&grid).unwrap();
+    let (board, player) = (position.board(), position.player());
+    let budget = Duration::from_millis(1000);
+    let asked = Instant::now();
+    let mut events = server.events(&format!(
+        "/api/engine?{}",
+        analyse_query(&grid, &format!("time_ms={}", budget.as_millis()))
+    ));
+    let all = events.until_done();
+    let took = asked.elapsed();
+    let (name, done) = all.last().unwrap();
+    assert_eq!(name, "done", "{all:?}");
+    assert!(
+        took < budget + Duration::from_secs(1),
+        "the move took {took:?}"
+    );
+    // A time per move, not a share of a game's: the engine uses it.
+    assert!(took >= budget / 2, "the move took only {took:?}");
+    let mv: stakeraid::Move = done["move"].as_str().unwrap().parse().unwrap();
+    assert_eq!(check_move(board, player, mv), Ok(()));
+    assert_eq!(done["output"], stakeraid::answer_text(board, player, mv));
+    assert_eq!(done["stopped"], false);
+    assert_eq!(all[0].0, "start");
+    assert_eq!(all[0].1["time_us"], budget.as_micros() as u64);
+    let progress: Vec<&Value> = all
+        .iter()
+        .filter(|e| e.0 == "progress")
+        .map(|e| &e.1)
+        .collect();
+    assert!(
+        !progress.is_empty(),
+        "the engine thought in silence: {all:?}"
+    );
+    assert!(progress.iter().all(|p| p["depth"].is_null()));
+    let thought = progress.last().unwrap()["total_nodes"].as_u64().unwrap();
+    assert!(0 < thought && thought <= done["total_nodes"].as_u64().unwrap());
+
+    // More time than the server gives one search is cut to its cap; a stop
+    // ends the move at once, with a legal move.
+    let cap = stakeraid::web::Caps::default().max_time;
+    let mut events = server.events(&format!(
+        "/api/engine?{}",
+        analyse_query(&grid, "time_ms=1000000000")
+    ));
+    let (name, start) = events.next().unwrap();
+    assert_eq!(name, "start");
+    assert_eq!(start["time_us"], cap.as_micros() as u64);
+    let id = start["id"].as_u64().unwrap();
+    let asked = Instant::now();
+    let (status, body) = server.request("POST", &format!("/api/stop?id={id}"), "");
+    assert_eq!(status, 200, "{body}");
+    let all = events.until_done();
+    let (name, done) = all.last().unwrap();
+    assert_eq!(name, "done", "{all:?}");
+    assert_eq!(done["stopped"], true);
+    assert!(
+        asked.elapsed() < Duration::from_secs(5),
+        "the stop was not heard"
+    );
+    let mv: stakeraid::Move = done["move"].as_str().unwrap().parse().unwrap();
+    assert_eq!(check_move(board, player, mv), Ok(()));
+}
+
+#[test]
+fn the_view_takes_what_the_librarys_check_takes() {
+    let server = Server::start();
+    let view =
+        |grid: &Grid| server.request("POST", "/api/view", &serde_json::to_string(grid).unwrap());
+    // Every side the page can draw, and a finished game.
+    let mut grids: Vec<Grid> = (1..=26).map(|n| random_grid(n, n as u64, 0.3)).collect();
+    let mut full = small_grid();
+    full.cells = vec!["XOX".into(), "OXO".into(), "XOO".into()];
+    grids.push(full);
+    for grid in &grids {
+        let (status, answer) = view(grid);
+        assert_eq!(status, 200, "{answer}");
+        let answer: Value = serde_json::from_str(&answer).unwrap();
+        let (board, player) = grid.check().unwrap();
+        assert_eq!(answer["grid"], serde_json::to_value(grid).unwrap());
+        assert_eq!(answer["score_x"], board.score(Player::X));
+        assert_eq!(answer["over"], board.is_full());
+        let legal: Vec<String> = legal_moves(&board, player)
+            .iter()
+            .map(ToString::to_string)
+            .collect();
+        assert_eq!(answer["legal"], json!(legal));
+    }
+    // Refused with the library's own message.
+    let mut refused = Vec::new();
+    let mut g = small_grid();
+    g.values.clear();
+    g.cells.clear();
+    refused.push(g);
+    let mut g = random_grid(26, 1, 0.3);
+    g.values.push(g.values[0].clone());
+    g.cells.push(g.cells[0].clone());
+    refused.push(g);
+    for bad in [-1, i64::from(i32::MAX) + 1] {
+        let mut g = small_grid();
+        g.values[2][1] = bad;
+        refused.push(g);
+    }
+    let mut g = small_grid();
+    g.values[1].pop();
+    refused.push(g);
+    let mut g = small_grid();
+    g.cells[2] = "....".into();
+    refused.push(g);
+    let mut g = small_grid();
+    g.cells[0] = "X.?".into();
+    refused.push(g);
+    let mut g = small_grid();
+    g.player = "Z".into();
+    refused.push(g);
+    for grid in &refused {
+        let expected = grid.check().unwrap_err().to_string();
+        let (status, answer) = view(grid);
+        assert_eq!(status, 400, "{answer}");
+        let answer: Value = serde_json::from_str(&answer).unwrap();
+        assert_eq!(answer["error"], expected);
+    }
+    // And the server goes on.
+    let (status, answer) = view(&small_grid());
+    assert_eq!(status, 200, "{answer}");
 }
