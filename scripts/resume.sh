@@ -3,19 +3,20 @@
 # store, then the same solve with another fresh store killed (SIGKILL) KILLS
 # times and resumed after each kill by the same command:
 #
-#   scripts/resume.sh BINARY THREADS KILLS INPUT [SEED]
+#   scripts/resume.sh BINARY THREADS KILLS INPUT [SEED [SOLVE-OPTION...]]
 #
 # Each killed leg runs for a random part (10% to 90%, drawn from SEED) of
 # the uninterrupted time. Prints every leg's wall time, the total against
 # the uninterrupted time, and checks that both output files are the same.
 set -euo pipefail
-[ $# -ge 4 ] || { sed -n '2,10p' "$0"; exit 2; }
+[ $# -ge 4 ] || { sed -n '2,11p' "$0"; exit 2; }
 bin="$1"; threads="$2"; kills="$3"; input="$4"; seed="${5:-1}"
+extra=("${@:6}")
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 now() { date +%s.%N; }
 since() { awk -v a="$1" -v b="$(now)" 'BEGIN {printf "%.1f", b - a}'; }
-solve() { "$bin" solve "$input" -o "$1" --threads "$threads" --store "$2" --stats; }
+solve() { "$bin" solve "$input" -o "$1" --threads "$threads" --store "$2" --stats "${extra[@]}"; }
 
 start=$(now)
 solve "$work/whole.txt" "$work/whole.db" 2> "$work/whole.stats"
