@@ -345,16 +345,19 @@ impl Store {
         alpha: i64,
         beta: i64,
     ) -> Option<i64> {
-        self.settle_key(&Key::new(board, p, plies), alpha, beta)
+        self.settle_key(&Key::new(board, p, plies), alpha, beta).ok()
     }
 
-    /// [`Store::settle`] by key.
-    pub(crate) fn settle_key(&self, key: &Key, alpha: i64, beta: i64) -> Option<i64> {
-        let (proven, nodes) = *self.known.lock().get(key)?;
-        let v = proven.settles(alpha, beta)?;
+    /// [`Store::settle`] by key; where the store does not settle the
+    /// window, the best move stored for the position, if any.
+    pub(crate) fn settle_key(&self, key: &Key, alpha: i64, beta: i64) -> Result<i64, Option<Move>> {
+        let Some(&(proven, nodes)) = self.known.lock().get(key) else {
+            return Err(None);
+        };
+        let v = proven.settles(alpha, beta).ok_or(proven.best)?;
         self.hits.fetch_add(1, Relaxed);
         self.hit_nodes.fetch_add(nodes, Relaxed);
-        Some(v)
+        Ok(v)
     }
 
     /// Adds what a search proved of `board` (`p` to move, `plies` deep),

@@ -10,7 +10,7 @@
 use std::time::Instant;
 
 use super::geometry::{Geometry, Pos};
-use crate::game::Player;
+use crate::game::{Move, Player};
 use crate::search::window::Window;
 use crate::store::{Key, Proven, StoreUse};
 
@@ -18,12 +18,16 @@ use crate::store::{Key, Proven, StoreUse};
 #[derive(Clone, Debug)]
 pub(crate) struct Durable(pub(crate) StoreUse);
 
-/// A position the store did not settle: its key, and when its proof
-/// began, to tell its cost.
+/// A position the store did not settle: its key, when its proof began (to
+/// tell its cost), and the best move an earlier proof found, to try first.
 pub(super) struct Started {
     key: Key,
     nodes: u64,
     at: Instant,
+    /// The cell of the stored best move. A search restarted after a kill
+    /// has lost its table, and with it the best moves that made the tests
+    /// before it cheap; the store keeps those of its longest proofs.
+    pub(super) first: Option<usize>,
 }
 
 impl Durable {
@@ -63,23 +67,24 @@ impl Durable {
         let alpha = i64::from(window.alpha);
         match self.0.store.settle_key(&key, alpha, i64::from(window.beta)) {
             // A stored value lies within [-total, total], an i32 here.
-            Some(v) => Ok(v as i32),
-            None => Err(Started {
+            Ok(v) => Ok(v as i32),
+            Err(best) => Err(Started {
                 key,
                 nodes,
                 at: Instant::now(),
+                first: best.map(|mv| mv.row() * g.n() + mv.col()),
             }),
         }
     }
 
-    /// Writes what a search of `window` that returned `value` proved, if
-    /// its proof (since `started`, `nodes` now) cost enough. `total`
-    /// bounds every value.
+    /// Writes what a search of `window` that returned `value` with its
+    /// best move `best` proved, if its proof (since `started`, `nodes` now)
+    /// cost enough. `total` bounds every value.
     pub(super) fn record(
         &self,
         started: Started,
         window: Window<i32>,
-        value: i32,
+        (value, best): (i32, Option<Move>),
         nodes: u64,
         total: i64,
     ) {
@@ -92,7 +97,7 @@ impl Durable {
             i64::from(window.alpha),
             i64::from(window.beta),
             total,
-            None,
+            best,
         );
         let micros = u64::try_from(started.at.elapsed().as_micros()).unwrap_or(u64::MAX);
         self.0.store.record_key(started.key, proven, cost, micros);

@@ -227,7 +227,10 @@ impl Run<'_> {
         let started = match durable {
             Some(d) => match d.settle(g, pos, self.mover(remaining), remaining, window, w.nodes) {
                 Ok(v) => return v,
-                Err(started) => Some(started),
+                Err(started) => {
+                    first = first.or(started.first);
+                    Some(started)
+                }
             },
             None => None,
         };
@@ -351,7 +354,15 @@ impl Run<'_> {
             );
         }
         if let (Some(d), Some(started)) = (durable, started) {
-            d.record(started, window, best, w.nodes, g.total());
+            let mv = best_cell.map(|cell| {
+                let kind = if g.flips(pos, cell).is_empty() {
+                    MoveKind::Stake
+                } else {
+                    MoveKind::Raid
+                };
+                Move::new(cell / g.n(), cell % g.n(), kind)
+            });
+            d.record(started, window, (best, mv), w.nodes, g.total());
         }
         best
     }
