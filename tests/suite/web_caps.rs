@@ -1,97 +1,13 @@
 //! `stakeraid web`'s caps from the command line: a bad value is one line
 //! and exit code 2, and `--searches` bounds the streams that run at once.
 
-use std::io::{BufRead, BufReader, Read, Write};
-use std::net::TcpStream;
-use std::process::{Child, Command, Output, Stdio};
+use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
 use serde_json::Value;
+use stakeraid::api::Grid;
 
-/// The server, killed when dropped.
-struct Web {
-    child: Child,
-    addr: String,
-}
-
-impl Web {
-    fn start(args: &[&str]) -> Web {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_stakeraid"))
-            .args(["web", "--port", "0"])
-            .args(args)
-            .stdout(Stdio::piped())
-            .stderr(Stdio::inherit())
-            .spawn()
-            .expect("starting stakeraid web");
-        let mut line = String::new();
-        BufReader::new(child.stdout.take().unwrap())
-            .read_line(&mut line)
-            .unwrap();
-        let addr = line
-            .trim()
-            .strip_prefix("stakeraid web: http://")
-            .and_then(|s| s.strip_suffix('/'))
-            .unwrap_or_else(|| panic!("unexpected first line {line:?}"))
-            .to_string();
-        Web { child, addr }
-    }
-
-    /// A GET as HTTP/1.0 (the body ends with the connection), its status
-    /// read and its headers skipped.
-    fn get(&self, path: &str) -> (u16, BufReader<TcpStream>) {
-        let mut s = TcpStream::connect(&self.addr).unwrap();
-        s.set_read_timeout(Some(Duration::from_secs(30))).unwrap();
-        write!(s, "GET {path} HTTP/1.0\r\nHost: {}\r\n\r\n", self.addr).unwrap();
-        let mut reader = BufReader::new(s);
-        let mut head = String::new();
-        reader.read_line(&mut head).unwrap();
-        let status = head
-            .split_whitespace()
-            .nth(1)
-            .and_then(|s| s.parse().ok())
-            .unwrap_or(0);
-        loop {
-            let mut line = String::new();
-            if reader.read_line(&mut line).unwrap() == 0 || line.trim().is_empty() {
-                break;
-            }
-        }
-        (status, reader)
-    }
-}
-
-impl Drop for Web {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
-/// The next event's name, comments skipped; `None` at the end.
-fn next_event(reader: &mut BufReader<TcpStream>) -> Option<String> {
-    let mut name = String::new();
-    loop {
-        let mut line = String::new();
-        if reader.read_line(&mut line).ok()? == 0 {
-            return None;
-        }
-        let line = line.trim_end();
-        if let Some(n) = line.strip_prefix("event: ") {
-            name = n.to_string();
-        } else if line.is_empty() && !name.is_empty() {
-            return Some(name);
-        }
-    }
-}
-
-fn encode(s: &str) -> String {
-    s.bytes()
-        .map(|b| match b {
-            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' => (b as char).to_string(),
-            _ => format!("%{b:02X}"),
-        })
-        .collect()
-}
+use crate::web::{analyse_query, Server};
 
 /// Runs `stakeraid web ARGS`, killed after 10 s: a value wrongly taken
 /// would otherwise serve for ever and hang the test.
@@ -150,31 +66,26 @@ fn a_bad_cap_is_one_line_and_exit_code_2() {
 
 #[test]
 fn searches_bound_the_streams_that_run_at_once() {
-    let web = Web::start(&["--searches", "3"]);
-    let (status, mut reader) = web.get("/api/random?size=12&seed=5&fill=0.2");
-    assert_eq!(status, 200);
-    let mut body = String::new();
-    reader.read_to_string(&mut body).unwrap();
+    let web = Server::start_with(&["--searches", "3"]);
+    let (status, body) = web.request("GET", "/api/random?size=12&seed=5&fill=0.2", "");
+    assert_eq!(status, 200, "{body}");
     let view: Value = serde_json::from_str(&body).unwrap();
+    let grid: Grid = serde_json::from_value(view["grid"].clone()).unwrap();
     // Far deeper than the test lasts: the searches hold their places.
-    let path = format!(
-        "/api/analyse?grid={}&mode=ALPHABETA&time_ms=60000",
-        encode(&view["grid"].to_string())
-    );
+    let query = analyse_query(&grid, "mode=ALPHABETA&time_ms=60000");
+    let path = format!("/api/analyse?{query}");
     let mut running: Vec<_> = (0..3)
         .map(|_| {
-            let (status, mut events) = web.get(&path);
-            assert_eq!(status, 200);
-            assert_eq!(next_event(&mut events).as_deref(), Some("start"));
+            let mut events = web.stream(&query);
+            assert!(events.status.contains(" 200 "), "{}", events.status);
+            assert_eq!(events.next().map(|e| e.0).as_deref(), Some("start"));
             events
         })
         .collect();
     for events in &mut running {
-        assert_eq!(next_event(events).as_deref(), Some("depth"));
+        assert_eq!(events.next().map(|e| e.0).as_deref(), Some("depth"));
     }
-    let (status, mut refused) = web.get(&path);
-    let mut body = String::new();
-    refused.read_to_string(&mut body).unwrap();
+    let (status, body) = web.request("GET", &path, "");
     assert_eq!(status, 503, "{body}");
     assert!(body.contains("too many searches"), "{body}");
 
@@ -183,12 +94,12 @@ fn searches_bound_the_streams_that_run_at_once() {
     drop(running.pop());
     let deadline = Instant::now() + Duration::from_secs(30);
     loop {
-        let (status, mut events) = web.get(&path);
-        if status == 200 {
-            assert_eq!(next_event(&mut events).as_deref(), Some("start"));
+        let mut events = web.stream(&query);
+        if events.status.contains(" 200 ") {
+            assert_eq!(events.next().map(|e| e.0).as_deref(), Some("start"));
             break;
         }
-        assert_eq!(status, 503);
+        assert!(events.status.contains(" 503 "), "{}", events.status);
         assert!(
             Instant::now() < deadline,
             "the closed stream kept its place"
