@@ -345,7 +345,8 @@ impl Store {
         alpha: i64,
         beta: i64,
     ) -> Option<i64> {
-        self.settle_key(&Key::new(board, p, plies), alpha, beta).ok()
+        self.settle_key(&Key::new(board, p, plies), alpha, beta)
+            .ok()
     }
 
     /// [`Store::settle`] by key; where the store does not settle the
