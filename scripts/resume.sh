@@ -33,7 +33,7 @@ for leg in $(seq "$kills"); do
   solve "$work/killed.txt" "$work/killed.db" 2> /dev/null &
   pid=$!
   # Sleep in short steps, so that a leg that finishes first is timed.
-  deadline=$(awk -v a="$(now)" -v b="$after" 'BEGIN {print a + b}')
+  deadline=$(awk -v a="$(now)" -v b="$after" 'BEGIN {printf "%.3f", a + b}')
   while kill -0 "$pid" 2> /dev/null && awk -v d="$deadline" -v t="$(now)" 'BEGIN {exit !(t < d)}'; do
     sleep 0.1
   done
