@@ -262,10 +262,7 @@ pub fn play_for(board: &Board, p: Player, limit: Duration, options: &Competition
             threads: Threads::pool_if(parallel),
             ..settings
         };
-        iterate(board, p, &settings, |depth, _| {
-            if let Some(progress) = &options.progress {
-                progress.note_depth(depth);
-            }
+        iterate(board, p, &settings, |_, _| {
             clock.now(start).saturating_sub(started) < new_depth_before && !deadline.poll()
         })
     });
@@ -319,12 +316,7 @@ fn solve(
         progress: options.progress.clone(),
         ..Iterative::default()
     };
-    let (result, depth) = iterate(board, p, &settings, |depth, _| {
-        if let Some(progress) = &options.progress {
-            progress.note_depth(depth);
-        }
-        true
-    });
+    let (result, depth) = iterate(board, p, &settings, |_, _| true);
     (depth == empties).then(|| Played {
         best: result.best,
         value: result.value,

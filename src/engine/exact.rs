@@ -102,9 +102,6 @@ pub(crate) fn exact_search(
     // Step 1. The move and its value: iterative deepening, where an abort
     // leaves the last completed depth (depth 1 always completes).
     let (result, depth) = root::iterate(board, p, &deepening(target), |d, r| {
-        if let Some(progress) = &settings.progress {
-            progress.note_depth(d);
-        }
         on_depth(d, r.nodes);
         true
     });

@@ -308,6 +308,7 @@ pub(crate) fn iterate(
             nodes,
             moves: canon.iter().copied().zip(twins.spread(&known)).collect(),
         };
+        progress.note_depth(d);
         let go_on = on_depth(d, &result);
         done = Some((result, d));
         if !go_on {
