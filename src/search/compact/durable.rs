@@ -72,7 +72,7 @@ impl Durable {
                 key,
                 nodes,
                 at: Instant::now(),
-                first: best.map(|mv| mv.row() * g.n() + mv.col()),
+                first: best.map(|mv| g.cell_of(mv)),
             }),
         }
     }

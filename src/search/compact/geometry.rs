@@ -3,7 +3,7 @@
 //! search needs.
 
 pub(crate) use super::cells::Cells;
-use crate::game::{Board, Player};
+use crate::game::{Board, Move, MoveKind, Player};
 
 /// A position from the side to move's point of view. The game is the same
 /// for both players, so this pair is the whole position: whoever `own`
@@ -183,6 +183,22 @@ impl Geometry {
         // as a coin toss.
         let raid = Cells(u64::from(near.meets(pos.own)).wrapping_neg());
         near & pos.opp & raid
+    }
+
+    /// The move on empty cell `i` the search makes there, as the game
+    /// names it: the Raid where it turns something over, else the Stake.
+    pub(crate) fn move_at(&self, pos: Pos, i: usize) -> Move {
+        let kind = if self.flips(pos, i).is_empty() {
+            MoveKind::Stake
+        } else {
+            MoveKind::Raid
+        };
+        Move::new(i / self.n, i % self.n, kind)
+    }
+
+    /// The cell of move `mv`.
+    pub(crate) fn cell_of(&self, mv: Move) -> usize {
+        mv.row() * self.n + mv.col()
     }
 
     /// The mover's gain from moving on `i` and turning over `flips`.

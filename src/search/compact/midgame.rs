@@ -8,7 +8,7 @@ use std::mem::MaybeUninit;
 use super::durable::Durable;
 use super::geometry::{Cells, Geometry, Pos};
 use super::table::{Hit, Table};
-use crate::game::{Board, Move, MoveKind, Player};
+use crate::game::{Board, Move, Player};
 use crate::search::engine::Threads;
 use crate::search::split::younger_brothers;
 use crate::search::window::{Bound, Window};
@@ -87,13 +87,7 @@ impl Compact {
         if hit.remaining != remaining || hit.bound != Bound::Exact {
             return None;
         }
-        let cell = hit.best?;
-        let kind = if !self.g.flips(pos, cell).is_empty() {
-            MoveKind::Raid
-        } else {
-            MoveKind::Stake
-        };
-        Some(Move::new(cell / self.g.n(), cell % self.g.n(), kind))
+        Some(self.g.move_at(pos, hit.best?))
     }
 
     /// Negamax value of `board` for `p` to move, `remaining` plies deep,
@@ -354,14 +348,7 @@ impl Run<'_> {
             );
         }
         if let (Some(d), Some(started)) = (durable, started) {
-            let mv = best_cell.map(|cell| {
-                let kind = if g.flips(pos, cell).is_empty() {
-                    MoveKind::Stake
-                } else {
-                    MoveKind::Raid
-                };
-                Move::new(cell / g.n(), cell % g.n(), kind)
-            });
+            let mv = best_cell.map(|cell| g.move_at(pos, cell));
             d.record(started, window, (best, mv), w.nodes, g.total());
         }
         best
