@@ -18,7 +18,7 @@ use serde::{Deserialize, Serialize};
 use super::error::WebError;
 use super::progress::Ticker;
 use super::routes::query;
-use super::stream::{self, position_of, Shared, Sink};
+use super::stream::{self, micros, per_second, position_of, Shared, Sink};
 use crate::api::{analyse_watched, Analysis, Limits, Position, SearchMode};
 
 /// The transposition table of one streamed search.
@@ -141,7 +141,7 @@ fn deepen(plan: &Plan, id: u64, stop: &Arc<AtomicBool>, sink: &Sink) {
                 analysis: &a,
                 total_nodes: total,
                 elapsed_us: micros(elapsed),
-                nodes_per_second: (total as f64 / elapsed.as_secs_f64().max(1e-6)) as u64,
+                nodes_per_second: per_second(total, elapsed),
             },
         );
         last = Some(a);
@@ -155,8 +155,4 @@ fn deepen(plan: &Plan, id: u64, stop: &Arc<AtomicBool>, sink: &Sink) {
         "elapsed_us": micros(start.elapsed()),
     });
     sink.send("done", &done);
-}
-
-pub(crate) fn micros(t: Duration) -> u64 {
-    t.as_micros().try_into().unwrap_or(u64::MAX)
 }

@@ -15,11 +15,10 @@ use axum::extract::{Query, State};
 use axum::response::Response;
 use serde::Deserialize;
 
-use super::analysis::micros;
 use super::error::WebError;
 use super::progress::Ticker;
 use super::routes::query;
-use super::stream::{self, position_of, Shared, Sink};
+use super::stream::{self, micros, position_of, Shared, Sink};
 use crate::api::{competition_move, Position};
 
 #[derive(Deserialize)]

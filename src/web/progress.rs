@@ -15,7 +15,7 @@ use parking_lot::Mutex;
 use serde::Serialize;
 use tokio::sync::Notify;
 
-use super::stream::Sink;
+use super::stream::{micros, per_second, Sink};
 use crate::api::Watch;
 
 /// How often progress is sent.
@@ -144,8 +144,8 @@ fn event(search: &Search, elapsed: Duration) -> ProgressEvent {
         depth: search.depth,
         finishing,
         total_nodes: total,
-        nodes_per_second: (total as f64 / elapsed.as_secs_f64().max(1e-6)) as u64,
-        elapsed_us: elapsed.as_micros().try_into().unwrap_or(u64::MAX),
+        nodes_per_second: per_second(total, elapsed),
+        elapsed_us: micros(elapsed),
         // Depth 0: the engine has not reached its root yet.
         root: (!finishing && root.depth > 0 && root.moves > 0).then(|| RootEvent {
             depth: root.depth,

@@ -56,6 +56,16 @@ pub(crate) fn position_of(grid: &str) -> Result<Position, WebError> {
     Position::from_grid(&grid).map_err(WebError::bad)
 }
 
+/// A duration in whole microseconds, as the events carry times.
+pub(crate) fn micros(t: Duration) -> u64 {
+    t.as_micros().try_into().unwrap_or(u64::MAX)
+}
+
+/// `nodes` searched in `elapsed`, per second.
+pub(crate) fn per_second(nodes: u64, elapsed: Duration) -> u64 {
+    (nodes as f64 / elapsed.as_secs_f64().max(1e-6)) as u64
+}
+
 /// The events of one stream on their way to the client.
 #[derive(Clone)]
 pub(crate) struct Sink(mpsc::UnboundedSender<Event>);
