@@ -40,22 +40,23 @@ pub struct WebArgs {
 
 /// Parses `--searches`: from 1 to [`MAX_SEARCHES`].
 fn parse_searches(s: &str) -> Result<usize, String> {
-    s.trim()
-        .parse()
-        .ok()
-        .filter(|n| (1..=MAX_SEARCHES).contains(n))
-        .ok_or_else(|| format!("must be a whole number from 1 to {MAX_SEARCHES}"))
+    one_to(s, MAX_SEARCHES)
 }
 
 /// Parses `--search-threads`: from 1 to [`MAX_THREADS`]. Unlike
 /// `--threads`, 0 does not mean one per core: every search would take
 /// every core, which the bound on searches is there to prevent.
 fn parse_search_threads(s: &str) -> Result<usize, String> {
+    one_to(s, MAX_THREADS)
+}
+
+/// A whole number from 1 to `max`.
+fn one_to(s: &str, max: usize) -> Result<usize, String> {
     s.trim()
         .parse()
         .ok()
-        .filter(|n| (1..=MAX_THREADS).contains(n))
-        .ok_or_else(|| format!("must be a whole number from 1 to {MAX_THREADS}"))
+        .filter(|n| (1..=max).contains(n))
+        .ok_or_else(|| format!("must be a whole number from 1 to {max}"))
 }
 
 /// Parses `--max-time`: more than 0 (a search with no time answers
