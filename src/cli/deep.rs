@@ -42,8 +42,16 @@ pub(super) fn finish_store(store: &StoreUse) -> anyhow::Result<()> {
 
 /// What the store did, for the progress line and `--stats`.
 pub(super) fn store_note(stats: &StoreStats) -> String {
+    let table = if stats.table_loaded + stats.table_saved > 0 {
+        format!(
+            "; table: {} entries read, {} saved",
+            stats.table_loaded, stats.table_saved
+        )
+    } else {
+        String::new()
+    };
     format!(
-        "store: {} positions ({} read, {} written), {} searches answered from it",
+        "store: {} positions ({} read, {} written), {} searches answered from it{table}",
         stats.positions, stats.loaded, stats.written, stats.hits
     )
 }

@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use crate::game::{Board, Move, Player, Twins};
 use crate::search::root::{self, Deepening, Goal, Iterative, Pick, RootResult, RootValue};
-use crate::search::{Compact, Deadline, Progress, Threads};
+use crate::search::{Compact, Deadline, Progress, TableSaver, Threads};
 use crate::store::StoreUse;
 
 /// What the three steps found.
@@ -79,13 +79,17 @@ pub(crate) fn exact_search(
     let compact_bytes = settings
         .table_bytes
         .unwrap_or_else(|| compact_table_bytes(board.n(), empties, plies));
-    let compact = Compact::new(board, compact_bytes).map(|c| match &settings.store {
-        Some(store) => c.with_store(store.clone()),
-        None => c,
+    let compact = Compact::new(board, compact_bytes).map(|c| {
+        Arc::new(match &settings.store {
+            Some(store) => c.with_store(store.clone()),
+            None => c,
+        })
     });
+    // With a store, the table outlives a kill too, mostly.
+    let saver = compact.clone().and_then(TableSaver::start);
     let goal = match compact {
         Some(compact) => Goal::Answer {
-            engine: Pick::Compact(Arc::new(compact)),
+            engine: Pick::Compact(compact),
             deepening: Deepening::UnlessTimed,
         },
         None => Goal::default(),
@@ -153,6 +157,9 @@ pub(crate) fn exact_search(
         to_move = to_move.other();
     }
 
+    if let Some(saver) = saver {
+        saver.finish();
+    }
     ExactRun {
         best: result.best,
         value: result.value,

@@ -19,7 +19,7 @@ pub mod trace;
 mod window;
 mod worker;
 
-pub(crate) use compact::Compact;
+pub(crate) use compact::{Compact, TableSaver};
 pub(crate) use deadline::process_cpu;
 pub use deadline::Deadline;
 pub(crate) use engine::{Engine, Threads};

@@ -53,6 +53,7 @@ CREATE TABLE bounds (
 ";
 
 /// What a store is tied to: the board size and the cell values.
+#[derive(Clone, Debug)]
 pub(super) struct Identity {
     n: usize,
     values: Vec<i32>,
@@ -63,6 +64,11 @@ impl Identity {
         let n = board.n();
         let values = (0..n * n).map(|i| board.value(i / n, i % n)).collect();
         Identity { n, values }
+    }
+
+    /// The rules, the size and the values, as one text.
+    pub(super) fn text(&self) -> String {
+        format!("{RULES}\n{}\n{}", self.n, self.values_text())
     }
 
     fn values_text(&self) -> String {

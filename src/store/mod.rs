@@ -21,11 +21,13 @@
 //! opened and looked up there; writes go to the file at once.
 
 mod file;
+mod table_file;
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 use std::sync::Arc;
+use std::time::Duration;
 
 use parking_lot::Mutex;
 use rusqlite::{Connection, OpenFlags};
@@ -33,6 +35,7 @@ use rusqlite::{Connection, OpenFlags};
 use crate::game::{Board, Move, Player, Square};
 
 pub use file::FORMAT_VERSION;
+pub(crate) use table_file::Entry;
 
 /// What is known of one position's value for the side to move, searched a
 /// given number of plies deep: `lo <= value <= hi`.
@@ -220,6 +223,10 @@ pub struct StoreUse {
     /// A position is written once its proof took this many nodes, so the
     /// store grows by a few positions per second of search at most.
     pub min_nodes: u64,
+    /// The search's table is saved beside the store (see `table_file.rs`)
+    /// at the end and at most this often meanwhile; less often when a save
+    /// takes long, so that saving costs at most a fiftieth of the time.
+    pub table_every: Duration,
 }
 
 impl StoreUse {
@@ -231,6 +238,7 @@ impl StoreUse {
             store,
             min_plies: 12,
             min_nodes: 1 << 24,
+            table_every: Duration::from_secs(10),
         }
     }
 }
@@ -250,6 +258,10 @@ pub struct StoreStats {
     pub hit_nodes: u64,
     /// Bounds written in this process.
     pub written: u64,
+    /// Table entries read from the table file beside the store.
+    pub table_loaded: u64,
+    /// Table entries in the table file as this process last wrote it.
+    pub table_saved: u64,
 }
 
 /// An open solve store (see the module docs). Shared by every thread of a
@@ -257,6 +269,13 @@ pub struct StoreStats {
 /// connection.
 pub struct Store {
     path: PathBuf,
+    identity: file::Identity,
+    /// The table file beside the store; none for a store in memory.
+    table_path: Option<PathBuf>,
+    /// The table file's entries until a search takes them.
+    table: Mutex<Vec<Entry>>,
+    table_loaded: u64,
+    table_saved: AtomicU64,
     conn: Mutex<Connection>,
     known: Mutex<HashMap<Key, (Proven, u64)>>,
     loaded: u64,
@@ -299,20 +318,37 @@ impl Store {
         file::check_structure(path, &conn)?;
         file::check_identity(path, &conn, &identity)?;
         let known = file::load(path, &conn, &identity)?;
-        Ok(Store::with(path.to_owned(), conn, known))
+        let table_path = table_file::path_of(path);
+        let table = table_file::read(&table_path, &identity)?;
+        let mut store = Store::with(path.to_owned(), identity, conn, known);
+        store.table_loaded = table.len() as u64;
+        store.table = Mutex::new(table);
+        store.table_path = Some(table_path);
+        Ok(store)
     }
 
     /// A store that lives in memory only, for a solve that keeps nothing.
     pub fn in_memory(board: &Board) -> Store {
+        let identity = file::Identity::of(board);
         let conn = Connection::open_in_memory()
-            .and_then(|conn| file::init(&conn, &file::Identity::of(board)).map(|()| conn))
+            .and_then(|conn| file::init(&conn, &identity).map(|()| conn))
             .expect("an in-memory database needs no file");
-        Store::with(PathBuf::from(":memory:"), conn, HashMap::new())
+        Store::with(PathBuf::from(":memory:"), identity, conn, HashMap::new())
     }
 
-    fn with(path: PathBuf, conn: Connection, known: HashMap<Key, (Proven, u64)>) -> Store {
+    fn with(
+        path: PathBuf,
+        identity: file::Identity,
+        conn: Connection,
+        known: HashMap<Key, (Proven, u64)>,
+    ) -> Store {
         Store {
             path,
+            identity,
+            table_path: None,
+            table: Mutex::new(Vec::new()),
+            table_loaded: 0,
+            table_saved: AtomicU64::new(0),
             conn: Mutex::new(conn),
             loaded: known.len() as u64,
             known: Mutex::new(known),
@@ -431,6 +467,35 @@ impl Store {
         }
     }
 
+    /// The table entries saved beside the store by the last solve that
+    /// saved any, handed out once: the search that restores them into its
+    /// table has them from then on.
+    pub(crate) fn take_table(&self) -> Vec<Entry> {
+        std::mem::take(&mut *self.table.lock())
+    }
+
+    /// Whether the store keeps a table file (a store in memory does not).
+    pub(crate) fn keeps_table(&self) -> bool {
+        self.table_path.is_some()
+    }
+
+    /// Replaces the table file beside the store with `entries`. A failure
+    /// is kept as a failed write is, and nothing is written after it.
+    pub(crate) fn save_table(&self, entries: &[Entry]) {
+        let Some(path) = &self.table_path else {
+            return;
+        };
+        if self.failure.lock().is_some() {
+            return;
+        }
+        match table_file::write(path, &self.identity, entries) {
+            Ok(()) => self.table_saved.store(entries.len() as u64, Relaxed),
+            Err(e) => {
+                self.failure.lock().get_or_insert(e);
+            }
+        }
+    }
+
     /// The first write that failed, if any: the store holds everything
     /// written before it, and nothing was written after it.
     pub fn failure(&self) -> Option<StoreError> {
@@ -447,6 +512,8 @@ impl Store {
             hits: self.hits.load(Relaxed),
             hit_nodes: self.hit_nodes.load(Relaxed),
             written: self.written.load(Relaxed),
+            table_loaded: self.table_loaded,
+            table_saved: self.table_saved.load(Relaxed),
         }
     }
 

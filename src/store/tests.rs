@@ -242,3 +242,69 @@ fn damage_is_refused_never_read_wrong() {
     }
     assert!(refused > 40, "only {refused} of 120 damaged stores refused");
 }
+
+/// A store and its table file, with `entries` saved in it.
+fn with_table(path: &Path, b: &Board, entries: &[super::Entry]) -> PathBuf {
+    let store = Store::open(path, b).unwrap();
+    store.save_table(entries);
+    assert_eq!(store.failure(), None);
+    assert_eq!(store.stats().table_saved, entries.len() as u64);
+    super::table_file::path_of(path)
+}
+
+#[test]
+fn the_table_file_comes_back_whole_and_is_handed_out_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = temp_path(&dir, "s.db");
+    let b = board(4, 1);
+    let entries: Vec<super::Entry> = (0..1000u64).map(|i| [i, i << 20, i * 7 + 1]).collect();
+    let table = with_table(&path, &b, &entries);
+    assert!(table.exists());
+    let store = Store::open(&path, &b).unwrap();
+    assert_eq!(store.stats().table_loaded, 1000);
+    assert_eq!(store.take_table(), entries);
+    assert!(store.take_table().is_empty());
+    // A store in memory has no table file to save to.
+    let memory = Store::in_memory(&b);
+    assert!(!memory.keeps_table());
+}
+
+#[test]
+fn a_damaged_or_foreign_table_file_is_refused_and_left_alone() {
+    let dir = tempfile::tempdir().unwrap();
+    let b = board(4, 1);
+    let entries: Vec<super::Entry> = (0..50u64).map(|i| [i, i + 1, i + 2]).collect();
+    let path = temp_path(&dir, "s.db");
+    let table = with_table(&path, &b, &entries);
+    let whole = std::fs::read(&table).unwrap();
+    let cut = whole[..whole.len() - 9].to_vec();
+    let mut flipped = whole.clone();
+    flipped[whole.len() / 2] ^= 4;
+    let mut longer = whole.clone();
+    longer.push(0);
+    let damaged: [(&[u8], &str); 4] = [
+        (&cut, "cut short"),
+        (&flipped, "checksum"),
+        (&longer, "after its end"),
+        (&whole[..5], ""),
+    ];
+    for (bytes, says) in damaged {
+        std::fs::write(&table, bytes).unwrap();
+        assert_refused(&path, &b, |e| match e {
+            StoreError::Corrupt { detail, path } => detail.contains(says) && *path == table,
+            StoreError::NotAStore { path, .. } => says.is_empty() && *path == table,
+            _ => false,
+        });
+        assert_eq!(std::fs::read(&table).unwrap(), bytes);
+    }
+    // A table file beside the store of another board's values.
+    let other = board(4, 2);
+    let other_path = temp_path(&dir, "o.db");
+    Store::open(&other_path, &other).unwrap().close().unwrap();
+    let other_table = super::table_file::path_of(&other_path);
+    std::fs::write(&other_table, &whole).unwrap();
+    assert_refused(&other_path, &other, |e| {
+        matches!(e, StoreError::Foreign { what, .. } if what.contains("cell values"))
+    });
+    assert_eq!(std::fs::read(&other_table).unwrap(), whole);
+}

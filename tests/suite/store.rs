@@ -2,12 +2,14 @@
 //! to a store answers what it answers without one, and a second solve on
 //! the same store answers from it.
 
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
+use std::time::Duration;
 
-use stakeraid::api::{analyse, Limits, Position, SearchMode};
+use stakeraid::api::{analyse, Analysis, Limits, Position, SearchMode};
 use stakeraid::rng::{random_board, Rng};
 use stakeraid::store::{Store, StoreUse};
-use stakeraid::Player;
+use stakeraid::{legal_moves, Board, Engine, Player};
 
 use crate::util::{assert_ok, run};
 
@@ -49,6 +51,7 @@ fn a_store_changes_no_answer_and_answers_the_second_solve() {
                 store: store.clone(),
                 min_plies: 8,
                 min_nodes: 200,
+                table_every: Duration::from_secs(3600),
             }),
             ..Limits::to_depth(SearchMode::AlphaBeta, empties)
         };
@@ -216,4 +219,129 @@ fn a_foreign_or_damaged_store_is_refused_from_the_command_line() {
         assert_eq!(std::fs::read(dir.path().join(store)).unwrap(), before);
         assert!(!dir.path().join("b.out").exists());
     }
+}
+
+/// A store that keeps no bounds, only its table file, saved every
+/// `every`: what the table alone brings to a later search.
+fn table_only(store: &Arc<Store>, every: Duration) -> StoreUse {
+    StoreUse {
+        store: store.clone(),
+        min_plies: 8,
+        min_nodes: u64::MAX,
+        table_every: every,
+    }
+}
+
+/// The reference engine's analysis of `board`, `p` to move.
+fn textbook(board: &Board, p: Player, mode: SearchMode, depth: u32) -> Analysis {
+    let position = Position::new(board.clone(), p).unwrap();
+    let limits = Limits {
+        engine: Engine::Reference,
+        ..Limits::to_depth(mode, depth)
+    };
+    analyse(&position, &limits).unwrap()
+}
+
+/// The table a solve saves beside its store, restored into later searches
+/// of the same board, changes no answer: the position it came from and
+/// positions reached from it, to the end and two plies short, in both
+/// modes, against the reference engine.
+#[test]
+fn a_restored_table_changes_no_answer() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut rng = Rng::new(41);
+    for seed in 0..6u64 {
+        let (n, empties) = if seed % 2 == 0 { (4, 9) } else { (5, 9) };
+        let board = loop {
+            let fill = 1.0 - f64::from(empties) / (n * n) as f64;
+            let b = random_board(&mut rng, n, 99, fill);
+            if b.empty_count() == empties {
+                break b;
+            }
+        };
+        let mut p = if seed % 3 == 0 { Player::O } else { Player::X };
+        let path = dir.path().join(format!("t{seed}.db"));
+        let store = Arc::new(Store::open(&path, &board).unwrap());
+        let never = Duration::from_secs(3600);
+        let limits = Limits {
+            store: Some(table_only(&store, never)),
+            ..Limits::to_depth(SearchMode::AlphaBeta, empties)
+        };
+        analyse(&Position::new(board.clone(), p).unwrap(), &limits).unwrap();
+        let stats = store.stats();
+        assert_eq!(store.failure(), None);
+        assert_eq!(stats.written, 0, "seed {seed}: bounds were stored");
+        assert!(stats.table_saved > 0, "seed {seed}: no table saved");
+        drop(store);
+        let mut b = board.clone();
+        for step in 0..4 {
+            let left = b.empty_count();
+            for depth in [left, left.saturating_sub(2)].into_iter().filter(|&d| d > 0) {
+                for mode in [SearchMode::Minimax, SearchMode::AlphaBeta] {
+                    let store = Arc::new(Store::open(&path, &b).unwrap());
+                    assert!(store.stats().table_loaded > 0, "seed {seed}");
+                    let limits = Limits {
+                        threads: 1 + step % 2,
+                        store: Some(table_only(&store, never)),
+                        ..Limits::to_depth(mode, depth)
+                    };
+                    let got = analyse(&Position::new(b.clone(), p).unwrap(), &limits).unwrap();
+                    let want = textbook(&b, p, mode, depth);
+                    let what = format!("seed {seed} step {step} {mode:?} depth {depth}");
+                    assert_eq!((got.best, got.value), (want.best, want.value), "{what}");
+                    if mode == SearchMode::Minimax {
+                        assert_eq!(got.moves, want.moves, "{what}");
+                    }
+                }
+            }
+            let moves = legal_moves(&b, p);
+            b.make(moves[rng.range(0, moves.len() as u64 - 1) as usize], p);
+            p = p.other();
+        }
+    }
+}
+
+/// A solve stopped at a random moment while its table is saved every few
+/// milliseconds, then run again on the same store, answers what a solve
+/// without a store answers (too deep for the reference engine, which the
+/// test above compares with), starting from the saved table.
+#[test]
+fn a_stopped_solve_resumes_with_its_saved_table() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut rng = Rng::new(43);
+    let mut resumed_from_table = 0;
+    for seed in 0..6u64 {
+        let empties = 12 + (seed % 2) as u32;
+        let position = position(500 + seed, empties);
+        let path = dir.path().join(format!("k{seed}.db"));
+        let store = Arc::new(Store::open(&path, position.board()).unwrap());
+        let stop = Arc::new(AtomicBool::new(false));
+        let limits = Limits {
+            threads: 2,
+            stop: Some(stop.clone()),
+            store: Some(table_only(&store, Duration::from_millis(5))),
+            ..Limits::to_depth(SearchMode::AlphaBeta, empties)
+        };
+        let wait = Duration::from_millis(rng.range(10, 150));
+        std::thread::scope(|s| {
+            s.spawn(|| {
+                std::thread::sleep(wait);
+                stop.store(true, Ordering::Relaxed);
+            });
+            let _ = analyse(&position, &limits);
+        });
+        assert_eq!(store.failure(), None);
+        drop(store);
+        let store = Arc::new(Store::open(&path, position.board()).unwrap());
+        resumed_from_table += usize::from(store.stats().table_loaded > 0);
+        let limits = Limits {
+            store: Some(table_only(&store, Duration::from_secs(3600))),
+            ..Limits::to_depth(SearchMode::AlphaBeta, empties)
+        };
+        let got = analyse(&position, &limits).unwrap();
+        let plain = Limits::to_depth(SearchMode::AlphaBeta, empties);
+        let want = analyse(&position, &plain).unwrap();
+        assert_eq!((got.best, got.value), (want.best, want.value), "seed {seed}");
+    }
+    assert!(resumed_from_table > 0, "no solve resumed from a saved table");
 }

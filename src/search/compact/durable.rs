@@ -7,9 +7,12 @@
 //! window it settles is answered with what the search would be allowed to
 //! return (`Proven::settles`).
 
+use std::sync::mpsc::{self, RecvTimeoutError};
+use std::sync::Arc;
 use std::time::Instant;
 
 use super::geometry::{Geometry, Pos};
+use super::Compact;
 use crate::game::{Move, Player};
 use crate::search::window::Window;
 use crate::store::{Key, Proven, StoreUse};
@@ -101,5 +104,43 @@ impl Durable {
         );
         let micros = u64::try_from(started.at.elapsed().as_micros()).unwrap_or(u64::MAX);
         self.0.store.record_key(started.key, proven, cost, micros);
+    }
+}
+
+/// Saves a search's table beside its store while the search runs, and
+/// once more when it ends, done or stopped: a kill then loses only what
+/// the table learned since the last save.
+pub(crate) struct TableSaver {
+    done: mpsc::Sender<()>,
+    thread: std::thread::JoinHandle<()>,
+}
+
+impl TableSaver {
+    /// Starts saving `compact`'s table, if it has a store that keeps it.
+    pub(crate) fn start(compact: Arc<Compact>) -> Option<TableSaver> {
+        let every = compact.table_every()?;
+        let (done, wait) = mpsc::channel::<()>();
+        let thread = std::thread::Builder::new()
+            .name("table-saver".into())
+            .spawn(move || {
+                let mut period = every;
+                // Ends when the sender is dropped.
+                while let Err(RecvTimeoutError::Timeout) = wait.recv_timeout(period) {
+                    let start = Instant::now();
+                    compact.save_table();
+                    period = every.max(start.elapsed() * 50);
+                }
+                compact.save_table();
+            })
+            // Without a thread the solve goes on unsaved, which only
+            // costs time if it is killed.
+            .ok()?;
+        Some(TableSaver { done, thread })
+    }
+
+    /// Saves the table a last time, and returns once it is written.
+    pub(crate) fn finish(self) {
+        drop(self.done);
+        let _ = self.thread.join();
     }
 }

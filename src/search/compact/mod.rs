@@ -12,4 +12,5 @@ mod geometry;
 mod midgame;
 mod table;
 
+pub(crate) use durable::TableSaver;
 pub(crate) use midgame::Compact;

@@ -10,8 +10,9 @@
 
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
-use super::geometry::Pos;
+use super::geometry::{Cells, Pos};
 use crate::search::window::Bound;
+use crate::store::Entry;
 
 /// One stored result.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -129,6 +130,63 @@ impl Table {
         w[1].store(opp, Relaxed);
         w[2].store(data, Relaxed);
         w[3].store(mix(own, opp, data), Relaxed);
+    }
+}
+
+impl Table {
+    /// The entries with the most plies below them, at most `cap` and none
+    /// with fewer than `floor` plies, as their words: what is worth keeping
+    /// of a table about to be lost. Read while searches write: an entry
+    /// caught half-written fails its check and is left out.
+    pub(crate) fn deepest(&self, cap: usize, floor: u32) -> Vec<Entry> {
+        // Two passes, so that no more than `cap` entries are ever held:
+        // how many entries each depth has, then the deepest that fit.
+        let mut counts = [0usize; 128];
+        self.each_entry(|_, remaining| counts[remaining as usize] += 1);
+        let (mut from, mut kept) = (counts.len(), 0);
+        while from > floor as usize && kept + counts[from - 1] <= cap {
+            from -= 1;
+            kept += counts[from];
+        }
+        let mut out = Vec::with_capacity(kept);
+        self.each_entry(|e, remaining| {
+            if remaining as usize >= from && out.len() < cap {
+                out.push(e);
+            }
+        });
+        out
+    }
+
+    /// Every entry that reads whole, with its plies.
+    fn each_entry(&self, mut f: impl FnMut(Entry, u32)) {
+        for b in self.buckets.iter() {
+            for w in b.0.chunks_exact(4) {
+                let (own, opp) = (w[0].load(Relaxed), w[1].load(Relaxed));
+                let (data, check) = (w[2].load(Relaxed), w[3].load(Relaxed));
+                if check != mix(own, opp, data) {
+                    continue;
+                }
+                if let Some(hit) = unpack(data) {
+                    f([own, opp, data], hit.remaining);
+                }
+            }
+        }
+    }
+
+    /// Stores an entry [`Table::deepest`] took from a table of the same
+    /// board, if it reads as one and `fits` the board; whether it did.
+    pub(crate) fn restore(&self, [own, opp, data]: Entry, fits: impl Fn(Pos, Hit) -> bool) -> bool {
+        let pos = Pos {
+            own: Cells(own),
+            opp: Cells(opp),
+        };
+        match unpack(data) {
+            Some(hit) if fits(pos, hit) => {
+                self.store(pos, hit);
+                true
+            }
+            _ => false,
+        }
     }
 }
 
@@ -288,5 +346,43 @@ mod tests {
             .unwrap();
         t.buckets[0].0[slot * 4 + 2].store(pack(hit(41, 6)), Relaxed);
         assert_eq!(t.probe(pos), None);
+    }
+
+    #[test]
+    fn the_deepest_entries_are_kept_and_come_back() {
+        let t = Table::new(1 << 16);
+        let pos = |k: u64| Pos {
+            own: Cells(k),
+            opp: Cells(k << 32),
+        };
+        for k in 1..=300u64 {
+            t.store(pos(k), hit(k as i32, (k % 30) as u32));
+        }
+        let kept = t.deepest(40, 5);
+        assert!(!kept.is_empty() && kept.len() <= 40, "{}", kept.len());
+        let plies = |e: &Entry| unpack(e[2]).unwrap().remaining;
+        let least = kept.iter().map(plies).min().unwrap();
+        // Nothing left out is deeper than what was kept, and the floor holds.
+        assert!(least >= 5);
+        let deeper_left = (1..=300u64)
+            .filter(|&k| t.probe(pos(k)).is_some_and(|h| h.remaining > least))
+            .count();
+        assert_eq!(deeper_left, kept.iter().filter(|e| plies(e) > least).count());
+        let fresh = Table::new(1 << 16);
+        for &e in &kept {
+            assert!(fresh.restore(e, |_, _| true));
+        }
+        for e in &kept {
+            let p = Pos {
+                own: Cells(e[0]),
+                opp: Cells(e[1]),
+            };
+            assert_eq!(fresh.probe(p), t.probe(p));
+        }
+        // An entry the board refuses, or whose data word is not one, is not stored.
+        let other = Table::new(1 << 16);
+        assert!(!other.restore(kept[0], |_, _| false));
+        assert!(!other.restore([1, 2, 0], |_, _| true));
+        assert_eq!(other.deepest(10, 0), Vec::<Entry>::new());
     }
 }
