@@ -9,6 +9,7 @@ use std::sync::Arc;
 use super::job::{test as search_test, Job, JobResult};
 use crate::game::{legal_moves, Board, Move, MoveKind, Player, Square, Twins};
 use crate::search::root::{self, RootValue};
+use crate::search::Tests;
 use crate::store::{Proven, Store, StoreError};
 
 /// How a solve is cut into jobs.
@@ -150,54 +151,6 @@ struct Node {
     /// False once its parent no longer needs it.
     alive: bool,
     kind: Kind,
-}
-
-/// The exact value of a root move from null-window tests, one at a time
-/// (the rule of `exact_by_tests` in `search/root.rs`: each test moves one
-/// end of `lo..=hi` strictly inward).
-#[derive(Clone, Copy, Debug)]
-struct Tests {
-    lo: i64,
-    hi: i64,
-    beta: i64,
-    step: i64,
-    floor: i64,
-    ceiling: i64,
-}
-
-impl Tests {
-    fn new(lo: i64, hi: i64, beta: i64) -> Tests {
-        Tests {
-            lo,
-            hi,
-            beta: beta.clamp(lo + 1, hi.max(lo + 1)),
-            step: 1,
-            floor: lo,
-            ceiling: hi,
-        }
-    }
-
-    /// The threshold of the next test, or `None` once the value (`lo`) is
-    /// known.
-    fn next(&self) -> Option<i64> {
-        (self.lo < self.hi).then_some(self.beta)
-    }
-
-    fn update(&mut self, t: i64) {
-        if t >= self.beta {
-            self.lo = t.min(self.hi);
-        } else {
-            self.hi = t.max(self.lo);
-        }
-        self.beta = if self.hi == self.ceiling && self.lo != self.floor {
-            (self.lo + self.step).min(self.hi)
-        } else if self.lo == self.floor && self.hi != self.ceiling {
-            (self.hi - self.step + 1).max(self.lo + 1)
-        } else {
-            self.lo + (self.hi - self.lo + 1) / 2
-        };
-        self.step = self.step.saturating_mul(2);
-    }
 }
 
 /// What a root candidate is waiting for.
@@ -418,6 +371,9 @@ impl Driver {
         self.root.order = order;
         let first = self.root.order[0];
         let guess = guesses[first].clamp(-self.edge + 1, self.edge);
+        // Not from what the store knows of it, unlike the direct solve: the
+        // speculative tests below must be the ones an earlier run asked,
+        // and they are asked while the first move's value is unknown.
         self.run_exact(first, Tests::new(-self.edge, self.edge, guess));
         if self.settings.speculate {
             // As if the first move were worth its prediction.
@@ -440,6 +396,17 @@ impl Driver {
             p,
             self.settings.order_plies.min(plies.saturating_sub(1)),
         )
+    }
+
+    /// What the store holds of root candidate `i`'s value (for the root
+    /// player): a killed solve's finished tests, which the tests of its
+    /// exact value go on from (`search/narrowing.rs`).
+    fn known(&self, i: usize) -> (i64, i64) {
+        let mut board = self.root_board.clone();
+        board.make(self.root.cands[i], self.root_player);
+        self.store
+            .get(&board, self.root_player.other(), self.plies - 1)
+            .map_or((-self.edge, self.edge), |p| (-p.hi, -p.lo))
     }
 
     /// Root candidate `i`'s next test for its exact value, or the value.
@@ -514,7 +481,8 @@ impl Driver {
             self.stats.root_done += 1;
             self.check_answer();
         } else if lo > alpha {
-            self.run_exact(i, Tests::new(lo, hi, lo + 1));
+            let (klo, khi) = self.known(i);
+            self.run_exact(i, Tests::new(lo, hi, lo + 1).knowing(klo, khi));
         } else {
             self.root.state[i] = Candidate::Probe { alpha };
             self.root_test(i, alpha + 1);
@@ -564,7 +532,9 @@ impl Driver {
                 self.decide(i);
             }
             Candidate::Exact(mut tests) => {
-                tests.update(t);
+                if let Some(beta) = tests.next() {
+                    tests.update(beta, t);
+                }
                 self.run_exact(i, tests);
             }
             Candidate::Idle | Candidate::Waiting | Candidate::Done => {}

@@ -97,6 +97,15 @@ impl Engine {
         }
     }
 
+    /// Bounds on the value of `board` (`p` to move, `remaining` plies)
+    /// that the compact engine's solve store holds, if any.
+    pub(crate) fn known(&self, board: &Board, p: Player, remaining: u32) -> Option<(i64, i64)> {
+        match self {
+            Engine::General(_) => None,
+            Engine::Compact(c, _) => c.known(board, p, remaining),
+        }
+    }
+
     /// Whether the compact engine searches.
     pub(crate) fn is_compact(&self) -> bool {
         matches!(self, Engine::Compact(..))

@@ -13,6 +13,7 @@ use super::compact::Compact;
 use super::deadline::Deadline;
 use super::engine::{Engine, Threads};
 use super::general::{minimax, Dominance, Eval, Reductions, Searcher, INF};
+use super::narrowing::{exact_by_tests, Tests};
 use super::progress::Progress;
 use super::window::Window;
 use super::worker::{Signals, Worker};
@@ -352,42 +353,6 @@ enum Iteration {
     Partial(Option<(i64, usize)>),
 }
 
-/// The exact value `v`, known to lie in `lo..=hi`, from null-window
-/// tests: `test(beta)` is a fail-soft search of the window
-/// `(beta - 1, beta)`, so a result `t >= beta` proves `v >= t` and a result
-/// `t < beta` proves `v <= t`. Every test moves one end strictly inward.
-/// The first tests `beta`, the next step away from the known end by 1, 2,
-/// 4, ... while the other end is unknown, then the interval is halved: a
-/// window near the value costs the most, one far from it little.
-/// Garbage once `aborted`.
-fn exact_by_tests(
-    mut lo: i64,
-    mut hi: i64,
-    mut beta: i64,
-    mut test: impl FnMut(i64) -> i64,
-    aborted: impl Fn() -> bool,
-) -> i64 {
-    let (floor, ceiling) = (lo, hi);
-    let mut step = 1;
-    while lo < hi && !aborted() {
-        let t = test(beta);
-        if t >= beta {
-            lo = t.min(hi);
-        } else {
-            hi = t.max(lo);
-        }
-        beta = if hi == ceiling && lo != floor {
-            (lo + step).min(hi)
-        } else if lo == floor && hi != ceiling {
-            (hi - step + 1).max(lo + 1)
-        } else {
-            lo + (hi - lo + 1) / 2
-        };
-        step *= 2;
-    }
-    lo
-}
-
 /// The position of one root iteration and its candidate moves.
 struct Root<'a> {
     board: &'a Board,
@@ -422,6 +387,11 @@ fn root_iteration(
     let guesses: Vec<i64> = known.iter().map(|k| k.bound()).collect();
     let child = |b: &mut Board, i: usize, alpha: i64, w: &mut Worker<'_>| {
         let undo = b.make(cands[i], p);
+        // What a killed solve's finished tests proved of this move (the
+        // store keeps them): the tests go on from there.
+        let (klo, khi) = engine
+            .known(b, p.other(), depth - 1)
+            .map_or((-edge, edge), |(lo, hi)| (-hi, -lo));
         let mut window = |lo: i64, hi: i64, w: &mut Worker<'_>| {
             -engine.search(b, p.other(), depth - 1, Window::new(lo, hi).negated(), w)
         };
@@ -436,15 +406,11 @@ fn root_iteration(
                 signals.progress.first_tested(beta, t);
                 t
             };
-            v = exact_by_tests(
-                -edge,
-                edge,
-                guesses[i].clamp(-edge + 1, edge),
-                test,
-                aborted,
-            );
+            let tests = Tests::new(-edge, edge, guesses[i]).knowing(klo, khi);
+            v = exact_by_tests(tests, test, aborted);
         } else if by_tests && v > alpha {
-            v = exact_by_tests(v, edge, v + 1, |beta| window(beta - 1, beta, w), aborted);
+            let tests = Tests::new(v, edge, v + 1).knowing(klo, khi);
+            v = exact_by_tests(tests, |beta| window(beta - 1, beta, w), aborted);
         } else if v > alpha || alpha == -INF {
             v = window(alpha, INF, w);
         }
@@ -525,51 +491,4 @@ fn root_iteration(
         nodes += n;
     }
     Iteration::Complete(best.into_inner(), nodes)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::exact_by_tests;
-    use crate::game::random::Rng;
-
-    /// Against a fail-soft oracle that gives any bound the rules allow,
-    /// the tests find the value from any start, in at most about twice
-    /// log2 of the range.
-    #[test]
-    fn tests_find_the_value_from_any_guess() {
-        let mut rng = Rng::new(31);
-        for _ in 0..20_000 {
-            let edge = rng.range(0, 3000) as i64;
-            let span = 2 * edge as u64;
-            let v = rng.range(0, span) as i64 - edge;
-            let (lo, hi) = match rng.range(0, 2) {
-                0 => (-edge, edge),
-                1 => (v - rng.range(0, (v + edge) as u64) as i64, edge),
-                _ => (v, v),
-            };
-            if lo == hi {
-                assert_eq!(exact_by_tests(lo, hi, lo, |_| unreachable!(), || false), v);
-                continue;
-            }
-            let beta = lo + 1 + rng.range(0, (hi - lo - 1) as u64) as i64;
-            let mut calls = 0;
-            let got = exact_by_tests(
-                lo,
-                hi,
-                beta,
-                |beta| {
-                    calls += 1;
-                    assert!(lo < beta && beta <= hi, "{beta} outside {lo}..={hi}");
-                    if v >= beta {
-                        beta + rng.range(0, (v - beta) as u64) as i64
-                    } else {
-                        v + rng.range(0, (beta - 1 - v) as u64) as i64
-                    }
-                },
-                || false,
-            );
-            assert_eq!(got, v, "from {lo}..={hi} at {beta}");
-            assert!(calls <= 30, "{calls} tests");
-        }
-    }
 }

@@ -82,7 +82,11 @@ impl Durable {
 
     /// Writes what a search of `window` that returned `value` with its
     /// best move `best` proved, if its proof (since `started`, `nodes` now)
-    /// cost enough. `total` bounds every value.
+    /// cost enough or it is the search's root. `total` bounds every value.
+    ///
+    /// A root is kept at any cost because the root's tests of one move
+    /// resume from what its finished tests proved (`search/narrowing.rs`):
+    /// one missing, however cheap, and a resumed solve asks other tests.
     pub(super) fn record(
         &self,
         started: Started,
@@ -90,9 +94,10 @@ impl Durable {
         (value, best): (i32, Option<Move>),
         nodes: u64,
         total: i64,
+        root: bool,
     ) {
         let cost = nodes - started.nodes;
-        if cost < self.0.min_nodes {
+        if cost < self.0.min_nodes && !root {
             return;
         }
         let proven = Proven::from_search(

@@ -123,6 +123,17 @@ impl Compact {
         Some(self.g.move_at(pos, hit.best?))
     }
 
+    /// Bounds on the value of `board` (`p` to move, `remaining` plies)
+    /// that the solve store holds, if it holds any.
+    pub(crate) fn known(&self, board: &Board, p: Player, remaining: u32) -> Option<(i64, i64)> {
+        let Durable(store) = self.durable.as_ref()?;
+        let remaining = remaining.min(board.empty_count());
+        store
+            .store
+            .get(board, p, remaining)
+            .map(|proven| (proven.lo, proven.hi))
+    }
+
     /// Negamax value of `board` for `p` to move, `remaining` plies deep,
     /// within `window`, fail-soft: exact inside the window, a bound outside
     /// it. Garbage once `w` is stopped.
@@ -382,7 +393,8 @@ impl Run<'_> {
         }
         if let (Some(d), Some(started)) = (durable, started) {
             let mv = best_cell.map(|cell| g.move_at(pos, cell));
-            d.record(started, window, (best, mv), w.nodes, g.total());
+            let root = remaining == self.root.1;
+            d.record(started, window, (best, mv), w.nodes, g.total(), root);
         }
         best
     }
