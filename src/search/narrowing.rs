@@ -133,7 +133,10 @@ mod tests {
             let mut calls = 0;
             while let Some(beta) = tests.next() {
                 calls += 1;
-                assert!(tests.lo < beta && beta <= tests.hi, "{beta} outside {tests:?}");
+                assert!(
+                    tests.lo < beta && beta <= tests.hi,
+                    "{beta} outside {tests:?}"
+                );
                 tests.update(beta, answer(beta));
             }
             assert_eq!(tests.lo, v, "from {floor}..={ceiling} at {guess}");

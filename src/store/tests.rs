@@ -303,8 +303,10 @@ fn a_damaged_or_foreign_table_file_is_refused_and_left_alone() {
     Store::open(&other_path, &other).unwrap().close().unwrap();
     let other_table = super::table_file::path_of(&other_path);
     std::fs::write(&other_table, &whole).unwrap();
-    assert_refused(&other_path, &other, |e| {
-        matches!(e, StoreError::Foreign { what, .. } if what.contains("cell values"))
-    });
+    assert_refused(
+        &other_path,
+        &other,
+        |e| matches!(e, StoreError::Foreign { what, .. } if what.contains("cell values")),
+    );
     assert_eq!(std::fs::read(&other_table).unwrap(), whole);
 }

@@ -276,7 +276,10 @@ fn a_restored_table_changes_no_answer() {
         let mut b = board.clone();
         for step in 0..4 {
             let left = b.empty_count();
-            for depth in [left, left.saturating_sub(2)].into_iter().filter(|&d| d > 0) {
+            for depth in [left, left.saturating_sub(2)]
+                .into_iter()
+                .filter(|&d| d > 0)
+            {
                 for mode in [SearchMode::Minimax, SearchMode::AlphaBeta] {
                     let store = Arc::new(Store::open(&path, &b).unwrap());
                     assert!(store.stats().table_loaded > 0, "seed {seed}");
@@ -341,7 +344,14 @@ fn a_stopped_solve_resumes_with_its_saved_table() {
         let got = analyse(&position, &limits).unwrap();
         let plain = Limits::to_depth(SearchMode::AlphaBeta, empties);
         let want = analyse(&position, &plain).unwrap();
-        assert_eq!((got.best, got.value), (want.best, want.value), "seed {seed}");
+        assert_eq!(
+            (got.best, got.value),
+            (want.best, want.value),
+            "seed {seed}"
+        );
     }
-    assert!(resumed_from_table > 0, "no solve resumed from a saved table");
+    assert!(
+        resumed_from_table > 0,
+        "no solve resumed from a saved table"
+    );
 }

@@ -99,7 +99,9 @@ impl Compact {
     pub(crate) fn save_table(&self) {
         if let Some(Durable(store)) = &self.durable {
             if store.store.keeps_table() {
-                store.store.save_table(&self.table.deepest(TABLE_KEPT, TABLE_MIN));
+                store
+                    .store
+                    .save_table(&self.table.deepest(TABLE_KEPT, TABLE_MIN));
             }
         }
     }

@@ -367,7 +367,10 @@ mod tests {
         let deeper_left = (1..=300u64)
             .filter(|&k| t.probe(pos(k)).is_some_and(|h| h.remaining > least))
             .count();
-        assert_eq!(deeper_left, kept.iter().filter(|e| plies(e) > least).count());
+        assert_eq!(
+            deeper_left,
+            kept.iter().filter(|e| plies(e) > least).count()
+        );
         let fresh = Table::new(1 << 16);
         for &e in &kept {
             assert!(fresh.restore(e, |_, _| true));
