@@ -28,9 +28,14 @@ total=0
 killed=0
 finished=""
 for leg in $(seq "$kills"); do
-  after=$(awk -v t="$whole" -v r=$RANDOM 'BEGIN {printf "%.1f", t * (0.1 + 0.8 * r / 32767)}')
+  # Drawn here: a subshell would draw from a freshly seeded generator.
+  r=$RANDOM
+  after=$(awk -v t="$whole" -v r="$r" 'BEGIN {printf "%.1f", t * (0.1 + 0.8 * r / 32767)}')
   start=$(now)
-  solve "$work/killed.txt" "$work/killed.db" 2> /dev/null &
+  # The program itself in the background, not the function: the kill must
+  # reach the solve, not a subshell that would leave it running.
+  "$bin" solve "$input" -o "$work/killed.txt" --threads "$threads" --store "$work/killed.db" \
+    "${extra[@]}" 2> /dev/null &
   pid=$!
   # Sleep in short steps, so that a leg that finishes first is timed.
   deadline=$(awk -v a="$(now)" -v b="$after" 'BEGIN {printf "%.3f", a + b}')
@@ -59,6 +64,8 @@ if [ -z "$finished" ]; then
   total=$(awk -v a="$total" -v b="$took" 'BEGIN {print a + b}')
   echo "last leg: ${took} s  $(tr "\n" " " < "$work/last.stats")"
 fi
+! pgrep -f "$work/killed.db" > /dev/null ||
+  { echo "resume.sh: a killed leg is still running" >&2; exit 1; }
 cmp -s "$work/whole.txt" "$work/killed.txt" ||
   { echo "resume.sh: the resumed solve answers differently" >&2; exit 1; }
 awk -v t="$total" -v w="$whole" -v k="$killed" \
