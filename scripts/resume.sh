@@ -5,8 +5,10 @@
 #
 #   scripts/resume.sh BINARY THREADS KILLS INPUT [SEED [SOLVE-OPTION...]]
 #
-# Each killed leg runs for a random part (10% to 90%, drawn from SEED) of
-# the uninterrupted time. Prints every leg's wall time, the total against
+# The kills come at KILLS moments drawn from SEED between 10% and 90% of
+# the uninterrupted time: leg k runs for the time between moment k-1 and
+# moment k, as long as an uninterrupted solve takes to get from one to the
+# next, so a resume that lost nothing is killed every time. Prints every leg's wall time, the total against
 # the uninterrupted time, and checks that both output files are the same.
 set -euo pipefail
 [ $# -ge 4 ] || { sed -n '2,11p' "$0"; exit 2; }
@@ -24,13 +26,22 @@ whole=$(since "$start")
 echo "uninterrupted: ${whole} s  $(tr "\n" " " < "$work/whole.stats")"
 
 RANDOM=$seed
+# Drawn in this shell: a subshell draws from a freshly seeded generator.
+draws=""
+for _ in $(seq "$kills"); do draws="$draws $RANDOM"; done
+moments=$(for r in $draws; do
+  awk -v t="$whole" -v r="$r" 'BEGIN {printf "%.1f\n", t * (0.1 + 0.8 * r / 32767)}'
+done | sort -n | tr '\n' ' ')
+echo "kills at ${moments}s of the uninterrupted solve"
 total=0
 killed=0
 finished=""
-for leg in $(seq "$kills"); do
-  # Drawn here: a subshell would draw from a freshly seeded generator.
-  r=$RANDOM
-  after=$(awk -v t="$whole" -v r="$r" 'BEGIN {printf "%.1f", t * (0.1 + 0.8 * r / 32767)}')
+previous=0
+leg=0
+for moment in $moments; do
+  leg=$((leg + 1))
+  after=$(awk -v a="$moment" -v b="$previous" 'BEGIN {printf "%.1f", a - b}')
+  previous=$moment
   start=$(now)
   # The program itself in the background, not the function: the kill must
   # reach the solve, not a subshell that would leave it running.
