@@ -226,7 +226,7 @@ fn a_foreign_or_damaged_store_is_refused_from_the_command_line() {
 fn table_only(store: &Arc<Store>, every: Duration) -> StoreUse {
     StoreUse {
         store: store.clone(),
-        min_plies: 8,
+        min_plies: u32::MAX,
         min_nodes: u64::MAX,
         table_every: every,
     }
