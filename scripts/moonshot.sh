@@ -20,6 +20,7 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 "$bin" position --size 5 --fill 0 --seed 1 --mode ALPHABETA --depth 25 -o "$work/empty.txt"
 start=$(date -u +%FT%TZ)
+build=$(git rev-parse --short HEAD)
 status=0
 timeout --signal=INT "$secs" "$bin" solve "$work/empty.txt" -o "$work/answer.txt" --stats \
   --threads "$threads" --table-mb 1024 --store "$dir/empty5x5.db" 2> "$work/stats" || status=$?
@@ -33,6 +34,6 @@ print(f"positions {n} exact {exact} deepest {top}")
 PY
 )
 outcome=$([ "$status" -eq 0 ] && echo "solved: $(head -1 "$dir/answer.txt")" || echo "stopped (status $status)")
-echo "$start .. $(date -u +%FT%TZ)  $(git rev-parse --short HEAD)  threads $threads  $outcome  $counts  $(tr '\n' ' ' < "$work/stats")" \
+echo "$start .. $(date -u +%FT%TZ)  $build  threads $threads  $outcome  $counts  $(tr '\n' ' ' < "$work/stats")" \
   >> "$dir/legs.txt"
 tail -1 "$dir/legs.txt"
