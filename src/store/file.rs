@@ -103,10 +103,7 @@ pub(super) fn create(path: &Path, identity: &Identity) -> Result<(), StoreError>
         path: path.to_owned(),
         message,
     };
-    let dir = match path.parent() {
-        Some(d) if !d.as_os_str().is_empty() => d,
-        _ => Path::new("."),
-    };
+    let dir = dir_of(path);
     let temp = tempfile::Builder::new()
         .prefix(".stakeraid-store-")
         .tempfile_in(dir)
@@ -244,6 +241,25 @@ pub(super) fn check_identity(
 }
 
 /// One stored position.
+/// The directory a file at `path` is in, where a file to be renamed over
+/// it is made.
+pub(super) fn dir_of(path: &Path) -> &Path {
+    match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => Path::new("."),
+    }
+}
+
+/// FNV-1a of `bytes`: the checksum of a row's fields and of a table file.
+pub(super) fn fnv1a(bytes: &[u8]) -> u64 {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for &b in bytes {
+        h ^= u64::from(b);
+        h = h.wrapping_mul(0x0100_0000_01b3);
+    }
+    h
+}
+
 pub(super) struct Row {
     pub(super) key: Key,
     pub(super) proven: Proven,
@@ -267,12 +283,7 @@ impl Row {
             self.nodes,
             self.micros,
         );
-        let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-        for b in text.bytes() {
-            h ^= u64::from(b);
-            h = h.wrapping_mul(0x0100_0000_01b3);
-        }
-        (h >> 1) as i64
+        (fnv1a(text.as_bytes()) >> 1) as i64
     }
 
     fn best_text(&self) -> Option<String> {

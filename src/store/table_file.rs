@@ -19,7 +19,7 @@
 use std::io::{BufWriter, Write};
 use std::path::Path;
 
-use super::file::Identity;
+use super::file::{dir_of, fnv1a, Identity};
 use super::StoreError;
 
 /// "SRtable" and the version of the entries' layout.
@@ -99,10 +99,7 @@ pub(super) fn write(path: &Path, identity: &Identity, entries: &[Entry]) -> Resu
         path: path.to_owned(),
         message: e.to_string(),
     };
-    let dir = match path.parent() {
-        Some(d) if !d.as_os_str().is_empty() => d,
-        _ => Path::new("."),
-    };
+    let dir = dir_of(path);
     let mut bytes = Vec::with_capacity(32 + entries.len() * 24);
     let text = identity.text();
     bytes.extend_from_slice(MAGIC);
@@ -128,13 +125,4 @@ pub(super) fn write(path: &Path, identity: &Identity, entries: &[Entry]) -> Resu
     temp.as_file().sync_all().map_err(io)?;
     temp.persist(path).map_err(|e| io(e.error))?;
     Ok(())
-}
-
-fn fnv1a(bytes: &[u8]) -> u64 {
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    for &b in bytes {
-        h ^= u64::from(b);
-        h = h.wrapping_mul(0x0100_0000_01b3);
-    }
-    h
 }
