@@ -389,8 +389,9 @@ fn root_iteration(
         let undo = b.make(cands[i], p);
         // What a killed solve's finished tests proved of this move (the
         // store keeps them): the tests go on from there.
-        let (klo, khi) = engine
-            .known(b, p.other(), depth - 1)
+        let (klo, khi) = by_tests
+            .then(|| engine.known(b, p.other(), depth - 1))
+            .flatten()
             .map_or((-edge, edge), |(lo, hi)| (-hi, -lo));
         let mut window = |lo: i64, hi: i64, w: &mut Worker<'_>| {
             -engine.search(b, p.other(), depth - 1, Window::new(lo, hi).negated(), w)
