@@ -11,17 +11,19 @@
 # next, so a resume that lost nothing is killed every time. Prints every leg's wall time, the total against
 # the uninterrupted time, and checks that both output files are the same.
 set -euo pipefail
-[ $# -ge 4 ] || { sed -n '2,11p' "$0"; exit 2; }
+[ $# -ge 4 ] || { sed -n '2,12p' "$0"; exit 2; }
 bin="$1"; threads="$2"; kills="$3"; input="$4"; seed="${5:-1}"
 extra=("${@:6}")
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 now() { date +%s.%N; }
 since() { awk -v a="$1" -v b="$(now)" 'BEGIN {printf "%.1f", b - a}'; }
-solve() { "$bin" solve "$input" -o "$1" --threads "$threads" --store "$2" --stats "${extra[@]}"; }
+# A command, not a function: started in the background, a function runs in
+# a subshell, and a kill would reach the subshell and leave the solve running.
+solve=("$bin" solve "$input" --threads "$threads" "${extra[@]}")
 
 start=$(now)
-solve "$work/whole.txt" "$work/whole.db" 2> "$work/whole.stats"
+"${solve[@]}" -o "$work/whole.txt" --store "$work/whole.db" --stats 2> "$work/whole.stats"
 whole=$(since "$start")
 echo "uninterrupted: ${whole} s  $(tr "\n" " " < "$work/whole.stats")"
 
@@ -43,10 +45,7 @@ for moment in $moments; do
   after=$(awk -v a="$moment" -v b="$previous" 'BEGIN {printf "%.1f", a - b}')
   previous=$moment
   start=$(now)
-  # The program itself in the background, not the function: the kill must
-  # reach the solve, not a subshell that would leave it running.
-  "$bin" solve "$input" -o "$work/killed.txt" --threads "$threads" --store "$work/killed.db" \
-    "${extra[@]}" 2> /dev/null &
+  "${solve[@]}" -o "$work/killed.txt" --store "$work/killed.db" 2> /dev/null &
   pid=$!
   # Sleep in short steps, so that a leg that finishes first is timed.
   deadline=$(awk -v a="$(now)" -v b="$after" 'BEGIN {printf "%.3f", a + b}')
@@ -70,7 +69,7 @@ for moment in $moments; do
 done
 if [ -z "$finished" ]; then
   start=$(now)
-  solve "$work/killed.txt" "$work/killed.db" 2> "$work/last.stats"
+  "${solve[@]}" -o "$work/killed.txt" --store "$work/killed.db" --stats 2> "$work/last.stats"
   took=$(since "$start")
   total=$(awk -v a="$total" -v b="$took" 'BEGIN {print a + b}')
   echo "last leg: ${took} s  $(tr "\n" " " < "$work/last.stats")"

@@ -113,8 +113,9 @@ impl Durable {
 }
 
 /// Saves a search's table beside its store while the search runs, and
-/// once more when it ends, done or stopped: a kill then loses only what
-/// the table learned since the last save.
+/// once more when it ends, done or stopped by its deadline: a kill (or
+/// a signal, which ends the command-line program at once) then loses only
+/// what the table learned since the last save.
 pub(crate) struct TableSaver {
     done: mpsc::Sender<()>,
     thread: std::thread::JoinHandle<()>,
