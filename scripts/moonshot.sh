@@ -2,18 +2,26 @@
 # The empty 5x5 board (`position --size 5 --fill 0 --seed 1`), solved in
 # legs that each resume from the committed store:
 #
-#   scripts/moonshot.sh SECONDS [THREADS]
+#   scripts/moonshot.sh [--confirm] SECONDS [THREADS]
 #
-# runs one leg of at most SECONDS (default 2 threads, a 1 GiB table), then
-# folds the store's log into profiles/moonshot/empty5x5.db and appends the
-# leg to profiles/moonshot/legs.txt: commit both, and the next leg, here or
-# on any machine, goes on from there. A finished solve writes its answer
-# to profiles/moonshot/answer.txt.
+# runs one leg of at most SECONDS (default 2 threads), then folds the
+# store's log into its file and appends the leg to its list of legs:
+# commit both, and the next leg, here or on any machine, goes on from
+# there. The solve is direct, with a 1 GiB table, in
+# profiles/moonshot/empty5x5.db (legs.txt, answer.txt). --confirm runs the
+# confirming solve, configured differently and sharing nothing with the
+# first: cut into jobs two plies below the root (--split 2), in its own
+# store confirm.db (confirm-legs.txt, confirm-answer.txt).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-[ $# -ge 1 ] || { sed -n '2,12p' "$0"; exit 2; }
-secs="$1"; threads="${2:-2}"
 dir=profiles/moonshot
+name=empty5x5; legs=legs; answer=answer; how=(--table-mb 1024)
+if [ "${1:-}" = --confirm ]; then
+  shift
+  name=confirm; legs=confirm-legs; answer=confirm-answer; how=(--split 2)
+fi
+[ $# -ge 1 ] || { sed -n '2,15p' "$0"; exit 2; }
+secs="$1"; threads="${2:-2}"
 cargo build --release --locked --quiet
 bin=target/release/stakeraid
 work=$(mktemp -d)
@@ -23,9 +31,9 @@ start=$(date -u +%FT%TZ)
 build=$(git rev-parse --short HEAD)
 status=0
 timeout --signal=INT "$secs" "$bin" solve "$work/empty.txt" -o "$work/answer.txt" --stats \
-  --threads "$threads" --table-mb 1024 --store "$dir/empty5x5.db" 2> "$work/stats" || status=$?
-[ "$status" -eq 0 ] && cp "$work/answer.txt" "$dir/answer.txt"
-counts=$(python3 - "$dir/empty5x5.db" <<'PY'
+  --threads "$threads" "${how[@]}" --store "$dir/$name.db" 2> "$work/stats" || status=$?
+[ "$status" -eq 0 ] && cp "$work/answer.txt" "$dir/$answer.txt"
+counts=$(python3 - "$dir/$name.db" <<'PY'
 import sqlite3, sys
 c = sqlite3.connect(sys.argv[1])
 c.execute("PRAGMA wal_checkpoint(TRUNCATE)")
@@ -33,7 +41,7 @@ n, exact, top = c.execute("select count(*), sum(lo = hi), max(plies) from bounds
 print(f"positions {n} exact {exact} deepest {top}")
 PY
 )
-outcome=$([ "$status" -eq 0 ] && echo "solved: $(head -1 "$dir/answer.txt")" || echo "stopped (status $status)")
-echo "$start .. $(date -u +%FT%TZ)  $build  threads $threads  $outcome  $counts  $(tr '\n' ' ' < "$work/stats")" \
-  >> "$dir/legs.txt"
-tail -1 "$dir/legs.txt"
+outcome=$([ "$status" -eq 0 ] && echo "solved: $(head -1 "$dir/$answer.txt")" || echo "stopped (status $status)")
+echo "$start .. $(date -u +%FT%TZ)  $build  threads $threads  ${how[*]}  $outcome  $counts  $(tr '\n' ' ' < "$work/stats")" \
+  >> "$dir/$legs.txt"
+tail -1 "$dir/$legs.txt"
