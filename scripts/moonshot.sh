@@ -9,16 +9,22 @@
 # commit both, and the next leg, here or on any machine, goes on from
 # there. The solve is direct, with a 1 GiB table, in
 # profiles/moonshot/empty5x5.db (legs.txt, answer.txt). --confirm runs the
-# confirming solve, configured differently and sharing nothing with the
-# first: cut into jobs two plies below the root (--split 2), in its own
-# store confirm.db (confirm-legs.txt, confirm-answer.txt).
+# confirming solve, configured differently and sharing no proof with the
+# first: the split driver, one job per root test (--split 1), told the
+# first solve's move and value (--hint), in its own store confirm.db
+# (confirm-legs.txt, confirm-answer.txt).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 dir=profiles/moonshot
 name=empty5x5; legs=legs; answer=answer; how=(--table-mb 1024)
 if [ "${1:-}" = --confirm ]; then
   shift
-  name=confirm; legs=confirm-legs; answer=confirm-answer; how=(--split 2)
+  name=confirm; legs=confirm-legs; answer=confirm-answer
+  # The first solve's answer as a hint: it orders the root and places the
+  # first test, and cannot change the answer (src/jobs/driver.rs).
+  best=$(head -1 "$dir/answer.txt")
+  value=$(grep -o 'value -\?[0-9]*' "$dir/legs.txt" | tail -1 | cut -d' ' -f2)
+  how=(--split 1 --hint "$best=$value")
 fi
 [ $# -ge 1 ] || { sed -n '2,15p' "$0"; exit 2; }
 secs="$1"; threads="${2:-2}"

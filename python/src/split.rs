@@ -72,6 +72,7 @@ impl PySplitSolve {
             order_plies,
             store: store.clone(),
             speculate,
+            hint: None,
         };
         let plies = depth.unwrap_or(u32::MAX);
         let driver = Driver::new(board, position.player(), plies, settings);

@@ -8,9 +8,9 @@ use std::time::{Duration, Instant};
 
 use anyhow::Context;
 use indicatif::ProgressBar;
-use stakeraid::jobs::{solve_local, DriverStats, Settings};
+use stakeraid::jobs::{solve_local, DriverStats, Hint, Settings};
 use stakeraid::store::{Store, StoreStats, StoreUse};
-use stakeraid::{answer_text, Problem, Task};
+use stakeraid::{answer_text, check_move, Problem, Task};
 
 /// The store named by `--store`, opened for `problem`'s board: read at
 /// once, written as the search goes.
@@ -64,14 +64,20 @@ pub(super) fn split_solve(
     split: u32,
     threads: usize,
     store: Option<&StoreUse>,
+    hint: Option<Hint>,
     bar: &ProgressBar,
 ) -> anyhow::Result<(String, i64, DriverStats)> {
     let Task::Exact { depth, .. } = problem.task else {
         anyhow::bail!("--split solves MINIMAX and ALPHABETA inputs");
     };
+    if let Some(hint) = hint {
+        check_move(&problem.board, problem.player, hint.best)
+            .with_context(|| format!("--hint: {} cannot be played here", hint.best))?;
+    }
     let settings = Settings {
         split,
         store: store.map(|s| s.store.clone()),
+        hint,
         ..Settings::default()
     };
     let start = Instant::now();

@@ -6,6 +6,7 @@ use std::time::{Duration, Instant};
 use anyhow::Context;
 use indicatif::{ProgressBar, ProgressStyle};
 use stakeraid::api::{analyse_watched, solve_watched, Limits, Position, RootProgress, Watch};
+use stakeraid::jobs::Hint;
 use stakeraid::store::StoreUse;
 use stakeraid::{legacy, Engine, Move, Problem, SearchMode, SolveOptions, Task};
 
@@ -75,6 +76,26 @@ pub struct SolveArgs {
     /// side by side on a Ray cluster). The answer is the same.
     #[arg(long, value_name = "PLIES", value_parser = clap::value_parser!(u32).range(1..))]
     split: Option<u32>,
+    /// With --split: a move believed best and its value for the side to
+    /// move, as `MOVE=VALUE` (`"D4 Stake=176"`), say from an earlier solve.
+    /// That move is tested first, at that value; a right hint leaves the
+    /// least to prove, a wrong one only costs time. The answer is the same.
+    #[arg(long, value_name = "MOVE=VALUE", requires = "split", value_parser = parse_hint)]
+    hint: Option<Hint>,
+}
+
+/// `--hint`'s `MOVE=VALUE`.
+fn parse_hint(text: &str) -> Result<Hint, String> {
+    let (mv, value) = text
+        .rsplit_once('=')
+        .ok_or("expected MOVE=VALUE, as in \"D4 Stake=176\"")?;
+    Ok(Hint {
+        best: mv.parse::<Move>().map_err(|e| e.to_string())?,
+        value: value
+            .trim()
+            .parse()
+            .map_err(|_| format!("the value {:?} is not a whole number", value.trim()))?,
+    })
 }
 
 impl Default for SolveArgs {
@@ -94,6 +115,7 @@ impl Default for SolveArgs {
             store: None,
             store_min_nodes: 1 << 24,
             split: None,
+            hint: None,
         }
     }
 }
@@ -171,7 +193,7 @@ fn run_split(
 ) -> anyhow::Result<()> {
     let spinner = searching(problem);
     let start = Instant::now();
-    let solved = deep::split_solve(problem, split, args.threads, store, &spinner);
+    let solved = deep::split_solve(problem, split, args.threads, store, args.hint, &spinner);
     spinner.finish_and_clear();
     let (text, value, stats) = solved?;
     if let Some(store) = store {

@@ -37,6 +37,23 @@ pub struct Settings {
     /// from 1.5x to 2.1x (split 1) and 2.9x to 5.2x (split 2), for 1.4x
     /// and 1.7x to 2.5x the nodes, which a few workers pay in time.
     pub speculate: bool,
+    /// A move believed best and its value (for the root player), from an
+    /// earlier solve: that move is tested first, its first test at that
+    /// value. Only the order and that threshold change, so the answer is
+    /// the same whatever the hint; a right one leaves the least to prove
+    /// (two tests for the move, one for each other), which is what a
+    /// confirming run of a known answer wants. A move that is not one of
+    /// the root's candidates (a Raid that flips nothing) is ignored.
+    pub hint: Option<Hint>,
+}
+
+/// See [`Settings::hint`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Hint {
+    /// The move believed best.
+    pub best: Move,
+    /// Its value believed, for the root player.
+    pub value: i64,
 }
 
 impl Default for Settings {
@@ -47,6 +64,7 @@ impl Default for Settings {
             order_plies: 4,
             store: None,
             speculate: false,
+            hint: None,
         }
     }
 }
@@ -368,9 +386,17 @@ impl Driver {
         let guesses = self.root.twins.distinct(&guesses);
         let mut order: Vec<usize> = (0..self.root.cands.len()).collect();
         order.sort_by_key(|&i| (Reverse(guesses[i]), i));
+        let mut guess = guesses[order[0]];
+        if let Some(hint) = self.settings.hint {
+            if let Some(at) = order.iter().position(|&i| self.root.cands[i] == hint.best) {
+                let i = order.remove(at);
+                order.insert(0, i);
+                guess = hint.value;
+            }
+        }
         self.root.order = order;
         let first = self.root.order[0];
-        let guess = guesses[first].clamp(-self.edge + 1, self.edge);
+        let guess = guess.clamp(-self.edge + 1, self.edge);
         // Not from what the store knows of it, unlike the direct solve: the
         // speculative tests below must be the ones an earlier run asked,
         // and they are asked while the first move's value is unknown.

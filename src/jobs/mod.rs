@@ -38,8 +38,9 @@
 //! *The root.* The root keeps the engines' tie-break layer
 //! (`src/search/README.md`, "The tie-break layer" and "Exact values by
 //! tests"): its candidates are the legal moves less the Raids that flip
-//! nothing; the first, in shallow-search order, gets its exact value from
-//! a sequence of tests; then every other candidate `i` is tested against
+//! nothing; the first, in shallow-search order (or the move a hint names,
+//! its first test at the hinted value), gets its exact value from a
+//! sequence of tests; then every other candidate `i` is tested against
 //! the best `(bv, bi)` known when its test starts, with alpha `bv - 1` if
 //! `i < bi` and `bv` if `i > bi`, and one that fails high gets its exact
 //! value from tests and may replace the best. That argument shows the
@@ -57,7 +58,7 @@ mod job;
 mod local;
 mod simulate;
 
-pub use driver::{Driver, DriverStats, Settings, SplitAnswer};
+pub use driver::{Driver, DriverStats, Hint, Settings, SplitAnswer};
 pub use job::{run_job, Job, JobError, JobResult};
 pub use local::solve_local;
 pub use simulate::{simulate, Simulated};

@@ -1,6 +1,6 @@
 use std::sync::Arc;
 
-use super::{solve_local, Driver, Settings};
+use super::{solve_local, Driver, Hint, Settings};
 use crate::game::random::{random_board, Rng};
 use crate::game::Player;
 use crate::search::reference;
@@ -41,6 +41,7 @@ fn split_solves_equal_the_reference() {
                 order_plies: (seed % 4) as u32,
                 store: None,
                 speculate: seed.is_multiple_of(2),
+                hint: None,
             };
             let got =
                 solve_local(&board, p, depth, settings, 1 + (seed % 3) as usize, |_| {}).unwrap();
@@ -49,6 +50,67 @@ fn split_solves_equal_the_reference() {
                 (expected.best, expected.value),
                 "seed {seed} split {split}\n{board:?}"
             );
+        }
+    }
+}
+
+/// A hint changes no answer, whatever move and value it names; a right
+/// one leaves only the least to prove: at the root cut, two tests of the
+/// hinted move's value (one where it is the edge of the range) and one
+/// test of every other candidate.
+#[test]
+fn a_hint_changes_no_answer_and_a_right_one_leaves_the_least() {
+    let mut rng = Rng::new(11);
+    for seed in 0..40u64 {
+        let n = 3 + (seed % 2) as usize;
+        let empties = 5 + (seed % 5) as u32;
+        let (board, p) = position(300 + seed, n, empties.min((n * n) as u32));
+        let depth = board.empty_count() - (seed % 2) as u32;
+        let expected = reference::alphabeta(&board, p, depth);
+        let moves = crate::game::legal_moves(&board, p);
+        let edge = board.total();
+        let other = moves[rng.range(0, moves.len() as u64 - 1) as usize];
+        let anything = rng.range(0, 2 * edge as u64) as i64 - edge;
+        let right = Hint {
+            best: expected.best,
+            value: expected.value,
+        };
+        let hints = [
+            right,
+            Hint {
+                best: other,
+                value: anything,
+            },
+            Hint {
+                value: anything,
+                ..right
+            },
+        ];
+        for (k, hint) in hints.into_iter().enumerate() {
+            let settings = Settings {
+                split: 1 + (k as u32 + seed as u32) % 3,
+                inline_plies: 0,
+                order_plies: (seed % 3) as u32,
+                store: None,
+                speculate: false,
+                hint: Some(hint),
+            };
+            let split = settings.split;
+            let mut last = super::DriverStats::default();
+            let got = solve_local(&board, p, depth, settings, 1, |s| last = *s).unwrap();
+            assert_eq!(
+                (got.best, got.value),
+                (expected.best, expected.value),
+                "seed {seed} hint {hint:?} split {split}\n{board:?}"
+            );
+            if k == 0 && split == 1 {
+                let first = if expected.value.abs() == edge { 1 } else { 2 };
+                assert_eq!(
+                    last.done,
+                    last.root_moves - 1 + first,
+                    "seed {seed}: a right hint left more to prove"
+                );
+            }
         }
     }
 }
@@ -67,6 +129,7 @@ fn results_in_any_order_give_the_same_answer() {
             order_plies: 2,
             store: None,
             speculate: !seed.is_multiple_of(2),
+            hint: None,
         };
         let mut driver = Driver::new(&board, p, 9, settings);
         let mut pending = Vec::new();
@@ -106,6 +169,7 @@ fn a_store_answers_what_was_proved() {
             order_plies: 2,
             store: Some(store.clone()),
             speculate: true,
+            hint: None,
         };
         let store = Arc::new(Store::open(&path, &board).unwrap());
         let mut jobs = 0;
