@@ -97,6 +97,13 @@ impl Engine {
         }
     }
 
+    /// Counts a search that bounds from [`Engine::known`] made needless.
+    pub(crate) fn note_store_answer(&self) {
+        if let Engine::Compact(c, _) = self {
+            c.note_store_answer();
+        }
+    }
+
     /// Bounds on the value of `board` (`p` to move, `remaining` plies)
     /// that the compact engine's solve store holds, if any.
     pub(crate) fn known(&self, board: &Board, p: Player, remaining: u32) -> Option<(i64, i64)> {

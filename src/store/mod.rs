@@ -385,6 +385,11 @@ impl Store {
             .ok()
     }
 
+    /// Counts a search made needless by bounds [`Store::get`] gave.
+    pub(crate) fn note_answer(&self) {
+        self.hits.fetch_add(1, Relaxed);
+    }
+
     /// [`Store::settle`] by key; where the store does not settle the
     /// window, the best move stored for the position, if any.
     pub(crate) fn settle_key(&self, key: &Key, alpha: i64, beta: i64) -> Result<i64, Option<Move>> {

@@ -125,6 +125,13 @@ impl Compact {
         Some(self.g.move_at(pos, hit.best?))
     }
 
+    /// Counts a search that bounds from [`Compact::known`] made needless.
+    pub(crate) fn note_store_answer(&self) {
+        if let Some(Durable(store)) = &self.durable {
+            store.store.note_answer();
+        }
+    }
+
     /// Bounds on the value of `board` (`p` to move, `remaining` plies)
     /// that the solve store holds, if it holds any.
     pub(crate) fn known(&self, board: &Board, p: Player, remaining: u32) -> Option<(i64, i64)> {
