@@ -11,9 +11,10 @@ use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
 use stakeraid::api::{self, Grid};
-use stakeraid::jobs::{run_job as run_one, Driver, Job, JobResult, Settings};
+use stakeraid::jobs::{run_job as run_one, Driver, Hint, Job, JobResult, Settings};
 use stakeraid::search::RootValue;
 use stakeraid::store::{Store, StoreError};
+use stakeraid::{check_move, Move};
 
 use crate::errors::value_error;
 
@@ -31,7 +32,10 @@ fn store_error(e: StoreError) -> PyErr {
 /// (`take_jobs` itself may settle the last ones: check `answer` after it).
 /// `grid` is `(values, cells, player)` as `Position` takes them. With
 /// `store`, every proven bound is written to that file as it is
-/// proved, and a new `SplitSolve` on the same file resumes.
+/// proved, and a new `SplitSolve` on the same file resumes. `hint`,
+/// `(move, value)` from an earlier solve, has that move tested first at
+/// that value: the answer is the same whatever the hint, and a right one
+/// leaves the least to prove.
 #[pyclass(name = "SplitSolve", module = "stakeraid")]
 pub(crate) struct PySplitSolve {
     driver: Driver,
@@ -41,7 +45,8 @@ pub(crate) struct PySplitSolve {
 #[pymethods]
 impl PySplitSolve {
     #[new]
-    #[pyo3(signature = (grid, depth = None, split = 3, store = None, inline_plies = 8, order_plies = 4, speculate = false))]
+    #[pyo3(signature = (grid, depth = None, split = 3, store = None, inline_plies = 8, order_plies = 4, speculate = false, hint = None))]
+    #[allow(clippy::too_many_arguments)]
     fn new(
         grid: (Vec<Vec<i64>>, Vec<String>, String),
         depth: Option<u32>,
@@ -50,6 +55,7 @@ impl PySplitSolve {
         inline_plies: u32,
         order_plies: u32,
         speculate: bool,
+        hint: Option<(String, i64)>,
     ) -> PyResult<Self> {
         let (values, cells, player) = grid;
         let grid = Grid {
@@ -62,6 +68,17 @@ impl PySplitSolve {
         if split == 0 {
             return Err(value_error("split must be at least 1"));
         }
+        let hint = match hint {
+            Some((text, value)) => {
+                let best: Move = text
+                    .parse()
+                    .map_err(|e| value_error(format!("hint: {e}")))?;
+                check_move(board, position.player(), best)
+                    .map_err(|e| value_error(format!("hint: {best}: {e}")))?;
+                Some(Hint { best, value })
+            }
+            None => None,
+        };
         let store = match store {
             Some(path) => Some(Arc::new(Store::open(&path, board).map_err(store_error)?)),
             None => None,
@@ -72,7 +89,7 @@ impl PySplitSolve {
             order_plies,
             store: store.clone(),
             speculate,
-            hint: None,
+            hint,
         };
         let plies = depth.unwrap_or(u32::MAX);
         let driver = Driver::new(board, position.player(), plies, settings);

@@ -109,11 +109,17 @@ def test_the_command_line(tmp_path):
     path.write_text(position.to_input(depth=12))
     run = subprocess.run(
         [sys.executable, "-m", "stakeraid.cluster", "solve", str(path), "--store",
-         str(tmp_path / "cli.db"), "--num-cpus", "2", "--split", "2", "--quiet"],
+         str(tmp_path / "cli.db"), "--num-cpus", "2", "--split", "2", "--quiet",
+         "--hint", f"{direct.best}={direct.value}"],
         capture_output=True, text=True, timeout=300,
     )
     assert run.returncode == 0, run.stderr[-2000:]
     assert run.stdout.splitlines()[0] == f"{direct.best}  value {direct.value}"
+    run = subprocess.run(
+        [sys.executable, "-m", "stakeraid.cluster", "solve", str(path), "--hint", "C3 Stake"],
+        capture_output=True, text=True, timeout=60,
+    )
+    assert run.returncode == 2 and "MOVE=VALUE" in run.stderr
     bad = tmp_path / "bad.txt"
     bad.write_text("5\nCOMPETITION\nX\n10\n")
     run = subprocess.run([sys.executable, "-m", "stakeraid.cluster", "solve", str(bad)],

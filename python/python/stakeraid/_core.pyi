@@ -221,7 +221,10 @@ class SplitSolve:
     for ``run_job``), ``finish`` takes their results back in any order, and
     ``answer`` is set once every root move is settled (``take_jobs`` itself
     may settle the last ones: check ``answer`` after it too). With ``store``, every
-    proven bound is written to that file as it is proved."""
+    proven bound is written to that file as it is proved. ``hint``, a move
+    and its value from an earlier solve, has that move tested first at that
+    value: the answer is the same whatever the hint (an unplayable move is
+    a ``ValueError``)."""
 
     def __init__(
         self,
@@ -232,6 +235,7 @@ class SplitSolve:
         inline_plies: int = 8,
         order_plies: int = 4,
         speculate: bool = False,
+        hint: tuple[str, int] | None = None,
     ) -> None: ...
     def take_jobs(self, max: int) -> list[str]: ...
     def finish(self, result: str) -> None: ...

@@ -18,7 +18,7 @@ from __future__ import annotations
 import argparse
 import sys
 import time
-from typing import Any, Callable, Dict, Optional
+from typing import Any, Callable, Dict, Optional, Tuple
 
 from . import _core
 from ._core import Position
@@ -66,6 +66,7 @@ def solve(
     inline_plies: int = 8,
     order_plies: int = 4,
     speculate: Optional[bool] = None,
+    hint: Optional[Tuple[str, int]] = None,
     job_function: Callable[[str, int], str] = _core.run_job,
     progress: Optional[Callable[[Dict[str, Any]], None]] = None,
 ) -> Dict[str, Any]:
@@ -82,6 +83,9 @@ def solve(
     with ``address`` and ``num_cpus`` unless it already is.
     ``speculate`` tests the root's moves against the first's predicted value
     while that is still being proved (default: on more than 8 CPUs).
+    ``hint``, ``(move, value)`` from an earlier solve (``("D4 Stake",
+    176)``), has that move tested first at that value; the answer is the
+    same whatever the hint, and a right one leaves the least to prove.
     ``job_function(job, threads)`` answers one job (default
     ``stakeraid.run_job``); ``progress(stats)`` is called after each
     result.
@@ -99,7 +103,7 @@ def solve(
         speculate = cpus > 8
     driver = _core.SplitSolve(grid, depth, split=split or default_split(cpus), store=store,
                               inline_plies=inline_plies, order_plies=order_plies,
-                              speculate=speculate)
+                              speculate=speculate, hint=hint)
     task = _job_task(ray, job_function)
     limit = in_flight or IN_FLIGHT_PER_CPU * cpus
     running: Dict[Any, int] = {}
@@ -135,6 +139,17 @@ def _job_id(job: str) -> int:
     return int(json.loads(job)["id"])
 
 
+def _hint(text: str) -> Tuple[str, int]:
+    move, sep, value = text.rpartition("=")
+    if not sep:
+        raise argparse.ArgumentTypeError('expected MOVE=VALUE, as in "D4 Stake=176"')
+    try:
+        return move.strip(), int(value)
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"the value {value.strip()!r} is not a whole number") from None
+
+
 def _progress_line(stats: Dict[str, Any]) -> None:
     rate = stats["nodes"] / stats["seconds"] if stats["seconds"] > 0 else 0.0
     sys.stderr.write(
@@ -159,6 +174,8 @@ def main(argv: Optional[list] = None) -> int:
     cmd.add_argument("--num-cpus", type=int, help="CPUs of a local Ray instance")
     cmd.add_argument("--split", type=int,
                      help="plies below the root cut into jobs (default: by the cluster's CPUs)")
+    cmd.add_argument("--hint", metavar="MOVE=VALUE", type=_hint,
+                     help='a move believed best and its value, as "D4 Stake=176": tested first')
     cmd.add_argument("--quiet", action="store_true", help="no progress line")
     args = parser.parse_args(argv)
     try:
@@ -178,6 +195,7 @@ def main(argv: Optional[list] = None) -> int:
             split=args.split,
             address=args.address,
             num_cpus=args.num_cpus,
+            hint=args.hint,
             progress=None if args.quiet else _progress_line,
         )
     except (OSError, ValueError) as e:

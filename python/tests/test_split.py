@@ -1,0 +1,59 @@
+"""SplitSolve driven by hand, one job at a time, without Ray: a hint from an
+earlier solve changes no answer, a right one leaves the least to prove,
+and a move that cannot be played is refused."""
+
+import random
+
+import pytest
+import stakeraid
+
+
+def random_position(rng, n, empties):
+    cells = [rng.choice("XO") for _ in range(n * n - empties)] + ["."] * empties
+    rng.shuffle(cells)
+    values = [[rng.randint(0, 99) for _ in range(n)] for _ in range(n)]
+    rows = ["".join(cells[r * n:(r + 1) * n]) for r in range(n)]
+    return stakeraid.Position(values, rows, rng.choice("XO"))
+
+
+def solve_by_hand(position, depth, **settings):
+    grid = (position.values, position.cells, position.to_move)
+    driver = stakeraid.SplitSolve(grid, depth, **settings)
+    while driver.answer is None:
+        jobs = driver.take_jobs(1)
+        if driver.answer is not None:
+            break
+        assert jobs, "the driver has no answer and no job to run"
+        driver.finish(stakeraid.run_job(jobs[0]))
+    return driver
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_a_hint_changes_no_answer_and_a_right_one_leaves_the_least(seed):
+    rng = random.Random(seed)
+    position = random_position(rng, 4, 8 + seed % 3)
+    depth = 8 + seed % 3
+    direct = stakeraid.analyse(position, depth=depth, threads=1)
+    best, value = str(direct.best), direct.value
+    edge = sum(map(sum, position.values))
+    other = str(rng.choice(position.legal_moves()))
+    hints = [(best, value), (other, rng.randint(-edge, edge)), (best, value + 7)]
+    for k, hint in enumerate(hints):
+        driver = solve_by_hand(position, depth, split=1, inline_plies=0, order_plies=0,
+                               hint=hint)
+        assert (driver.answer["best"], driver.answer["value"]) == (best, value), hint
+        if k == 0:
+            # The hinted move's value needs a test on each side of it (one
+            # where it is the edge of the range), every other move one.
+            stats = driver.stats
+            first = 1 if abs(value) == edge else 2
+            assert stats["done"] == stats["root_moves"] - 1 + first
+
+
+def test_a_move_that_cannot_be_played_is_refused():
+    position = stakeraid.Position([[1, 2], [3, 4]], ["X.", ".."], "X")
+    grid = (position.values, position.cells, position.to_move)
+    with pytest.raises(ValueError, match="A1 is taken"):
+        stakeraid.SplitSolve(grid, 3, split=1, hint=("A1 Stake", 5))
+    with pytest.raises(ValueError, match="hint: "):
+        stakeraid.SplitSolve(grid, 3, split=1, hint=("Z9 Jump", 5))
