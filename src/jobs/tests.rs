@@ -206,3 +206,69 @@ fn bad_jobs_are_refused() {
         assert!(e.to_string().starts_with("job 1: "), "{e}");
     }
 }
+
+/// A split solve stopped at any moment, its first root move's tests
+/// included, and started again on its store loses only the job in flight:
+/// the tests the first run finished are answered by the store, the
+/// speculative ones too (they are asked again at the same thresholds), so
+/// both runs together hand out at most one job more than an uninterrupted
+/// one, and the answer is the same.
+#[test]
+fn a_stopped_split_solve_resumes_losing_only_the_job_in_flight() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut rng = Rng::new(23);
+    let mut tried = 0;
+    for seed in 0..16u64 {
+        let (board, p) = position(500 + seed, 4, 9);
+        let expected = reference::alphabeta(&board, p, 9);
+        let settings = |store: Option<Arc<Store>>| Settings {
+            split: 1 + (seed % 3) as u32,
+            inline_plies: 3,
+            order_plies: (seed % 3) as u32,
+            store,
+            speculate: seed % 2 == 1,
+            hint: None,
+        };
+        // One job at a time, so that the order of the jobs is the driver's.
+        let run = |driver: &mut Driver, stop_after: u64| {
+            let mut jobs = 0;
+            while driver.answer().is_none() && jobs < stop_after {
+                let job = driver.take_jobs(1);
+                if driver.answer().is_some() {
+                    break;
+                }
+                driver.finish(&super::run_job(&job[0], 1).unwrap());
+                jobs += 1;
+            }
+            jobs
+        };
+        let mut whole = Driver::new(&board, p, 9, settings(None));
+        let all = run(&mut whole, u64::MAX);
+        if all < 2 {
+            continue;
+        }
+        tried += 1;
+        let stop = rng.range(1, all - 1);
+        let path = dir.path().join(format!("s{seed}.db"));
+        let store = Arc::new(Store::open(&path, &board).unwrap());
+        let mut first = Driver::new(&board, p, 9, settings(Some(store)));
+        let before = run(&mut first, stop);
+        // The job handed out when the run stops is the work in flight.
+        let in_flight = first.take_jobs(1).len() as u64;
+        drop(first);
+        let store = Arc::new(Store::open(&path, &board).unwrap());
+        let mut second = Driver::new(&board, p, 9, settings(Some(store)));
+        let after = run(&mut second, u64::MAX);
+        let answer = second.answer().expect("the resumed solve finishes");
+        assert_eq!(
+            (answer.best, answer.value),
+            (expected.best, expected.value),
+            "seed {seed}"
+        );
+        assert!(
+            before + after <= all + in_flight,
+            "seed {seed}: stopped after {before} of {all} jobs, {after} more to finish"
+        );
+    }
+    assert!(tried >= 8, "only {tried} positions needed two jobs or more");
+}
