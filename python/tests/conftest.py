@@ -1,10 +1,11 @@
-"""Shared helpers: the golden case corpus beside the repository and the
-three worked examples of the assignment."""
+"""Shared helpers: the golden case corpus beside the repository, the
+three worked examples of the assignment, and random positions."""
 
 import os
 import pathlib
 
 import pytest
+import stakeraid
 
 REPO = pathlib.Path(__file__).resolve().parents[2]
 CASES = pathlib.Path(os.environ.get("STAKERAID_CASES", REPO.parent / "shared" / "cases"))
@@ -55,3 +56,12 @@ def normalized(text):
     if not text.endswith("\n"):
         text += "\n"
     return text
+
+
+def random_position(rng, n, empties):
+    """A position of side n with `empties` empty cells, values 0..99."""
+    cells = [rng.choice("XO") for _ in range(n * n - empties)] + ["."] * empties
+    rng.shuffle(cells)
+    values = [[rng.randint(0, 99) for _ in range(n)] for _ in range(n)]
+    rows = ["".join(cells[r * n:(r + 1) * n]) for r in range(n)]
+    return stakeraid.Position(values, rows, rng.choice("XO"))

@@ -13,21 +13,14 @@ import stakeraid
 ray = pytest.importorskip("ray") if not os.environ.get("CI") else __import__("ray")
 from stakeraid import cluster  # noqa: E402
 
+from conftest import random_position  # noqa: E402
+
 
 @pytest.fixture(scope="module", autouse=True)
 def local_ray():
     ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
     yield
     ray.shutdown()
-
-
-def random_position(rng, n, empties):
-    """A position of side n with `empties` empty cells, values 0..99."""
-    cells = [rng.choice("XO") for _ in range(n * n - empties)] + ["."] * empties
-    rng.shuffle(cells)
-    values = [[rng.randint(0, 99) for _ in range(n)] for _ in range(n)]
-    rows = ["".join(cells[r * n:(r + 1) * n]) for r in range(n)]
-    return stakeraid.Position(values, rows, rng.choice("XO"))
 
 
 @pytest.mark.parametrize("seed", range(4))

@@ -7,13 +7,7 @@ import random
 import pytest
 import stakeraid
 
-
-def random_position(rng, n, empties):
-    cells = [rng.choice("XO") for _ in range(n * n - empties)] + ["."] * empties
-    rng.shuffle(cells)
-    values = [[rng.randint(0, 99) for _ in range(n)] for _ in range(n)]
-    rows = ["".join(cells[r * n:(r + 1) * n]) for r in range(n)]
-    return stakeraid.Position(values, rows, rng.choice("XO"))
+from conftest import random_position
 
 
 def solve_by_hand(position, depth, **settings):
