@@ -11,7 +11,7 @@ use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
 use stakeraid::api::{self, Grid};
-use stakeraid::jobs::{run_job as run_one, Driver, Hint, Job, JobResult, Settings};
+use stakeraid::jobs::{max_split, run_job as run_one, Driver, Hint, Job, JobResult, Settings};
 use stakeraid::search::RootValue;
 use stakeraid::store::{Store, StoreError};
 use stakeraid::{check_move, Move};
@@ -65,8 +65,13 @@ impl PySplitSolve {
         };
         let position = api::Position::from_grid(&grid).map_err(value_error)?;
         let board = position.board();
-        if split == 0 {
-            return Err(value_error("split must be at least 1"));
+        let plies = depth.unwrap_or(u32::MAX);
+        let most = max_split(board, plies);
+        if split == 0 || split > most {
+            return Err(value_error(format!(
+                "split must be 1 to {most} for a solve {} plies deep",
+                plies.min(board.empty_count())
+            )));
         }
         let hint = match hint {
             Some((text, value)) => {
@@ -90,8 +95,8 @@ impl PySplitSolve {
             store: store.clone(),
             speculate,
             hint,
+            ..Settings::default()
         };
-        let plies = depth.unwrap_or(u32::MAX);
         let driver = Driver::new(board, position.player(), plies, settings);
         Ok(PySplitSolve { driver, store })
     }

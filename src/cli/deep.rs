@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 
 use anyhow::Context;
 use indicatif::ProgressBar;
-use stakeraid::jobs::{solve_local, DriverStats, Hint, Settings};
+use stakeraid::jobs::{max_split, solve_local, DriverStats, Hint, Settings};
 use stakeraid::store::{Store, StoreStats, StoreUse};
 use stakeraid::{answer_text, check_move, Problem, Task};
 
@@ -70,6 +70,12 @@ pub(super) fn split_solve(
     let Task::Exact { depth, .. } = problem.task else {
         anyhow::bail!("--split solves MINIMAX and ALPHABETA inputs");
     };
+    let most = max_split(&problem.board, depth);
+    anyhow::ensure!(
+        split <= most,
+        "--split {split}: this solve is {} plies deep, so the cut can be 1 to {most} plies below the root",
+        depth.min(problem.board.empty_count())
+    );
     if let Some(hint) = hint {
         check_move(&problem.board, problem.player, hint.best)
             .with_context(|| format!("--hint: {} cannot be played here", hint.best))?;

@@ -204,10 +204,13 @@ fn run_split(
         let best = text.lines().next().unwrap_or_default();
         let secs = start.elapsed().as_secs_f64();
         eprintln!(
-            "move {best}  value {value}  nodes {}  time {secs:.3}s  {:.1} Mnodes/s  jobs {}",
+            "move {best}  value {value}  nodes {}  time {secs:.3}s  {:.1} Mnodes/s  jobs {}  tests split {}, answered by the driver {}, from the store {}",
             stats.nodes,
             stats.nodes as f64 / secs.max(1e-9) / 1e6,
-            stats.done
+            stats.done,
+            stats.splits,
+            stats.in_driver,
+            stats.from_store
         );
         if let Some(store) = store {
             eprintln!("{}", deep::store_note(&store.store.stats()));

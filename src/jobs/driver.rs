@@ -45,6 +45,15 @@ pub struct Settings {
     /// confirming run of a known answer wants. A move that is not one of
     /// the root's candidates (a Raid that flips nothing) is ignored.
     pub hint: Option<Hint>,
+    /// At most this many of the driver's tests are answered by testing
+    /// their children, over the whole solve; past that, a test that would
+    /// be split is handed out as one job, which answers the same (see the
+    /// module docs). It bounds the driver whatever the split: at most 26
+    /// children each, so at most 27 times this many tests (each with its
+    /// bound in the store, and its board, about 4 KiB, while it is open).
+    /// A 21-empty 5x5 solve split 3 plies deep splits 216; the bound
+    /// binds on deeper splits, which would make small jobs by the million.
+    pub max_splits: usize,
 }
 
 /// See [`Settings::hint`].
@@ -65,6 +74,7 @@ impl Default for Settings {
             store: None,
             speculate: false,
             hint: None,
+            max_splits: 4096,
         }
     }
 }
@@ -95,6 +105,12 @@ pub struct DriverStats {
     pub nodes: u64,
     /// Tests settled by the store without a search.
     pub from_store: u64,
+    /// Tests the driver answered itself: at the end of the game or too
+    /// small to hand out.
+    pub in_driver: u64,
+    /// Tests answered by testing their children (see
+    /// [`Settings::max_splits`]).
+    pub splits: u64,
     /// Root moves settled, of all the root's candidates.
     pub root_done: u64,
     /// The root's candidates (legal moves less the Raids that flip
@@ -137,7 +153,7 @@ struct Split {
 /// plies below the root, asked by `parent`.
 #[derive(Debug)]
 struct Test {
-    board: Board,
+    board: Option<Box<Board>>,
     player: Player,
     plies: u32,
     beta: i64,
@@ -149,10 +165,10 @@ impl Test {
     /// The test of the child `mv` leads to: the same question from the
     /// other side (see the module docs).
     fn child(&self, mv: Move, parent: usize) -> Test {
-        let mut board = self.board.clone();
+        let mut board = Box::new(self.board().clone());
         board.make(mv, self.player);
         Test {
-            board,
+            board: Some(board),
             player: self.player.other(),
             plies: self.plies - 1,
             beta: 1 - self.beta,
@@ -160,11 +176,22 @@ impl Test {
             parent: Parent::Node(parent),
         }
     }
+
+    /// The position; only a released node (done, no job out) has none,
+    /// and nothing asks a released node about its position.
+    fn board(&self) -> &Board {
+        self.board
+            .as_deref()
+            .expect("a node's board is kept while it is needed")
+    }
 }
 
 /// A test and where it stands.
 #[derive(Debug)]
 struct Node {
+    /// Its board goes (see [`Driver::release`]) once the node is done and
+    /// no job of it is out: a board is about 4 KiB, a node without one a
+    /// few dozen bytes, and the driver keeps every node it made.
     test: Test,
     /// False once its parent no longer needs it.
     alive: bool,
@@ -314,7 +341,7 @@ impl Driver {
             }
             self.running.insert(id);
             let t = &node.test;
-            jobs.push(Job::new(id as u64, &t.board, t.player, t.plies, t.beta));
+            jobs.push(Job::new(id as u64, t.board(), t.player, t.plies, t.beta));
         }
         jobs
     }
@@ -449,10 +476,10 @@ impl Driver {
     /// Tests root candidate `i` at `beta` (its value for the root player):
     /// the child position's test at `1 - beta`.
     fn root_test(&mut self, i: usize, beta: i64) {
-        let mut board = self.root_board.clone();
+        let mut board = Box::new(self.root_board.clone());
         board.make(self.root.cands[i], self.root_player);
         self.spawn(Test {
-            board,
+            board: Some(board),
             player: self.root_player.other(),
             plies: self.plies - 1,
             beta: 1 - beta,
@@ -572,15 +599,10 @@ impl Driver {
     /// tests its eldest child.
     fn spawn(&mut self, test: Test) -> usize {
         let id = self.nodes.len();
-        let Test {
-            ref board,
-            player,
-            plies,
-            beta,
-            depth,
-            ..
-        } = test;
+        let (board, player, plies, beta, depth) =
+            (test.board(), test.player, test.plies, test.beta, test.depth);
         let immediate = if plies == 0 || board.is_full() {
+            self.stats.in_driver += 1;
             Some(board.score(player))
         } else if let Some(t) = self.store.settle(board, player, plies, beta - 1, beta) {
             self.stats.from_store += 1;
@@ -588,16 +610,23 @@ impl Driver {
         } else if plies <= self.settings.inline_plies {
             let (t, nodes) = search_test(board, player, plies, beta, false);
             self.stats.nodes += nodes;
+            self.stats.in_driver += 1;
             Some(t)
         } else {
             None
         };
+        // A test handed out as one job answers what its children's tests
+        // would (see the module docs), so cutting the tree higher once
+        // the driver has split `max_splits` tests changes the jobs, never
+        // the answer.
         let kind = match immediate {
             Some(t) => {
                 self.events.push_back((id, t));
                 Kind::Done
             }
-            None if depth >= self.settings.split => {
+            None if depth >= self.settings.split
+                || self.stats.splits >= self.settings.max_splits as u64 =>
+            {
                 self.queue.push_back(id);
                 Kind::Job
             }
@@ -609,6 +638,8 @@ impl Driver {
             }),
         };
         let split = matches!(kind, Kind::Split(_));
+        self.stats.splits += u64::from(split);
+        let done = matches!(kind, Kind::Done);
         self.nodes.push(Node {
             test,
             alive: true,
@@ -616,6 +647,9 @@ impl Driver {
         });
         if split {
             self.split(id);
+        } else if done {
+            // Its answer waits in `events`; nothing asks its position again.
+            self.nodes[id].test.board = None;
         }
         id
     }
@@ -624,7 +658,7 @@ impl Driver {
     fn split(&mut self, id: usize) {
         let (board, player, plies) = {
             let t = &self.nodes[id].test;
-            (t.board.clone(), t.player, t.plies)
+            (t.board().clone(), t.player, t.plies)
         };
         let children = self.ordered_children(&board, player, plies);
         let Kind::Split(split) = &mut self.nodes[id].kind else {
@@ -658,6 +692,9 @@ impl Driver {
             .collect();
         children.sort_by_key(|&(_, v, k)| (Reverse(v), k));
         let children: Vec<Move> = children.into_iter().map(|(mv, _, _)| mv).collect();
+        if self.orders.len() >= MAX_ORDERS {
+            self.orders.clear();
+        }
         self.orders.insert(key, children.clone());
         children
     }
@@ -682,10 +719,10 @@ impl Driver {
     /// Passes answered tests up until none is left.
     fn pump(&mut self) {
         while let Some((id, t)) = self.events.pop_front() {
+            self.release(id);
             if !self.nodes[id].alive {
                 continue;
             }
-            self.nodes[id].kind = Kind::Done;
             match self.nodes[id].test.parent {
                 Parent::Root(i) => self.root_result(i, -t),
                 Parent::Node(pid) => self.child_result(pid, -t),
@@ -739,7 +776,7 @@ impl Driver {
         let test = &self.nodes[id].test;
         let proven = Proven::from_search(t, test.beta - 1, test.beta, self.edge, None);
         self.store
-            .record(&test.board, test.player, test.plies, proven, nodes, micros);
+            .record(test.board(), test.player, test.plies, proven, nodes, micros);
     }
 
     /// Node `id` and everything under it are no longer needed.
@@ -754,9 +791,25 @@ impl Driver {
             if let Kind::Split(split) = &node.kind {
                 stack.extend(split.started.iter().copied());
             }
+            self.release(id);
+        }
+    }
+
+    /// Node `id` is answered or no longer needed: it drops its children's
+    /// list and, unless its job is out (a late result still goes to the
+    /// store), its board.
+    fn release(&mut self, id: usize) {
+        let node = &mut self.nodes[id];
+        node.kind = Kind::Done;
+        if !self.running.contains(&id) {
+            node.test.board = None;
         }
     }
 }
+
+/// Orders kept for positions tested again at other windows; forgotten all
+/// at once past this many (the cache is what repeats, not what is right).
+const MAX_ORDERS: usize = 1 << 16;
 
 /// The root's shallow search is this many plies shorter than the solve.
 const ROOT_ORDER_SHORT: u32 = 12;

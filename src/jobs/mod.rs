@@ -68,6 +68,13 @@ use crate::store::Store;
 #[cfg(test)]
 mod tests;
 
+/// The deepest cut of a solve `plies` deep (at most the empty cells) on
+/// `board`: a job searches at least one ply. Deeper would only make more
+/// of the driver's own tests, and none of them jobs.
+pub fn max_split(board: &crate::game::Board, plies: u32) -> u32 {
+    plies.min(board.empty_count()).saturating_sub(1).max(1)
+}
+
 /// Where the driver keeps what it proved: always a store, in memory when
 /// the caller gave none, so that the same positions tested again at other
 /// windows (as the root's tests do) are settled without a new job.

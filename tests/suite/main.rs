@@ -16,6 +16,7 @@ mod properties;
 mod referee;
 mod serve;
 mod signature;
+mod split_bound;
 mod store;
 mod util;
 #[cfg(feature = "web")]

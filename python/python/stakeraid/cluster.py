@@ -101,7 +101,13 @@ def solve(
         # The root's moves tested side by side against a prediction: more
         # work in all, worth it only where many CPUs would otherwise wait.
         speculate = cpus > 8
-    driver = _core.SplitSolve(grid, depth, split=split or default_split(cpus), store=store,
+    if not split:
+        # No deeper than the solve allows (a job searches at least a ply).
+        plies = sum(row.count(".") for row in position.cells)
+        if depth is not None:
+            plies = min(plies, depth)
+        split = min(default_split(cpus), max(1, plies - 1))
+    driver = _core.SplitSolve(grid, depth, split=split, store=store,
                               inline_plies=inline_plies, order_plies=order_plies,
                               speculate=speculate, hint=hint)
     task = _job_task(ray, job_function)
