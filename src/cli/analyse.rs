@@ -29,11 +29,14 @@ pub struct AnalyseArgs {
     #[arg(long, value_enum, default_value_t = Format::InputTxt)]
     format: Format,
     /// minimax proves every root value; alphabeta leaves upper bounds on
-    /// moves it proves are not chosen. The input's own mode is not used.
-    #[arg(long, value_enum, default_value_t = SearchMode::Minimax)]
-    mode: SearchMode,
-    /// Cut-off depth (default: the input.txt's); past the last empty cell,
-    /// the search goes to the end of the game.
+    /// moves it proves are not chosen. Default: the input's mode, and
+    /// alphabeta where it names none (COMPETITION, drop-blitz), as the
+    /// library and the Python package do.
+    #[arg(long, value_enum)]
+    mode: Option<SearchMode>,
+    /// Cut-off depth (default: the input's, with --time too); past the last
+    /// empty cell, the search goes to the end of the game. An input that
+    /// names no depth needs --depth or --time (the deepest within it).
     #[arg(long, value_parser = clap::value_parser!(u32).range(1..))]
     depth: Option<u32>,
     /// Wall-time limit in seconds; the deepest completed depth answers.
@@ -59,9 +62,7 @@ pub fn run_analyse(args: &AnalyseArgs) -> anyhow::Result<()> {
     let loaded = load(&args.input, args.format)?;
     let file_depth = loaded.task.and_then(Task::depth);
     let time = args.time;
-    let depth = args
-        .depth
-        .or(if time.is_some() { None } else { file_depth });
+    let depth = args.depth.or(file_depth);
     if depth.is_none() && time.is_none() {
         let named = match loaded.task {
             Some(task) => format!("a {} input names no depth", task.name()),
@@ -85,8 +86,13 @@ pub fn run_analyse(args: &AnalyseArgs) -> anyhow::Result<()> {
         }
     }
 
+    let mode = match (args.mode, loaded.task) {
+        (Some(mode), _) => mode,
+        (None, Some(Task::Exact { mode, .. })) => mode,
+        (None, _) => SearchMode::default(),
+    };
     let limits = Limits {
-        mode: args.mode,
+        mode,
         depth,
         time,
         threads: args.threads,

@@ -15,7 +15,7 @@ fn table_lists_every_root_value_best_first() {
     fs::write(dir.path().join("input.txt"), input).unwrap();
     let problem = parse_problem(input.as_bytes()).unwrap();
     let (board, p, depth) = (&problem.board, problem.player, 4);
-    let out = run(dir.path(), &["analyse"], b"");
+    let out = run(dir.path(), &["analyse", "--mode", "minimax"], b"");
     assert_ok(&out);
     let text = String::from_utf8(out.stdout).unwrap();
     assert!(
@@ -107,6 +107,38 @@ fn dot_draws_the_alphabeta_tree_with_its_cuts() {
 /// answer comes from the deepest completed depth, marked not exact, and on
 /// a terminal a progress line shows the depths as they complete.
 #[cfg(target_os = "linux")]
+/// With no --mode and no --depth, the input's own are searched, with
+/// --time as without it.
+#[test]
+fn the_input_names_the_mode_and_the_depth() {
+    let dir = tempfile::tempdir().unwrap();
+    for (k, (input, _)) in SPEC_EXAMPLES.iter().enumerate() {
+        let problem = parse_problem(input.as_bytes()).unwrap();
+        let stakeraid::Task::Exact { mode, depth } = problem.task else {
+            unreachable!("the examples are exact")
+        };
+        fs::write(dir.path().join("input.txt"), input).unwrap();
+        for extra in [&[][..], &["--time", "30"][..]] {
+            let mut args = vec!["analyse", "--json"];
+            args.extend_from_slice(extra);
+            let out = run(dir.path(), &args, b"");
+            assert_ok(&out);
+            let a: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+            assert_eq!(a["mode"], mode.name(), "example {k} {extra:?}");
+            assert_eq!(a["requested_depth"], depth, "example {k} {extra:?}");
+        }
+    }
+    // COMPETITION names no mode: ALPHABETA, as the library's default.
+    let competition = SPEC_EXAMPLES[0]
+        .0
+        .replacen("MINIMAX\nO\n2", "COMPETITION\nO\n9.5", 1);
+    fs::write(dir.path().join("input.txt"), competition).unwrap();
+    let out = run(dir.path(), &["analyse", "--depth", "2", "--json"], b"");
+    assert_ok(&out);
+    let a: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(a["mode"], "ALPHABETA");
+}
+
 #[test]
 fn a_huge_depth_shows_progress_and_answers_at_the_time_limit() {
     use std::io::Read;
