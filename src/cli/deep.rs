@@ -51,7 +51,7 @@ pub(super) fn store_note(stats: &StoreStats) -> String {
         String::new()
     };
     format!(
-        "store: {} positions ({} read, {} written), {} searches answered from it{table}",
+        "store: {} positions, {} of them from earlier runs; {} bounds written (a position again as its bound narrows); {} searches answered from it{table}",
         stats.positions, stats.loaded, stats.written, stats.hits
     )
 }

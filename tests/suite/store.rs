@@ -355,3 +355,48 @@ fn a_stopped_solve_resumes_with_its_saved_table() {
         "no solve resumed from a saved table"
     );
 }
+
+/// The README's deep-solve recipe, run as it is written: it makes a
+/// position solved to the end of the game, and the store keeps its proofs.
+#[test]
+fn the_readme_deep_solve_recipe_solves_a_deep_position() {
+    let readme = include_str!("../../README.md");
+    let section = &readme[readme
+        .find("## Deep solves")
+        .expect("the deep-solve section")..];
+    let block = section
+        .split("```sh\n")
+        .nth(1)
+        .and_then(|b| b.split("```").next())
+        .expect("a shell block in the deep-solve section");
+    let dir = tempfile::tempdir().unwrap();
+    let mut stderr = String::new();
+    let mut ran = 0;
+    for line in block.lines() {
+        let command = line.split('#').next().unwrap().trim();
+        let Some(args) = command.strip_prefix("stakeraid ") else {
+            continue;
+        };
+        let args: Vec<&str> = args.split_whitespace().collect();
+        let out = run(dir.path(), &args, b"");
+        assert_ok(&out);
+        stderr.push_str(&String::from_utf8_lossy(&out.stderr));
+        ran += 1;
+    }
+    assert_eq!(ran, 2, "{block}");
+    let text = std::fs::read_to_string(dir.path().join("deep.txt")).unwrap();
+    let problem = stakeraid::parse_problem(text.as_bytes()).unwrap();
+    let empties = problem.board.empty_count();
+    let depth = problem.task.depth().unwrap();
+    assert!(
+        empties >= 15 && depth >= empties,
+        "{empties} empty cells, depth {depth}"
+    );
+    let positions: u64 = stderr
+        .split("store: ")
+        .nth(1)
+        .and_then(|s| s.split_whitespace().next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("no store line in {stderr:?}"));
+    assert!(positions > 0, "{stderr}");
+}
