@@ -1,6 +1,10 @@
 //! Reading inputs and writing outputs, `-` meaning the standard streams.
 
 use std::io::{Read, Write};
+use std::sync::atomic::{AtomicBool, AtomicI32, Ordering};
+use std::sync::Arc;
+
+use stakeraid::store::Store;
 use std::path::{Path, PathBuf};
 
 use anyhow::Context;
@@ -99,24 +103,87 @@ fn resolve_links(path: &Path) -> std::io::Result<PathBuf> {
     Err(std::io::Error::other("too many levels of symbolic links"))
 }
 
-/// From now on, Ctrl-C or SIGTERM first clears the progress line on the
-/// terminal, then ends the program as the signal would have (the shell
+/// The signal that asked a stored solve to end, 0 until one does.
+static SIGNALLED: AtomicI32 = AtomicI32::new(0);
+
+/// Whether standard error is a terminal, where a progress line is shown.
+static TERMINAL: AtomicBool = AtomicBool::new(false);
+
+/// From now on, Ctrl-C or SIGTERM first clears the progress line (on a
+/// `terminal`), then ends the program as the signal would have (the shell
 /// still sees status 130 or 143, and no output file is written).
-pub fn clear_progress_on_signal() {
-    extern "C" fn on_signal(signal: libc::c_int) {
+///
+/// With a store, the program first seals it (its log folded in, no file
+/// left beside it, no write after) and says what it keeps and how to
+/// resume; that runs on a thread of its own, since a signal handler may
+/// not touch SQLite. A second signal ends the program at once.
+pub fn on_signal(store: Option<Arc<Store>>, terminal: bool) {
+    extern "C" fn clear_and_end(signal: libc::c_int) {
         const CLEAR: &[u8] = b"\r\x1b[2K";
         // SAFETY: write, signal and raise are async-signal-safe; CLEAR
         // outlives the call.
         unsafe {
-            libc::write(2, CLEAR.as_ptr().cast(), CLEAR.len());
+            if TERMINAL.load(Ordering::SeqCst) {
+                libc::write(2, CLEAR.as_ptr().cast(), CLEAR.len());
+            }
             libc::signal(signal, libc::SIG_DFL);
             libc::raise(signal);
         }
     }
-    for signal in [libc::SIGINT, libc::SIGTERM] {
-        // SAFETY: the handler only makes async-signal-safe calls.
-        unsafe {
-            libc::signal(signal, on_signal as *const () as libc::sighandler_t);
+    extern "C" fn note(signal: libc::c_int) {
+        if SIGNALLED.swap(signal, Ordering::SeqCst) != 0 {
+            clear_and_end(signal);
         }
+    }
+    TERMINAL.store(terminal, Ordering::SeqCst);
+    let handler = match store {
+        None if !terminal => return,
+        None => clear_and_end as extern "C" fn(libc::c_int),
+        Some(store) => {
+            std::thread::spawn(move || seal_on_signal(&store));
+            note
+        }
+    };
+    for signal in [libc::SIGINT, libc::SIGTERM] {
+        // SAFETY: the handlers only make async-signal-safe calls and touch
+        // an atomic.
+        unsafe {
+            libc::signal(signal, handler as *const () as libc::sighandler_t);
+        }
+    }
+}
+
+/// Waits for [`on_signal`]'s signal, then seals `store`, says what it
+/// keeps, and ends the program as the signal would have.
+fn seal_on_signal(store: &Store) {
+    let signal = loop {
+        match SIGNALLED.load(Ordering::SeqCst) {
+            0 => std::thread::sleep(std::time::Duration::from_millis(20)),
+            s => break s,
+        }
+    };
+    let name = if signal == libc::SIGINT {
+        "SIGINT"
+    } else {
+        "SIGTERM"
+    };
+    let kept = match store.seal() {
+        Ok(positions) => format!(
+            "the store {} keeps the {positions} positions proved so far, and the same command resumes from them",
+            store.path().display(),
+        ),
+        Err(e) => format!("the store could not be closed cleanly ({e}); the next run replays its log"),
+    };
+    let clear = if TERMINAL.load(Ordering::SeqCst) {
+        "\r\x1b[2K"
+    } else {
+        ""
+    };
+    eprintln!("{clear}stakeraid: stopped by {name}, no output written: {kept}");
+    // SAFETY: restoring the default action and raising it ends the
+    // process as the signal would have.
+    unsafe {
+        libc::signal(signal, libc::SIG_DFL);
+        libc::raise(signal);
     }
 }

@@ -155,7 +155,7 @@ pub fn run_solve(args: &SolveArgs) -> anyhow::Result<()> {
         stop: None,
         store: store.clone(),
     };
-    let spinner = searching(&problem);
+    let spinner = searching(&problem, store.as_ref());
     let answer = solve_watched(&problem, &options, |watch| {
         show_progress(&spinner, watch, store.clone())
     });
@@ -191,7 +191,7 @@ fn run_split(
     split: u32,
     store: Option<&StoreUse>,
 ) -> anyhow::Result<()> {
-    let spinner = searching(problem);
+    let spinner = searching(problem, store);
     let start = Instant::now();
     let solved = deep::split_solve(problem, split, args.threads, store, args.hint, &spinner);
     spinner.finish_and_clear();
@@ -266,7 +266,7 @@ fn print_json(problem: &Problem, args: &SolveArgs, store: Option<StoreUse>) -> a
         store: store.clone(),
         ..Limits::for_task(problem.task)?
     };
-    let spinner = searching(problem);
+    let spinner = searching(problem, store.as_ref());
     let analysis = analyse_watched(
         &position,
         &limits,
@@ -300,9 +300,11 @@ fn table_bytes(args: &SolveArgs) -> Option<usize> {
 
 /// A progress line on standard error while a search runs, when that is a
 /// terminal (never in pipes or files); cleared when the search ends.
-fn searching(problem: &stakeraid::Problem) -> ProgressBar {
+fn searching(problem: &stakeraid::Problem, store: Option<&StoreUse>) -> ProgressBar {
     use std::io::IsTerminal;
-    if !std::io::stderr().is_terminal() {
+    let terminal = std::io::stderr().is_terminal();
+    super::io::on_signal(store.map(|s| s.store.clone()), terminal);
+    if !terminal {
         return ProgressBar::hidden();
     }
     let bar = ProgressBar::new_spinner();
@@ -312,7 +314,6 @@ fn searching(problem: &stakeraid::Problem) -> ProgressBar {
     let n = problem.board.n();
     bar.set_prefix(format!("{} {n}x{n}", problem.task.name()));
     bar.enable_steady_tick(Duration::from_millis(200));
-    super::io::clear_progress_on_signal();
     bar
 }
 

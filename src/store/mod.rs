@@ -25,7 +25,7 @@ mod table_file;
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -285,6 +285,8 @@ pub struct Store {
     /// The first write that failed: a search cannot stop to report it, so
     /// it is kept for the caller, and later writes are skipped.
     failure: Mutex<Option<StoreError>>,
+    /// Set by [`Store::seal`] under the connection's lock: no write after.
+    sealed: AtomicBool,
 }
 
 impl std::fmt::Debug for Store {
@@ -356,6 +358,7 @@ impl Store {
             hit_nodes: AtomicU64::new(0),
             written: AtomicU64::new(0),
             failure: Mutex::new(None),
+            sealed: AtomicBool::new(false),
         }
     }
 
@@ -459,7 +462,13 @@ impl Store {
                 micros,
             }
         };
-        let written = file::write(&self.conn.lock(), &row);
+        let written = {
+            let conn = self.conn.lock();
+            if self.sealed.load(Relaxed) {
+                return;
+            }
+            file::write(&conn, &row)
+        };
         match written {
             Ok(()) => {
                 self.written.fetch_add(1, Relaxed);
@@ -528,6 +537,23 @@ impl Store {
         self.conn
             .lock()
             .query_row("PRAGMA wal_checkpoint(TRUNCATE)", [], |_| Ok(()))
+            .map_err(|e| file::sql_error(&self.path, e))
+    }
+
+    /// Folds the write-ahead log into the file, leaves no log beside it,
+    /// and takes no write after: for a program about to end on a signal
+    /// while its search threads still hold the store. What was written
+    /// before stays; a later write is dropped as if the program had ended
+    /// first. Returns how many positions the file holds.
+    pub fn seal(&self) -> Result<u64, StoreError> {
+        let conn = self.conn.lock();
+        self.sealed.store(true, Relaxed);
+        // Leaving WAL mode folds the log in and deletes it and its index;
+        // the next open goes back to WAL (`file::init`).
+        conn.query_row("PRAGMA wal_checkpoint(TRUNCATE)", [], |_| Ok(()))
+            .and_then(|()| conn.query_row("PRAGMA journal_mode = DELETE", [], |_| Ok(())))
+            .and_then(|()| conn.query_row("SELECT count(*) FROM bounds", [], |row| row.get(0)))
+            .map(|count: i64| count.unsigned_abs())
             .map_err(|e| file::sql_error(&self.path, e))
     }
 

@@ -400,3 +400,91 @@ fn the_readme_deep_solve_recipe_solves_a_deep_position() {
         .unwrap_or_else(|| panic!("no store line in {stderr:?}"));
     assert!(positions > 0, "{stderr}");
 }
+
+/// SIGINT or SIGTERM on a stored solve, direct or split: one line saying
+/// what the store keeps and that the same command resumes, the status of
+/// the signal, no output, and the store left as one file (its log folded
+/// in) that the next run reads.
+#[test]
+fn a_signal_seals_the_store_and_says_how_to_resume() {
+    use std::os::unix::process::ExitStatusExt;
+    let dir = tempfile::tempdir().unwrap();
+    let out = run(
+        dir.path(),
+        &[
+            "position",
+            "--size",
+            "5",
+            "--fill",
+            "0.16",
+            "--seed",
+            "3",
+            "--depth",
+            "25",
+            "-o",
+            "input.txt",
+        ],
+        b"",
+    );
+    assert_ok(&out);
+    for (signal, name, extra) in [
+        (libc::SIGINT, "SIGINT", &[][..]),
+        (libc::SIGTERM, "SIGTERM", &["--split", "1"][..]),
+    ] {
+        let store = format!("{name}.db");
+        let _ = std::fs::remove_file(dir.path().join("out.txt"));
+        let mut args = vec![
+            "solve",
+            "-o",
+            "out.txt",
+            "--store",
+            &store,
+            "--store-min-nodes",
+            "1000",
+        ];
+        args.extend_from_slice(extra);
+        let child = std::process::Command::new(env!("CARGO_BIN_EXE_stakeraid"))
+            .args(&args)
+            .current_dir(dir.path())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        std::thread::sleep(Duration::from_millis(1500));
+        // SAFETY: kill only sends a signal to the child's pid.
+        unsafe { libc::kill(child.id() as libc::pid_t, signal) };
+        let out = child.wait_with_output().unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.signal(), Some(signal), "{name}: {err}");
+        assert_eq!(err.lines().count(), 1, "{name}: {err}");
+        assert!(
+            err.starts_with(&format!("stakeraid: stopped by {name}, no output written"))
+                && err.contains(&store)
+                && err.contains("the same command resumes"),
+            "{name}: {err}"
+        );
+        assert!(!dir.path().join("out.txt").exists(), "{name}");
+        for log in ["-wal", "-shm", "-journal"] {
+            let beside = dir.path().join(format!("{store}{log}"));
+            assert!(!beside.exists(), "{name}: {} is left", beside.display());
+        }
+        let kept: u64 = err
+            .split("keeps the ")
+            .nth(1)
+            .and_then(|s| s.split_whitespace().next())
+            .and_then(|n| n.parse().ok())
+            .unwrap_or_else(|| panic!("{name}: {err}"));
+        let again = run(
+            dir.path(),
+            &[
+                "solve", "-o", "out.txt", "--store", &store, "--time", "0.2", "--stats",
+            ],
+            b"",
+        );
+        assert_ok(&again);
+        let note = String::from_utf8_lossy(&again.stderr);
+        assert!(
+            note.contains(&format!("{kept} of them from earlier runs")),
+            "{name}: kept {kept}: {note}"
+        );
+    }
+}
