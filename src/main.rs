@@ -92,30 +92,13 @@ fn with_one_help(cmd: clap::Command) -> clap::Command {
 
 /// Help, the version, or a usage error: help and the version on standard
 /// output (exit 0 only if that could be written), a usage error on
-/// standard error with exit code 2. A refused value is one line, as every
-/// other error is; other usage errors keep clap's tips.
+/// standard error with exit code 2, in one line as every other error is,
+/// naming the help to read.
 fn usage(e: &clap::Error) -> ExitCode {
-    use clap::error::ErrorKind;
     use std::io::Write;
-    if matches!(
-        e.kind(),
-        ErrorKind::ValueValidation | ErrorKind::InvalidValue
-    ) {
-        // clap puts the accepted values on the lines under the first.
-        let text = e.render().to_string();
-        let head: Vec<&str> = text
-            .lines()
-            .map(str::trim)
-            .take_while(|l| !l.is_empty())
-            .collect();
-        eprintln!(
-            "stakeraid: {}",
-            head.join(" ").trim_start_matches("error: ")
-        );
-        return ExitCode::from(2);
-    }
     if e.use_stderr() {
-        e.exit();
+        eprintln!("stakeraid: {}", one_line(&e.render().to_string()));
+        return ExitCode::from(2);
     }
     match e.print().and_then(|()| std::io::stdout().flush()) {
         Ok(()) => ExitCode::SUCCESS,
@@ -123,6 +106,34 @@ fn usage(e: &clap::Error) -> ExitCode {
             eprintln!("stakeraid: writing standard output: {err}");
             ExitCode::from(2)
         }
+    }
+}
+
+/// clap's error message (its first paragraph: the accepted values or the
+/// missing arguments are on the lines under the first) in one line, with
+/// the command whose `--help` tells more.
+fn one_line(rendered: &str) -> String {
+    let head: Vec<&str> = rendered
+        .lines()
+        .map(str::trim)
+        .take_while(|l| !l.is_empty())
+        .collect();
+    let message = head.join(" ");
+    let message = message.trim_start_matches("error: ");
+    let command: Vec<&str> = rendered
+        .lines()
+        .find_map(|l| l.trim().strip_prefix("Usage: "))
+        .map(|usage| {
+            usage
+                .split_whitespace()
+                .take_while(|w| !w.starts_with(['[', '-', '<']))
+                .collect()
+        })
+        .unwrap_or_default();
+    if command.is_empty() {
+        message.to_string()
+    } else {
+        format!("{message} (see {} --help)", command.join(" "))
     }
 }
 

@@ -483,3 +483,26 @@ fn analyse_of_a_competition_input_asks_for_a_depth() {
     );
     assert_ok(&out);
 }
+
+/// Every usage error the argument parser finds is one line starting with
+/// `stakeraid:`, exit status 2, as every other error is.
+#[test]
+fn usage_errors_are_one_line() {
+    let dir = tempfile::tempdir().unwrap();
+    for args in [
+        &["solve", "--bogus"][..],
+        &["solve", "--hint", "A1 Stake=3"],
+        &["--threads"],
+        &["bogus"],
+        &["position", "--mode", "foo"],
+        &["solve", "--threads", "x"],
+        &["match"],
+    ] {
+        let out = run(dir.path(), args, b"");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+        assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
+        assert!(err.starts_with("stakeraid: "), "{args:?}: {err}");
+        assert!(!err.contains("error:"), "{args:?}: {err}");
+    }
+}
