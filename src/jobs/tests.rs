@@ -6,6 +6,11 @@ use crate::game::Player;
 use crate::search::reference;
 use crate::store::Store;
 
+/// Jobs share the process's kept table (`job::test`), which a job of
+/// another board replaces: tests of this module that count jobs would see
+/// each other's tables, so they run one at a time.
+static KEPT_TABLE: parking_lot::Mutex<()> = parking_lot::Mutex::new(());
+
 /// A random position of side `n` with `empties` empty cells and `p` to move.
 fn position(seed: u64, n: usize, empties: u32) -> (crate::game::Board, Player) {
     let mut rng = Rng::new(seed);
@@ -28,6 +33,7 @@ fn position(seed: u64, n: usize, empties: u32) -> (crate::game::Board, Player) {
 /// answers, with the same value, on random small positions.
 #[test]
 fn split_solves_equal_the_reference() {
+    let _serial = KEPT_TABLE.lock();
     for seed in 0..40u64 {
         let n = 3 + (seed % 2) as usize;
         let empties = 5 + (seed % 5) as u32;
@@ -62,6 +68,7 @@ fn split_solves_equal_the_reference() {
 /// test of every other candidate.
 #[test]
 fn a_hint_changes_no_answer_and_a_right_one_leaves_the_least() {
+    let _serial = KEPT_TABLE.lock();
     let mut rng = Rng::new(11);
     for seed in 0..40u64 {
         let n = 3 + (seed % 2) as usize;
@@ -122,6 +129,7 @@ fn a_hint_changes_no_answer_and_a_right_one_leaves_the_least() {
 /// answer.
 #[test]
 fn results_in_any_order_give_the_same_answer() {
+    let _serial = KEPT_TABLE.lock();
     let mut rng = Rng::new(5);
     for seed in 0..30u64 {
         let (board, p) = position(100 + seed, 4, 9);
@@ -163,6 +171,7 @@ fn results_in_any_order_give_the_same_answer() {
 /// first already answered, and gives the same answer.
 #[test]
 fn a_store_answers_what_was_proved() {
+    let _serial = KEPT_TABLE.lock();
     let dir = tempfile::tempdir().unwrap();
     for seed in 0..8u64 {
         let (board, p) = position(200 + seed, 4, 11);
@@ -197,6 +206,7 @@ fn a_store_answers_what_was_proved() {
 /// than its empty cells, is refused with a reason.
 #[test]
 fn bad_jobs_are_refused() {
+    let _serial = KEPT_TABLE.lock();
     let (board, p) = position(7, 3, 5);
     let good = super::Job::new(1, &board, p, 5, 0);
     assert!(good.position().is_ok());
@@ -220,6 +230,7 @@ fn bad_jobs_are_refused() {
 /// one, and the answer is the same.
 #[test]
 fn a_stopped_split_solve_resumes_losing_only_the_job_in_flight() {
+    let _serial = KEPT_TABLE.lock();
     let dir = tempfile::tempdir().unwrap();
     let mut rng = Rng::new(23);
     let mut tried = 0;

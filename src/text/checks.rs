@@ -22,12 +22,12 @@ pub(crate) fn value_word(word: &str) -> Option<i32> {
     word.parse::<i64>().ok().and_then(value)
 }
 
-/// A cell: `X`, `O` or `.`.
+/// A cell: `X`, `O` (either case, as the player line) or `.`.
 pub(crate) fn square(ch: char) -> Option<Square> {
     match ch {
         '.' => Some(Square::Empty),
-        'X' => Some(Square::Piece(Player::X)),
-        'O' => Some(Square::Piece(Player::O)),
+        'X' | 'x' => Some(Square::Piece(Player::X)),
+        'O' | 'o' => Some(Square::Piece(Player::O)),
         _ => None,
     }
 }
@@ -63,6 +63,14 @@ mod tests {
             (value_word("12"), value_word("1e3"), value_word("-0")),
             (Some(12), None, Some(0))
         );
-        assert_eq!((square('x'), player("x")), (None, Some(Player::X)));
+        assert_eq!(
+            (square('x'), square('o'), player("x")),
+            (
+                Some(Square::Piece(Player::X)),
+                Some(Square::Piece(Player::O)),
+                Some(Player::X)
+            )
+        );
+        assert_eq!((square('0'), player("0")), (None, None));
     }
 }

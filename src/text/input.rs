@@ -43,6 +43,9 @@ pub enum ParseErrorKind {
         /// Values it has.
         found: usize,
     },
+    /// A board row where a row of values was expected: a value row is
+    /// missing above it.
+    CellsForValues(String),
     /// A cell value is not a non-negative integer that fits in i32.
     BadValue(String),
     /// A board row has the wrong number of cells.
@@ -91,6 +94,11 @@ impl fmt::Display for ParseErrorKind {
             ValueCount { expected, found } => {
                 write!(f, "expected {expected} cell values, found {found}")
             }
+            CellsForValues(s) => write!(
+                f,
+                "expected a row of cell values, found the board row {}: a row of values is missing",
+                Quoted(s)
+            ),
             BadValue(s) => write!(
                 f,
                 "cell value must be an integer from 0 to 2147483647, got {}",
@@ -170,6 +178,11 @@ pub fn parse_problem(bytes: &[u8]) -> Result<Problem, ParseError> {
     for _ in 0..n {
         let (l, text) = next_line(&mut lines, "a row of cell values")?;
         let row: Vec<&str> = text.split_whitespace().collect();
+        if let [word] = row[..] {
+            if word.chars().count() == n && word.chars().all(|c| checks::square(c).is_some()) {
+                return err(l, CellsForValues(word.into()));
+            }
+        }
         if row.len() != n {
             return err(
                 l,
@@ -222,6 +235,21 @@ mod tests {
     use crate::game::{Player, Square};
 
     const EXAMPLE: &str = "3\nMINIMAX\nO\n2\n1 8 23\n5 42 12\n26 30 9\nX..\n...\n...\n";
+
+    /// One rule for letters: the mode, the player and the cells are read
+    /// in either case.
+    #[test]
+    fn lower_case_reads_as_upper_case() {
+        let lower = "3\nminimax\no\n2\n1 8 23\n5 42 12\n26 30 9\nx.o\n...\n...\n";
+        let upper = lower.to_ascii_uppercase();
+        let (a, b) = (
+            parse_problem(lower.as_bytes()).unwrap(),
+            parse_problem(upper.as_bytes()).unwrap(),
+        );
+        assert_eq!((a.player, a.task), (b.player, b.task));
+        assert_eq!(a.board.cells_text(), b.board.cells_text());
+        assert_eq!(a.board.cells_text(), "X.O\n...\n...\n");
+    }
 
     #[test]
     fn reads_the_first_example() {
@@ -307,6 +335,11 @@ mod tests {
                 EXAMPLE.replace("X..\n...\n...", "X..\r...\r.?."),
                 10,
                 BadCell('?'),
+            ),
+            (
+                EXAMPLE.replace("1 8 23\n", ""),
+                7,
+                CellsForValues("X..".into()),
             ),
             (
                 EXAMPLE.replace("5 42 12", "5 42"),
