@@ -68,7 +68,7 @@ function draw() {
   const hi = heat ? Math.max(...heat.moves.map((m) => m.value)) : 0;
   const pv = heat ? heat.pv.map((m) => m.split(" ")[0]) : [];
   const last = move ? move.split(" ")[0] : null;
-  const flips = new Set((flipped || []).map(([r, c]) => cellName(r, c)));
+  const flips = new Set(flipped || []);
   for (let r = 0; r < n; r++) for (let c = 0; c < n; c++) {
     const name = cellName(r, c);
     const d = document.createElement("div");
