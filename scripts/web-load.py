@@ -53,7 +53,7 @@ class Server:
         self.proc = subprocess.Popen(self.cmd, stdout=subprocess.PIPE,
                                      stdin=subprocess.DEVNULL)
         line = self.proc.stdout.readline().decode().strip()
-        prefix = "stakeraid web: http://127.0.0.1:"
+        prefix = "http://127.0.0.1:"
         if not line.startswith(prefix):
             self.stop()
             raise SystemExit(f"web-load: unexpected first line {line!r}")

@@ -3,12 +3,13 @@
 "use strict";
 
 const $ = (id) => document.getElementById(id);
-// history[i] is the position after i moves; cursor is the one shown.
+// history[i] is the position after i moves; cursor is the one shown. Each
+// keeps its own analysis (`answer`), so that the panel always shows the
+// position on the board: a move, an undo or a redo shows that position's
+// analysis, or none.
 let history = [];
 let cursor = 0;
-let heat = null;      // the last analysis: root moves, best, pv
-let stream = null;    // the running analysis: {source, id}
-let lastOutput = "";  // output.txt of the last finished analysis
+let stream = null;    // the running search: {controller, id, entry}
 
 const cols = (i) => String.fromCharCode(65 + i);
 const cellName = (r, c) => cols(c) + (r + 1);
@@ -29,34 +30,73 @@ async function api(path, body) {
 
 function say(msg) { $("error").textContent = msg || ""; }
 function status(msg) { $("status").textContent = msg || ""; }
+function note(msg) { $("note").textContent = msg || ""; }
 
 function setPosition(view) {
   stopAnalysis();
-  history = [{ view, move: null, flipped: [] }];
+  history = [{ view, move: null, flipped: [], answer: null }];
   cursor = 0;
-  heat = null;
-  lastOutput = "";
-  $("output").textContent = "";
-  $("stats").textContent = "";
-  $("pv").textContent = "";
-  $("progress").textContent = "";
+  note("");
   $("engine-thinking").textContent = "";
-  draw();
+  shown();
 }
 
 function pushMove(played) {
   history = history.slice(0, cursor + 1);
-  history.push({ view: played, move: played.move, flipped: played.flipped, by: cur().view.grid.player });
+  history.push({ view: played, move: played.move, flipped: played.flipped, by: cur().view.grid.player, answer: null });
   cursor++;
-  heat = null;
+  shown();
+}
+
+// Shows history[i]: a search of another position stops, and the panel
+// and the header are that position's.
+function goTo(i) {
+  if (i < 0 || i >= history.length || i === cursor) return;
+  cursor = i;
+  shown();
+}
+
+function shown() {
+  if (stream && stream.entry !== cur()) stopAnalysis();
+  if (!stream) status("");
+  $("export").textContent = "";
+  $("analysis-error").textContent = "";
   draw();
 }
 
+// The stats, the PV and the output.txt of the shown position's analysis.
+function drawPanel() {
+  const a = cur().answer;
+  const last = a && a.last;
+  $("stats").textContent = last ? statsLine(a) : "";
+  $("pv").textContent = last ? "PV: " + last.pv.join(", ") : "";
+  const out = a && a.done && a.done.output;
+  $("output").textContent = out || "";
+  $("output").classList.toggle("inexact", !!out && !a.done.analysis.exact);
+  $("progress").textContent = (stream && stream.entry === cur() && a && a.progress) || "";
+}
+
+// "MINIMAX depth 3/3 · best B3 Stake (-5) · nodes 120 · ... · exact"
+function statsLine(a) {
+  const last = a.last;
+  let line = `${last.mode} depth ${last.depth}/${last.requested_depth} · best ${last.best} (${last.value}) · ` +
+    `nodes ${a.nodes} · ${a.nodesPerSecond} nodes/s · ${(a.elapsedUs / 1e6).toFixed(3)} s`;
+  if (a.done) {
+    line += last.exact ? " · exact" :
+      ` · not exact: stopped at depth ${last.depth} of ${last.requested_depth}`;
+  } else if (!a.running) {
+    line += " · not exact: stopped";
+  }
+  return line;
+}
+
 function draw() {
-  const { view, move, flipped } = cur();
+  const { view, move, flipped, answer } = cur();
+  const heat = answer && answer.last;
   const n = view.grid.values.length;
   const board = $("board");
   board.style.gridTemplateColumns = `repeat(${n}, 1fr)`;
+  board.style.setProperty("--n", n);
   board.innerHTML = "";
   const values = new Map();
   if (heat) for (const m of heat.moves) {
@@ -68,7 +108,7 @@ function draw() {
   const hi = heat ? Math.max(...heat.moves.map((m) => m.value)) : 0;
   const pv = heat ? heat.pv.map((m) => m.split(" ")[0]) : [];
   const last = move ? move.split(" ")[0] : null;
-  const flips = new Set((flipped || []).map(([r, c]) => cellName(r, c)));
+  const flips = new Set(flipped || []);
   for (let r = 0; r < n; r++) for (let c = 0; c < n; c++) {
     const name = cellName(r, c);
     const d = document.createElement("div");
@@ -109,10 +149,31 @@ function draw() {
     const li = document.createElement("li");
     li.textContent = `${h.by} ${h.move}`;
     if (i + 1 === cursor) li.className = "current";
-    li.addEventListener("click", () => { cursor = i + 1; heat = null; draw(); });
+    li.addEventListener("click", () => goTo(i + 1));
     list.appendChild(li);
   });
-  location.hash = encodeURIComponent(JSON.stringify(history[0].view.grid));
+  fitLabels();
+  drawPanel();
+  // The URL keeps the start and the moves to the one shown: a shared URL
+  // opens on this position, and undo goes back from it.
+  const shared = { grid: history[0].view.grid, moves: history.slice(1, cursor + 1).map((h) => h.move) };
+  const hash = "#" + encodeURIComponent(JSON.stringify(shared));
+  if (location.hash !== hash) window.history.replaceState(null, "", hash);
+}
+
+// Shrinks each label of the board that does not fit its cell until it
+// does: a value is shown whole or not at all. Every round reads all the
+// labels, then writes: one layout a round, not one a label.
+function fitLabels() {
+  let labels = [...$("board").querySelectorAll(".v, .h, .pvn")];
+  for (const label of labels) label.style.fontSize = "";
+  for (let round = 0; round < 6 && labels.length; round++) {
+    const over = labels
+      .filter((l) => l.scrollWidth > l.clientWidth)
+      .map((l) => [l, parseFloat(getComputedStyle(l).fontSize) * Math.max(0.5, l.clientWidth / l.scrollWidth)]);
+    for (const [label, size] of over) label.style.fontSize = `${Math.floor(size * 10) / 10}px`;
+    labels = over.map(([label]) => label);
+  }
 }
 
 async function onCell(r, c, e) {
@@ -152,51 +213,87 @@ async function editCell(r, c) {
 
 function stopAnalysis() {
   if (!stream) return;
-  const { source, id } = stream;
+  const { controller, id } = stream;
   stream = null;
   if (id) api(`/api/stop?id=${id}`, {}).catch(() => {});
   // Closing the stream stops the search too, should the request be lost.
-  setTimeout(() => source.close(), 2000);
+  setTimeout(() => controller.abort(), 2000);
   $("stop").disabled = true;
   $("analyse").disabled = false;
 }
 
 // One search stream at a time (an analysis or the engine's move), stopped
-// by Stop, by a new position, or by the next search.
-function openStream(path, on) {
-  if (stream) { stream.source.close(); stream = null; }
+// by Stop, by another position shown, or by the next search. The stream is
+// read with fetch rather than EventSource, so that a refused request's
+// message (a bad depth, too many searches) reaches the page.
+async function openStream(path, on) {
+  if (stream) { stream.controller.abort(); stream = null; }
   say("");
-  const source = new EventSource(path);
-  const mine = { source, id: null };
+  const controller = new AbortController();
+  const mine = { controller, id: null, entry: cur() };
   stream = mine;
   $("stop").disabled = false;
   $("analyse").disabled = true;
+  let ended = false;
   const end = () => {
-    source.close();
+    ended = true;
     const current = stream === mine;
-    if (current) stream = null;
-    $("stop").disabled = true;
-    $("analyse").disabled = false;
+    if (current) {
+      stream = null;
+      $("stop").disabled = true;
+      $("analyse").disabled = false;
+    }
     return current;
   };
-  source.addEventListener("start", (e) => {
-    const s = JSON.parse(e.data);
-    mine.id = s.id;
-    if (on.start) on.start(s);
-  });
-  source.addEventListener("progress", (e) => { if (stream === mine) on.progress(JSON.parse(e.data)); });
-  if (on.depth) source.addEventListener("depth", (e) => on.depth(JSON.parse(e.data)));
-  source.addEventListener("done", (e) => {
-    const d = JSON.parse(e.data);
-    on.done(d, end());
-  });
-  source.addEventListener("error", (e) => {
-    // A refused request (busy, bad position) comes back as a plain error.
-    end();
-    if (on.error) on.error();
-    if (e.data) say(JSON.parse(e.data).error);
-    else if ($("status").textContent !== "done") status("search ended");
-  });
+  const fail = (msg) => {
+    const current = end();
+    if (on.error) on.error(msg);
+    else if (msg) say(msg);
+    if (current) status(msg ? "refused" : "search ended");
+  };
+  const handle = (name, data) => {
+    if (name === "start") {
+      mine.id = data.id;
+      if (on.start) on.start(data);
+    } else if (name === "progress") {
+      if (stream === mine) on.progress(data);
+    } else if (name === "depth") {
+      if (on.depth) on.depth(data);
+    } else if (name === "done") {
+      on.done(data, end());
+    } else if (name === "error") {
+      fail(data.error);
+    }
+  };
+  try {
+    const res = await fetch(path, { signal: controller.signal });
+    if (!res.ok) {
+      const text = await res.text();
+      let msg = text;
+      try { msg = JSON.parse(text).error; } catch (_) { /* not JSON */ }
+      return fail(msg || `${res.status} ${res.statusText}`);
+    }
+    const reader = res.body.pipeThrough(new TextDecoderStream()).getReader();
+    let buffer = "";
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      buffer += value.replace(/\r\n?/g, "\n");
+      // Events end with a blank line; a keep-alive is a comment line.
+      for (let i; (i = buffer.indexOf("\n\n")) >= 0;) {
+        const block = buffer.slice(0, i);
+        buffer = buffer.slice(i + 2);
+        let name = "message", data = "";
+        for (const line of block.split("\n")) {
+          if (line.startsWith("event:")) name = line.slice(6).trim();
+          else if (line.startsWith("data:")) data += line.slice(5).replace(/^ /, "");
+        }
+        if (data) handle(name, JSON.parse(data));
+        if (ended) return;
+      }
+    }
+  } catch (_) { /* aborted, or the connection was lost */ }
+  if (!ended) fail("");
 }
 
 const signed = (v) => (v > 0 ? "+" : "") + v;
@@ -217,26 +314,56 @@ function progressLine(p) {
   return `${head}, ${count(p.total_nodes)} nodes, ${count(p.nodes_per_second)}/s, ${(p.elapsed_us / 1e6).toFixed(1)} s`;
 }
 
-function analyse(mode, depth, timeS, onDone) {
-  const grid = JSON.stringify(cur().view.grid);
-  const q = new URLSearchParams({ grid, mode, depth, time_ms: Math.round(timeS * 1000) });
+// An analysis of the shown position; its answer is that position's. A
+// refusal's message goes to the element `errorTo`.
+function analyse(mode, depth, timeS, onDone, errorTo = "analysis-error") {
+  const entry = cur();
+  $(errorTo).textContent = "";
+  // Sent as typed: the server says what is wrong with a bad one.
+  const timeMs = String(timeS).trim() === "" ? "" : String(Math.round(Number(timeS) * 1000));
+  const q = new URLSearchParams({ grid: JSON.stringify(entry.view.grid), mode, depth, time_ms: timeMs });
   status("analysing");
   $("progress").textContent = "";
+  document.body.dataset.analysis = "";
+  let answer = null;
+  const showing = () => entry === cur();
   openStream(`/api/analyse?${q}`, {
-    progress: (p) => { $("progress").textContent = progressLine(p); },
+    start: () => {
+      answer = { mode, depth: String(depth), last: null, done: null, running: true, progress: "" };
+      entry.answer = answer;
+      if (showing()) draw();
+    },
+    progress: (p) => {
+      answer.progress = progressLine(p);
+      if (showing()) $("progress").textContent = answer.progress;
+    },
     depth: (a) => {
-      heat = a;
-      $("stats").textContent = `depth ${a.depth}/${a.requested_depth} · best ${a.best} (${a.value}) · ` +
-        `nodes ${a.total_nodes} · ${a.nodes_per_second} nodes/s · ${(a.elapsed_us / 1e6).toFixed(3)} s`;
-      $("pv").textContent = "PV: " + a.pv.join(", ");
-      draw();
+      Object.assign(answer, { last: a, nodes: a.total_nodes, nodesPerSecond: a.nodes_per_second, elapsedUs: a.elapsed_us });
+      answer.progress = "";
+      if (showing()) draw();
     },
     done: (d, current) => {
-      $("progress").textContent = "";
-      status(d.stopped ? "stopped" : "done");
-      document.body.dataset.analysis = d.stopped ? "stopped" : "done";
-      if (d.output) { lastOutput = d.output; $("output").textContent = d.output; }
+      Object.assign(answer, { done: d, running: false, progress: "" });
+      if (d.analysis) {
+        answer.last = d.analysis;
+        answer.nodes = d.total_nodes;
+        answer.elapsedUs = d.elapsed_us;
+        answer.nodesPerSecond = Math.round(d.total_nodes / Math.max(d.elapsed_us / 1e6, 1e-6));
+      }
+      // A later analysis of the same position may have started since.
+      if (showing() && entry.answer === answer) {
+        if (current || !stream) {
+          status(d.stopped ? "stopped" : "done");
+          document.body.dataset.analysis = d.stopped ? "stopped" : "done";
+          document.body.dataset.exact = String(!!(d.analysis && d.analysis.exact));
+        }
+        draw();
+      }
       if (onDone && current) onDone(d);
+    },
+    error: (msg) => {
+      $(errorTo).textContent = msg || "";
+      if (answer) { answer.running = false; answer.progress = ""; if (showing()) draw(); }
     },
   });
 }
@@ -247,6 +374,7 @@ function engineMove(seconds, onDone) {
   const line = $("engine-thinking");
   let of = seconds;
   line.textContent = "thinking";
+  const entry = cur();
   openStream(`/api/engine?${q}`, {
     // The server may grant less than asked: its cap on a search's time.
     start: (s) => { of = s.time_us / 1e6; },
@@ -255,12 +383,12 @@ function engineMove(seconds, onDone) {
     },
     done: (d, current) => {
       // Stopped, or a new position came: the move is not for the board now.
-      if (!current) { line.textContent = "stopped"; return; }
+      if (!current || entry !== cur()) { line.textContent = "stopped"; return; }
       line.textContent = `played ${d.move} (${signed(d.value)}, ${d.solved ? "solved" : `depth ${d.depth}`}) ` +
         `in ${(d.elapsed_us / 1e6).toFixed(2)} s`;
       onDone(d);
     },
-    error: () => { line.textContent = ""; },
+    error: (msg) => { line.textContent = msg || ""; },
   });
 }
 
@@ -271,9 +399,9 @@ function maybeEngine() {
   if ($("engine-competition").checked) {
     engineMove(Number($("engine-seconds").value), (d) => playMove(d.move));
   } else {
-    analyse("ALPHABETA", $("engine-depth").value, Number($("engine-time").value), (d) => {
+    analyse("ALPHABETA", $("engine-depth").value, $("engine-time").value, (d) => {
       if (d.analysis) playMove(d.analysis.best);
-    });
+    }, "engine-thinking");
   }
 }
 
@@ -356,9 +484,37 @@ async function loadText(text) {
   try {
     const p = await api("/api/parse", { text });
     setPosition(p);
-    if (p.depth) $("depth").value = p.depth;
-    if (p.mode !== "COMPETITION") $("mode").value = p.mode;
+    if (p.mode === "COMPETITION") {
+      note(`A COMPETITION input (${p.seconds} s of CPU time left for the game) has no exact answer: ` +
+        `Analyse searches this position in the mode and to the depth set under Analysis ` +
+        `(${$("mode").value}, depth ${$("depth").value}), and the competition engine plays it ` +
+        `under "Play against the engine".`);
+    } else {
+      $("depth").value = p.depth;
+      $("mode").value = p.mode;
+    }
   } catch (err) { say(err.message); }
+}
+
+// The output.txt of the shown position's analysis, when it is the exact
+// answer to the input.txt that "Export input.txt" writes.
+function exportOutput() {
+  const say = (msg) => { $("analysis-error").textContent = msg; };
+  const a = cur().answer;
+  if (!a || !a.done || !a.done.output) {
+    return say("analyse first: output.txt is the answer of an analysis of the position shown");
+  }
+  if (a.mode !== $("mode").value || Number(a.depth) !== Number($("depth").value)) {
+    return say(`the analysis was ${a.mode} at depth ${a.depth}, the settings now ` +
+      `${$("mode").value} at depth ${$("depth").value}: analyse again`);
+  }
+  const last = a.done.analysis;
+  if (!last.exact) {
+    return say(`the analysis stopped at depth ${last.depth} of ${last.requested_depth}: ` +
+      "its answer is not exact, analyse with more time");
+  }
+  $("export").textContent = a.done.output;
+  download("output.txt", a.done.output);
 }
 
 $("load").onclick = () => loadText($("input").value);
@@ -367,25 +523,35 @@ $("random").onclick = async () => {
   try { setPosition(await api(`/api/random?size=${$("size").value}&seed=${$("seed").value}`)); }
   catch (err) { say(err.message); }
 };
-$("undo").onclick = () => { if (cursor > 0) { cursor--; heat = null; draw(); } };
-$("redo").onclick = () => { if (cursor < history.length - 1) { cursor++; heat = null; draw(); } };
-$("analyse").onclick = () => analyse($("mode").value, $("depth").value, Number($("time").value));
+$("undo").onclick = () => goTo(cursor - 1);
+$("redo").onclick = () => goTo(cursor + 1);
+$("analyse").onclick = () => analyse($("mode").value, $("depth").value, $("time").value);
 $("stop").onclick = stopAnalysis;
 $("tree").onclick = showTree;
-$("export-input").onclick = () => exportInput().catch((err) => say(err.message));
-$("export-output").onclick = () => {
-  if (!lastOutput) return say("analyse first: output.txt is the analysis's answer");
-  $("export").textContent = lastOutput;
-  download("output.txt", lastOutput);
+$("export-input").onclick = () => {
+  $("analysis-error").textContent = "";
+  exportInput().catch((err) => { $("analysis-error").textContent = err.message; });
 };
+$("export-output").onclick = () => { $("analysis-error").textContent = ""; exportOutput(); };
 $("share").onclick = () => { navigator.clipboard?.writeText(location.href); status("URL copied"); };
 $("engine-on").onchange = maybeEngine;
 
+// A shared URL's start position and its moves, played again by the server.
+async function openShared(shared) {
+  // An older URL carries the grid alone.
+  const { grid, moves } = shared.values ? { grid: shared, moves: [] } : shared;
+  setPosition(await api("/api/view", grid));
+  for (const [i, move] of (moves || []).entries()) {
+    try { pushMove(await api("/api/play", { grid: cur().view.grid, move })); }
+    catch (err) { return say(`the URL's move ${i + 1}, ${move}: ${err.message}`); }
+  }
+}
+
 (async function start() {
-  // A shared URL carries the position in its fragment.
   if (location.hash.length > 1) {
-    try { return setPosition(await api("/api/view", JSON.parse(decodeURIComponent(location.hash.slice(1))))); }
+    try { return await openShared(JSON.parse(decodeURIComponent(location.hash.slice(1)))); }
     catch (err) { say(`the URL's position: ${err.message}`); }
   }
-  setPosition(await api("/api/random?size=5&seed=1"));
+  // The assignment's example: four pieces each, X to move.
+  await loadText(await (await fetch("/example.txt")).text());
 })();

@@ -88,7 +88,7 @@ pub fn run_web(args: &WebArgs) -> anyhow::Result<()> {
             .with_context(|| format!("listening on 127.0.0.1:{}", args.port))?;
         let url = format!("http://{addr}/");
         let mut out = std::io::stdout().lock();
-        writeln!(out, "stakeraid web: {url}")?;
+        writeln!(out, "{url}")?;
         out.flush()?;
         drop(out);
         if args.open {

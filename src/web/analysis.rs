@@ -5,6 +5,11 @@
 //! Events: `start` (`id`, the depth aimed at), `progress` while a depth
 //! runs, one `depth` per completed depth, then `done` (the deepest
 //! completed answer, its `output.txt`, whether it was stopped) or `error`.
+//!
+//! Every analysis sent says what was asked as [`crate::api::analyse`]
+//! does: `requested_depth` is the depth aimed at (capped at the empty
+//! cells), and `exact` is true only for the answer at that depth. A search
+//! stopped short of it answers with its deepest completed depth, not exact.
 
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 use std::sync::Arc;
@@ -30,8 +35,29 @@ pub(crate) struct AnalyseQuery {
     grid: String,
     #[serde(default)]
     mode: SearchMode,
-    depth: Option<u32>,
-    time_ms: Option<u64>,
+    /// Plies, at least 1; without it the search deepens until its time
+    /// runs out or the game ends. Read as text, so that a bad one is
+    /// refused with a message that names it.
+    depth: Option<String>,
+    /// Wall time in milliseconds, at least 1 (default and most: the caps'
+    /// time per search).
+    time_ms: Option<String>,
+}
+
+/// The whole number `text` given for `name`, at least 1.
+pub(crate) fn at_least_one<T>(name: &str, text: &str) -> Result<T, WebError>
+where
+    T: std::str::FromStr + PartialOrd + From<u8>,
+{
+    text.trim()
+        .parse::<T>()
+        .ok()
+        .filter(|n| *n >= T::from(1))
+        .ok_or_else(|| {
+            WebError::bad(format!(
+                "{name} must be at least 1 (a whole number), not {text:?}"
+            ))
+        })
 }
 
 #[derive(Serialize)]
@@ -51,16 +77,19 @@ pub(crate) async fn analyse(
     // Read and bound the request before taking a search place.
     let q = query(q)?;
     let position = position_of(&q.grid)?;
-    if q.depth == Some(0) {
-        return Err(WebError::bad("depth must be at least 1"));
-    }
-    let caps = &shared.caps;
-    let time = q
+    let depth = q
+        .depth
+        .map(|d| at_least_one::<u32>("depth", &d))
+        .transpose()?;
+    let time_ms = q
         .time_ms
+        .map(|t| at_least_one::<u64>("time_ms", &t))
+        .transpose()?;
+    let caps = &shared.caps;
+    let time = time_ms
         .map_or(caps.max_time, Duration::from_millis)
         .min(caps.max_time);
-    let target = q
-        .depth
+    let target = depth
         .unwrap_or(u32::MAX)
         .min(position.board().empty_count());
     let permit = caps.try_search().ok_or_else(WebError::busy)?;
@@ -134,6 +163,7 @@ fn deepen(plan: &Plan, id: u64, stop: &Arc<AtomicBool>, sink: &Sink) {
             stopped = true;
             break;
         }
+        let a = answering(a, plan.target, false);
         let elapsed = start.elapsed();
         sink.send(
             "depth",
@@ -147,6 +177,7 @@ fn deepen(plan: &Plan, id: u64, stop: &Arc<AtomicBool>, sink: &Sink) {
         last = Some(a);
     }
     drop(ticker);
+    let last = last.map(|a| answering(a, plan.target, stopped));
     let done = serde_json::json!({
         "stopped": stopped,
         "analysis": last,
@@ -155,4 +186,15 @@ fn deepen(plan: &Plan, id: u64, stop: &Arc<AtomicBool>, sink: &Sink) {
         "elapsed_us": micros(start.elapsed()),
     });
     sink.send("done", &done);
+}
+
+/// `a`, the exact analysis of one depth, as an answer to the plan's: the
+/// depth asked for is `target`, and the answer is exact only at it.
+fn answering(a: Analysis, target: u32, stopped: bool) -> Analysis {
+    Analysis {
+        requested_depth: target,
+        exact: a.depth == target,
+        stopped: a.stopped || stopped,
+        ..a
+    }
 }

@@ -1,5 +1,6 @@
 //! `GET /api/engine`: the competition engine's move with `time_ms` of wall
-//! time for this move alone (at most the caps' time per search), streamed
+//! time for this move alone (default [`DEFAULT_TIME`], at most the caps'
+//! time per search), streamed
 //! like an analysis so that the page shows it thinking and can stop it.
 //!
 //! Events: `start` (`id`, the time granted), `progress` while it searches,
@@ -15,17 +16,22 @@ use axum::extract::{Query, State};
 use axum::response::Response;
 use serde::Deserialize;
 
+use super::analysis::at_least_one;
 use super::error::WebError;
 use super::progress::Ticker;
 use super::routes::query;
 use super::stream::{self, micros, position_of, Shared, Sink};
 use crate::api::{competition_move, Position};
 
+/// The engine's time for a move when the request gives none.
+pub(crate) const DEFAULT_TIME: Duration = Duration::from_secs(2);
+
 #[derive(Deserialize)]
 pub(crate) struct EngineQuery {
     /// The position as the JSON of an [`api::Grid`](crate::api::Grid).
     grid: String,
-    time_ms: u64,
+    /// Wall time in milliseconds, at least 1.
+    time_ms: Option<String>,
 }
 
 pub(crate) async fn engine_move(
@@ -34,11 +40,13 @@ pub(crate) async fn engine_move(
 ) -> Result<Response, WebError> {
     let q = query(q)?;
     let position = position_of(&q.grid)?;
-    if q.time_ms == 0 {
-        return Err(WebError::bad("time_ms must be at least 1"));
-    }
+    let time = q
+        .time_ms
+        .map(|t| at_least_one::<u64>("time_ms", &t))
+        .transpose()?
+        .map_or(DEFAULT_TIME, Duration::from_millis);
     let caps = &shared.caps;
-    let time = Duration::from_millis(q.time_ms).min(caps.max_time);
+    let time = time.min(caps.max_time);
     let permit = caps.try_search().ok_or_else(WebError::busy)?;
     let threads = caps.threads;
     Ok(stream::open(&shared, permit, move |id, stop, sink| {

@@ -1,11 +1,13 @@
 //! The page's files and the small JSON endpoints.
 
-use axum::extract::rejection::{JsonRejection, QueryRejection};
-use axum::extract::{Query, State};
+use axum::body::Bytes;
+use axum::extract::rejection::QueryRejection;
+use axum::extract::{FromRequest, Query, Request, State};
 use axum::http::header;
 use axum::response::IntoResponse;
 use axum::routing::{get, post};
 use axum::{Json, Router};
+use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 use tower_http::limit::RequestBodyLimitLayer;
 
@@ -16,12 +18,15 @@ use super::{analysis, engine, stream};
 use crate::api::{Grid, Position};
 use crate::search::trace::{trace_alphabeta, NodeKind, TraceNode};
 use crate::{
-    check_move, input_text, parse_problem, Board, Move, Player, Problem, SearchMode, Task,
+    check_move, input_text, parse_problem, Board, Move, MoveKind, Player, Problem, SearchMode, Task,
 };
 
 const INDEX: &str = include_str!("../../web/index.html");
 const SCRIPT: &str = include_str!("../../web/app.js");
 const STYLE: &str = include_str!("../../web/style.css");
+const ICON: &str = include_str!("../../web/favicon.svg");
+/// The page's first position: the assignment's example (`examples/`).
+const EXAMPLE: &str = include_str!("../../examples/input.txt");
 
 pub(crate) fn router(caps: Caps) -> Router {
     let limit = RequestBodyLimitLayer::new(caps.max_body);
@@ -32,6 +37,20 @@ pub(crate) fn router(caps: Caps) -> Router {
         )
         .route("/app.js", get(|| async { page("text/javascript", SCRIPT) }))
         .route("/style.css", get(|| async { page("text/css", STYLE) }))
+        // The page links the icon; a browser that asks for the usual name
+        // anyway gets the same picture.
+        .route(
+            "/favicon.svg",
+            get(|| async { page("image/svg+xml", ICON) }),
+        )
+        .route(
+            "/favicon.ico",
+            get(|| async { page("image/svg+xml", ICON) }),
+        )
+        .route(
+            "/example.txt",
+            get(|| async { page("text/plain; charset=utf-8", EXAMPLE) }),
+        )
         .route("/api/parse", post(parse))
         .route("/api/random", get(random))
         .route("/api/view", post(view))
@@ -50,10 +69,25 @@ fn page(kind: &'static str, body: &'static str) -> impl IntoResponse {
     ([(header::CONTENT_TYPE, kind)], body)
 }
 
-/// The JSON body, or why it could not be read.
-pub(crate) fn body<T>(json: Result<Json<T>, JsonRejection>) -> Result<T, WebError> {
-    json.map(|Json(t)| t)
-        .map_err(|e| WebError::bad(e.body_text()))
+/// A JSON request body, read as JSON whatever its `Content-Type` says:
+/// `curl -d` sends `application/x-www-form-urlencoded`, and a script
+/// that leaves the header out means JSON all the same.
+pub(crate) struct JsonBody<T>(pub(crate) T);
+
+impl<T: DeserializeOwned, S: Send + Sync> FromRequest<S> for JsonBody<T> {
+    type Rejection = WebError;
+
+    async fn from_request(req: Request, state: &S) -> Result<JsonBody<T>, WebError> {
+        let bytes = Bytes::from_request(req, state)
+            .await
+            .map_err(|e| WebError {
+                status: e.status(),
+                message: e.body_text(),
+            })?;
+        serde_json::from_slice(&bytes)
+            .map(JsonBody)
+            .map_err(|e| WebError::bad(format!("the request body is not the JSON expected: {e}")))
+    }
 }
 
 /// The query, or why it could not be read.
@@ -79,16 +113,21 @@ struct Parsed {
     view: View,
     mode: &'static str,
     depth: Option<u32>,
+    /// COMPETITION's CPU seconds left for the game (no depth then).
+    seconds: Option<f64>,
 }
 
 /// An `input.txt` read by the library.
-async fn parse(req: Result<Json<ParseRequest>, JsonRejection>) -> Result<Json<Parsed>, WebError> {
-    let req = body(req)?;
+async fn parse(JsonBody(req): JsonBody<ParseRequest>) -> Result<Json<Parsed>, WebError> {
     let problem = parse_problem(req.text.as_bytes()).map_err(WebError::bad)?;
     Ok(Json(Parsed {
         view: view_of(&problem.board, problem.player),
         mode: problem.task.name(),
         depth: problem.task.depth(),
+        seconds: match problem.task {
+            Task::Competition { seconds } => Some(seconds),
+            Task::Exact { .. } => None,
+        },
     }))
 }
 
@@ -121,8 +160,7 @@ async fn random(q: Result<Query<RandomQuery>, QueryRejection>) -> Result<Json<Vi
 /// A grid checked by the library's one check of a written position (after
 /// an edit by hand, or from a shared URL). A full board is a finished game,
 /// drawn as such.
-async fn view(req: Result<Json<Grid>, JsonRejection>) -> Result<Json<View>, WebError> {
-    let grid = body(req)?;
+async fn view(JsonBody(grid): JsonBody<Grid>) -> Result<Json<View>, WebError> {
     let (board, player) = grid.check().map_err(WebError::bad)?;
     Ok(Json(view_of(&board, player)))
 }
@@ -140,23 +178,31 @@ struct Played {
     view: View,
     #[serde(rename = "move")]
     mv: String,
-    flipped: Vec<(usize, usize)>,
+    /// The cells the move turned over, named like `"C3"`, row-major.
+    flipped: Vec<String>,
 }
 
 /// One move for the side to move, or why it is not legal.
-async fn play(req: Result<Json<PlayRequest>, JsonRejection>) -> Result<Json<Played>, WebError> {
-    let req = body(req)?;
+async fn play(JsonBody(req): JsonBody<PlayRequest>) -> Result<Json<Played>, WebError> {
     let (board, player) = board_of(&req.grid)?;
     let mv: Move = req.mv.parse().map_err(WebError::bad)?;
     check_move(&board, player, mv).map_err(WebError::bad)?;
     let mut game = crate::Game::new(&board, player);
     game.play(mv);
-    let flipped = game.last_move().map(|l| l.flipped).unwrap_or_default();
+    let flipped = game
+        .last_move()
+        .map(|l| l.flipped.iter().map(|&(r, c)| cell_name(r, c)).collect())
+        .unwrap_or_default();
     Ok(Json(Played {
         view: view_of(game.board(), game.to_move()),
         mv: mv.to_string(),
         flipped,
     }))
+}
+
+/// The name of the cell at zero-based `row` and `col`, as moves name it.
+fn cell_name(row: usize, col: usize) -> String {
+    Move::new(row, col, MoveKind::Stake).cell_name()
 }
 
 #[derive(Deserialize)]
@@ -167,8 +213,7 @@ struct ExportRequest {
 }
 
 /// The `input.txt` of a position and a search.
-async fn export(req: Result<Json<ExportRequest>, JsonRejection>) -> Result<String, WebError> {
-    let req = body(req)?;
+async fn export(JsonBody(req): JsonBody<ExportRequest>) -> Result<String, WebError> {
     if req.depth == 0 {
         return Err(WebError::bad("depth must be at least 1"));
     }
@@ -216,9 +261,8 @@ struct Node {
 /// beside it.
 async fn tree(
     State(shared): State<stream::Shared>,
-    req: Result<Json<TreeRequest>, JsonRejection>,
+    JsonBody(req): JsonBody<TreeRequest>,
 ) -> Result<Json<Tree>, WebError> {
-    let req = body(req)?;
     let position = Position::from_grid(&req.grid).map_err(WebError::bad)?;
     if req.depth == 0 {
         return Err(WebError::bad("depth must be at least 1"));

@@ -2,8 +2,12 @@
 //! loading an input.txt, moves by mouse click, the heat map against
 //! `solve --json`, a stop, the exported output.txt against `solve`'s bytes,
 //! the tree's node counts and the positions its nodes show on hover, whole
-//! games against the engine at a depth and at a time per move. Screenshots
-//! land in target/web-screenshots/.
+//! games against the engine at a depth and at a time per move; the panel
+//! and the exports following the position shown through moves, undo, redo
+//! and a shared URL; a stopped search shown as not exact; bad settings
+//! answered with the server's message; a page that opens clean on an even
+//! position; a 26x26 board read whole at 1400 pixels. Screenshots land in
+//! target/web-screenshots/.
 //!
 //! Without a `chromium` on the PATH the test says it skipped, and fails
 //! when `CI` is set (CI installs it first).
@@ -48,6 +52,11 @@ fn chromium() -> Option<PathBuf> {
 
 impl Browser {
     fn start(exe: &Path) -> Browser {
+        Browser::start_sized(exe, 1300, 1000)
+    }
+
+    /// Chromium with a window of `width` by `height` pixels.
+    fn start_sized(exe: &Path, width: u32, height: u32) -> Browser {
         let profile = tempfile::tempdir().unwrap();
         let mut child = Command::new(exe)
             .args([
@@ -56,9 +65,9 @@ impl Browser {
                 "--disable-gpu",
                 "--disable-background-networking",
                 "--no-first-run",
-                "--window-size=1300,1000",
                 "--remote-debugging-port=0",
             ])
+            .arg(format!("--window-size={width},{height}"))
             .arg(format!("--user-data-dir={}", profile.path().display()))
             .arg("about:blank")
             .stdout(Stdio::null())
@@ -185,6 +194,55 @@ impl Browser {
                 json!({ "type": kind, "x": x, "y": y, "button": "left", "clickCount": 1, "modifiers": modifiers }),
             );
         }
+    }
+
+    /// The text of the element `id`.
+    fn text(&mut self, id: &str) -> String {
+        let v = self.eval(&format!("document.getElementById({id:?}).textContent"));
+        v.as_str().unwrap().to_string()
+    }
+
+    /// Clicks the button `id` (a script's click, not the mouse's).
+    fn press(&mut self, id: &str) {
+        self.eval(&format!("document.getElementById({id:?}).click()"));
+    }
+
+    /// Sets the value of the field `id`.
+    fn set(&mut self, id: &str, value: &str) {
+        self.eval(&format!(
+            "document.getElementById({id:?}).value = {value:?}"
+        ));
+    }
+
+    /// The position the page shows, as the library reads it.
+    fn grid(&mut self) -> stakeraid::api::Grid {
+        serde_json::from_value(self.eval("cur().view.grid")).unwrap()
+    }
+
+    /// Loads an input.txt as a person pastes one, and waits for its board.
+    fn load(&mut self, input: &str) {
+        let n: usize = input.lines().next().unwrap().parse().unwrap();
+        // The board drawn before is marked: the loaded one is new.
+        self.eval("document.querySelector('#board .cell').dataset.old = 'yes'");
+        self.set("input", input);
+        self.press("load");
+        self.wait(
+            &format!(
+                "document.querySelectorAll('#board .cell').length === {} && !document.querySelector('#board .cell[data-old]')                  && !document.querySelector('#moves li')",
+                n * n
+            ),
+            "the loaded board",
+        );
+    }
+
+    /// Runs an analysis with the page's settings and waits for its end.
+    fn analyse(&mut self) {
+        self.eval("document.body.dataset.analysis = ''");
+        self.press("analyse");
+        self.wait(
+            "['done', 'stopped'].includes(document.body.dataset.analysis)",
+            "the analysis",
+        );
     }
 
     fn screenshot(&mut self, name: &str) {
@@ -549,6 +607,8 @@ fn play_a_game(b: &mut Browser) -> Vec<(String, stakeraid::Move)> {
             ),
             "the engine's answer",
         );
+        // The engine has moved: the header no longer says it thinks.
+        assert_ne!(b.text("status"), "engine thinking", "after turn {turn}");
     }
     b.wait(
         "document.getElementById('turn').textContent === 'game over'",
@@ -565,4 +625,444 @@ fn play_a_game(b: &mut Browser) -> Vec<(String, stakeraid::Move)> {
             (who.to_string(), mv.parse().unwrap())
         })
         .collect()
+}
+
+/// The browser, or `None` (the test skips) where there is no chromium and
+/// no CI to insist on one.
+fn browser_or_skip() -> Option<PathBuf> {
+    let exe = chromium();
+    if exe.is_none() {
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "chromium is not installed, and CI needs the browser test"
+        );
+        eprintln!("skipping the browser test: no chromium on the PATH");
+    }
+    exe
+}
+
+/// The page's start: the board drawn and its analysis panel empty.
+fn open(server: &Server, b: &mut Browser) {
+    b.call("Page.navigate", json!({ "url": server.url() }));
+    b.wait(
+        "document.querySelectorAll('#board .cell').length === 25 && document.getElementById('score').textContent",
+        "the first board",
+    );
+}
+
+/// The exported input.txt of the page's position and settings.
+fn exported_input(b: &mut Browser) -> String {
+    b.eval("document.getElementById('export').textContent = ''");
+    b.press("export-input");
+    b.wait(
+        "document.getElementById('export').textContent",
+        "the exported input.txt",
+    );
+    b.text("export")
+}
+
+/// What "Export output.txt" gives: the text, or the message refusing it.
+fn exported_output(b: &mut Browser) -> Result<String, String> {
+    b.eval("document.getElementById('export').textContent = ''");
+    b.press("export-output");
+    match b.text("export") {
+        text if text.is_empty() => Err(b.text("analysis-error")),
+        text => Ok(text),
+    }
+}
+
+/// The panel (stats, PV, output.txt box) and the heat labels on the board.
+fn panel(b: &mut Browser) -> (String, String, String, usize) {
+    let heat = b.eval("document.querySelectorAll('#board .cell .h').length");
+    (
+        b.text("stats"),
+        b.text("pv"),
+        b.text("output"),
+        heat.as_u64().unwrap() as usize,
+    )
+}
+
+#[test]
+fn the_panel_shows_the_position_on_the_board() {
+    let Some(exe) = browser_or_skip() else { return };
+    let server = Server::start();
+    let mut b = Browser::start(&exe);
+    open(&server, &mut b);
+    b.load(INPUT);
+
+    // An analysis of the start: its output.txt is solve's answer to the
+    // exported input.txt.
+    b.analyse();
+    let first = panel(&mut b);
+    assert!(first.3 > 0 && !first.2.is_empty(), "{first:?}");
+    let input = exported_input(&mut b);
+    assert_eq!(input, INPUT);
+    assert_eq!(exported_output(&mut b), Ok(solve(&input).0));
+
+    // A move: the panel is empty, and output.txt is refused until the new
+    // position is analysed.
+    b.click("[data-cell=B2]", false);
+    b.wait(
+        "document.querySelectorAll('#moves li').length === 1",
+        "the move",
+    );
+    assert_eq!(
+        panel(&mut b),
+        (String::new(), String::new(), String::new(), 0)
+    );
+    let refused = exported_output(&mut b).unwrap_err();
+    assert!(refused.contains("analyse first"), "{refused}");
+    b.screenshot("after-a-move.png");
+    let moved = exported_input(&mut b);
+    assert_ne!(moved, INPUT);
+    b.analyse();
+    let second = panel(&mut b);
+    assert_ne!(second, first);
+    assert_eq!(exported_output(&mut b), Ok(solve(&moved).0));
+
+    // Undo shows the start's analysis again, redo the move's.
+    b.press("undo");
+    b.wait("!document.querySelector('#moves li.current')", "the undo");
+    assert_eq!(panel(&mut b), first);
+    assert_eq!(exported_input(&mut b), INPUT);
+    assert_eq!(exported_output(&mut b), Ok(solve(INPUT).0));
+    b.press("redo");
+    b.wait("document.querySelector('#moves li.current')", "the redo");
+    assert_eq!(panel(&mut b), second);
+    assert_eq!(exported_input(&mut b), moved);
+    assert_eq!(exported_output(&mut b), Ok(solve(&moved).0));
+
+    // Other settings than the analysis's: its output.txt is not the
+    // answer to the input.txt exported now.
+    b.set("depth", "2");
+    let refused = exported_output(&mut b).unwrap_err();
+    assert!(refused.contains("analyse again"), "{refused}");
+    b.set("depth", "3");
+
+    // A second move, then Share URL: the URL opens on the same game, its
+    // moves in the list.
+    b.click("[data-cell=C3]", false);
+    b.wait(
+        "document.querySelectorAll('#moves li').length === 2",
+        "the second move",
+    );
+    let moves = b.eval("[...document.querySelectorAll('#moves li')].map((li) => li.textContent)");
+    let cells = b.board_cells();
+    b.press("share");
+    let url = b.eval("location.href");
+    b.call("Page.navigate", json!({ "url": "about:blank" }));
+    b.wait("!document.getElementById('board')", "a blank page");
+    b.call("Page.navigate", json!({ "url": url }));
+    b.wait(
+        "document.querySelectorAll('#moves li').length === 2",
+        "the shared game",
+    );
+    assert_eq!(
+        b.eval("[...document.querySelectorAll('#moves li')].map((li) => li.textContent)"),
+        moves
+    );
+    assert_eq!(b.board_cells(), cells);
+    assert_eq!(exported_input(&mut b), {
+        let mut game = stakeraid::Game::new(
+            &stakeraid::parse_problem(INPUT.as_bytes()).unwrap().board,
+            stakeraid::Player::O,
+        );
+        for m in moves.as_array().unwrap() {
+            game.play(
+                m.as_str()
+                    .unwrap()
+                    .split_once(' ')
+                    .unwrap()
+                    .1
+                    .parse()
+                    .unwrap(),
+            );
+        }
+        stakeraid::input_text(&stakeraid::Problem {
+            board: game.board().clone(),
+            player: game.to_move(),
+            task: stakeraid::Task::Exact {
+                mode: SearchMode::Minimax,
+                depth: 3,
+            },
+        })
+    });
+}
+
+#[test]
+fn a_stopped_search_is_shown_as_not_exact() {
+    let Some(exe) = browser_or_skip() else { return };
+    let server = Server::start();
+    let mut b = Browser::start(&exe);
+    open(&server, &mut b);
+    // 7x7, depth 30 in 2 s: the time ends the search long before.
+    b.set("size", "7");
+    b.set("seed", "3");
+    b.press("random");
+    b.wait(
+        "document.querySelectorAll('#board .cell').length === 49",
+        "the 7x7 board",
+    );
+    b.set("mode", "ALPHABETA");
+    b.set("depth", "30");
+    b.set("time", "2");
+    b.analyse();
+    let grid = b.grid();
+    let position = Position::from_grid(&grid).unwrap();
+    let library = analyse(
+        &position,
+        &Limits {
+            time: Some(Duration::from_secs(2)),
+            ..Limits::to_depth(SearchMode::AlphaBeta, 30)
+        },
+    )
+    .unwrap();
+    assert!(!library.exact);
+    let stats = b.text("stats");
+    let reached: u32 = stats
+        .split("depth ")
+        .nth(1)
+        .and_then(|s| s.split('/').next())
+        .and_then(|d| d.parse().ok())
+        .unwrap_or_else(|| panic!("no depth in {stats:?}"));
+    assert!(
+        stats.contains(&format!("depth {reached}/{} ", library.requested_depth))
+            && stats.contains(&format!(
+                "not exact: stopped at depth {reached} of {}",
+                library.requested_depth
+            )),
+        "{stats}"
+    );
+    assert_eq!(b.eval("document.body.dataset.exact"), "false");
+    assert_eq!(
+        b.eval("document.getElementById('output').classList.contains('inexact')"),
+        true
+    );
+    let refused = exported_output(&mut b).unwrap_err();
+    assert!(refused.contains("not exact"), "{refused}");
+    b.eval("window.scrollTo(0, 0)");
+    b.screenshot("stopped-not-exact.png");
+
+    // A search that reaches its depth is exact.
+    b.load(INPUT);
+    b.analyse();
+    assert_eq!(b.eval("document.body.dataset.exact"), "true");
+    assert!(b.text("stats").ends_with(" · exact"), "{}", b.text("stats"));
+}
+
+#[test]
+fn the_page_opens_clean_and_explains_what_it_refuses() {
+    let Some(exe) = browser_or_skip() else { return };
+    let server = Server::start();
+    let mut b = Browser::start(&exe);
+    open(&server, &mut b);
+
+    // No empty bordered box, and no gap between the score line and Undo.
+    let empty = b.eval(
+        "[...document.querySelectorAll('body *')]\
+         .filter((e) => !['INPUT', 'TEXTAREA', 'SELECT', 'BUTTON', 'OPTION'].includes(e.tagName))\
+         .filter((e) => { const s = getComputedStyle(e), r = e.getBoundingClientRect(); \
+           return r.width > 0 && r.height > 0 && e.children.length === 0 && e.textContent.trim() === '' && \
+             ['Top', 'Right', 'Bottom', 'Left'].some((k) => parseFloat(s[`border${k}Width`]) > 0 && s[`border${k}Style`] !== 'none'); })\
+         .map((e) => e.id || e.tagName)",
+    );
+    assert_eq!(empty, json!([]), "empty boxes on load");
+    let gap = b.eval(
+        "document.getElementById('undo').getBoundingClientRect().top - \
+         document.getElementById('info').getBoundingClientRect().bottom",
+    );
+    assert!(gap.as_f64().unwrap() < 12.0, "{gap} px above Undo");
+
+    // The first position is even: as many pieces each, and a score small
+    // against the board's values.
+    let grid = b.grid();
+    let (board, _) = grid.check().unwrap();
+    let count = |c: char| {
+        grid.cells
+            .iter()
+            .flat_map(|r| r.chars())
+            .filter(|&x| x == c)
+            .count()
+    };
+    assert!(
+        count('X') > 0 && count('X') == count('O'),
+        "{:?}",
+        grid.cells
+    );
+    let total: i64 = grid.values.iter().flatten().sum();
+    let score = board.score(stakeraid::Player::X);
+    assert!(score.abs() * 10 <= total, "score {score} of {total}");
+    assert_eq!(
+        b.eval("Number(document.getElementById('score').textContent)"),
+        score
+    );
+    b.screenshot("start.png");
+
+    // Bad settings: the server's message in the analysis panel.
+    for (depth, time, says) in [
+        (
+            "0",
+            "10",
+            r#"depth must be at least 1 (a whole number), not "0""#,
+        ),
+        (
+            "-3",
+            "10",
+            r#"depth must be at least 1 (a whole number), not "-3""#,
+        ),
+        (
+            "",
+            "10",
+            r#"depth must be at least 1 (a whole number), not """#,
+        ),
+        (
+            "3",
+            "",
+            r#"time_ms must be at least 1 (a whole number), not """#,
+        ),
+    ] {
+        b.eval("document.getElementById('analysis-error').textContent = ''");
+        b.set("depth", depth);
+        b.set("time", time);
+        b.press("analyse");
+        b.wait(
+            "document.getElementById('analysis-error').textContent",
+            "the refusal",
+        );
+        assert_eq!(
+            b.text("analysis-error"),
+            says,
+            "depth {depth:?}, time {time:?}"
+        );
+        assert_ne!(b.text("status"), "search ended");
+        assert_eq!(b.eval("document.getElementById('analyse').disabled"), false);
+    }
+    b.set("time", "10");
+    b.screenshot("bad-depth.png");
+
+    // A COMPETITION input: the page says what it does with it.
+    b.set("mode", "MINIMAX");
+    b.set("depth", "3");
+    b.load("3\nCOMPETITION\nO\n12.5\n1 8 23\n5 42 12\n26 30 9\nX..\n...\n...\n");
+    let note = b.text("note");
+    assert!(
+        note.contains("COMPETITION") && note.contains("12.5 s") && note.contains("no exact answer"),
+        "{note}"
+    );
+    assert!(note.contains("(MINIMAX, depth 3)"), "{note}");
+    assert_eq!(b.eval("document.getElementById('mode').value"), "MINIMAX");
+    assert_eq!(b.eval("document.getElementById('depth').value"), "3");
+    // Another input clears the note.
+    b.load(INPUT);
+    assert_eq!(b.text("note"), "");
+}
+
+#[test]
+fn a_26x26_board_is_readable_at_1400_pixels() {
+    let Some(exe) = browser_or_skip() else { return };
+    let server = Server::start();
+    let mut b = Browser::start_sized(&exe, 1400, 1000);
+    open(&server, &mut b);
+    assert_eq!(b.eval("window.innerWidth"), 1400);
+    let small = b.eval("document.getElementById('board').getBoundingClientRect().width");
+    // Values up to 9999: heat values of five digits.
+    let mut rng = stakeraid::Rng::new(5);
+    let board = stakeraid::random_board(&mut rng, 26, 9999, 0.3);
+    b.load(&stakeraid::input_text(&stakeraid::Problem {
+        board,
+        player: stakeraid::Player::O,
+        task: stakeraid::Task::Exact {
+            mode: SearchMode::Minimax,
+            depth: 1,
+        },
+    }));
+    b.analyse();
+
+    // The board takes the window's width, and the page does not scroll
+    // sideways.
+    let width = b.eval("document.getElementById('board').getBoundingClientRect().width");
+    assert!(
+        width.as_f64().unwrap() > 1200.0 && width.as_f64() > small.as_f64(),
+        "{width} px wide (the 5x5 board: {small})"
+    );
+    assert_eq!(
+        b.eval("document.documentElement.scrollWidth <= document.documentElement.clientWidth"),
+        true
+    );
+
+    // Every cell's heat label is its best move's value, whole: the
+    // library's MINIMAX values at depth 1, the first best move of each cell
+    // (a Raid marked R).
+    let grid = b.grid();
+    let position = Position::from_grid(&grid).unwrap();
+    let expected = analyse(&position, &Limits::to_depth(SearchMode::Minimax, 1)).unwrap();
+    let mut best = std::collections::BTreeMap::<String, (i64, bool)>::new();
+    for m in &expected.moves {
+        let raid = m.mv.kind() == stakeraid::MoveKind::Raid;
+        best.entry(m.mv.cell_name())
+            .and_modify(|b| {
+                if m.value > b.0 {
+                    *b = (m.value, raid);
+                }
+            })
+            .or_insert((m.value, raid));
+    }
+    let expected: std::collections::BTreeMap<String, String> = best
+        .into_iter()
+        .map(|(cell, (v, raid))| (cell, format!("{v}{}", if raid { "R" } else { "" })))
+        .collect();
+    let shown = b.eval(
+        "Object.fromEntries([...document.querySelectorAll('#board .cell .h')]\
+         .map((h) => [h.parentElement.dataset.cell, h.textContent]))",
+    );
+    assert_eq!(shown, serde_json::to_value(&expected).unwrap());
+    let digits = |v: &String| v.chars().filter(char::is_ascii_digit).count();
+    assert!(expected.values().any(|v| digits(v) >= 5), "{expected:?}");
+
+    // No label clipped or smaller than 7 px, every label and piece inside
+    // its cell, and none over another.
+    let problems = b.eval(
+        "(() => { const out = []; \
+          for (const cell of document.querySelectorAll('#board .cell')) { \
+            const c = cell.getBoundingClientRect(); \
+            const parts = [...cell.querySelectorAll('.v, .h, .pvn, .p')]; \
+            const rects = parts.map((p) => p.getBoundingClientRect()); \
+            parts.forEach((p, i) => { \
+              const r = rects[i], name = `${cell.dataset.cell} .${p.className}`; \
+              if (!p.classList.contains('p') && p.scrollWidth > p.clientWidth) out.push(`${name} clipped: ${p.textContent}`); \
+              if (parseFloat(getComputedStyle(p).fontSize) < 7) out.push(`${name} too small`); \
+              if (r.left < c.left - 0.5 || r.right > c.right + 0.5 || r.top < c.top - 0.5 || r.bottom > c.bottom + 0.5) out.push(`${name} outside its cell`); \
+              for (let j = 0; j < i; j++) { const q = rects[j]; \
+                if (Math.min(r.right, q.right) - Math.max(r.left, q.left) > 0.5 && Math.min(r.bottom, q.bottom) - Math.max(r.top, q.top) > 0.5) \
+                  out.push(`${name} over .${parts[j].className}`); } }); } \
+          return out.slice(0, 20); })()",
+    );
+    assert_eq!(problems, json!([]));
+    b.eval("window.scrollTo(0, 0)");
+    b.screenshot("board-26x26.png");
+
+    // The tree view wraps its long "cut:" lines: on a 7x7 board with 34
+    // empty cells a cut skips dozens of moves at once.
+    b.set("size", "7");
+    b.set("seed", "3");
+    b.press("random");
+    b.wait(
+        "document.querySelectorAll('#board .cell').length === 49",
+        "the 7x7 board",
+    );
+    b.eval("document.getElementById('tree-box').open = true; document.getElementById('tree-depth').value = 2; document.getElementById('tree').click()");
+    b.wait(
+        "document.querySelector('#tree-view .cut')",
+        "the tree's cuts",
+    );
+    let longest = b.eval(
+        "Math.max(...[...document.querySelectorAll('#tree-view .cut')].map((c) => c.textContent.length))",
+    );
+    assert!(longest.as_u64().unwrap() > 200, "{longest}");
+    assert_eq!(
+        b.eval("(() => { const v = document.getElementById('tree-view'); return v.scrollWidth <= v.clientWidth; })()"),
+        true
+    );
+    b.eval("document.getElementById('tree-view').scrollIntoView()");
+    b.screenshot("tree-cuts.png");
 }

@@ -16,6 +16,8 @@ pub struct Server {
     child: Child,
     /// `127.0.0.1:PORT`.
     pub addr: String,
+    /// What the server printed first.
+    pub first_line: String,
 }
 
 impl Server {
@@ -36,13 +38,19 @@ impl Server {
         BufReader::new(child.stdout.take().unwrap())
             .read_line(&mut line)
             .unwrap();
+        // The first line is the bare address, as the README shows it.
         let addr = line
-            .trim()
-            .strip_prefix("stakeraid web: http://")
+            .strip_suffix('\n')
+            .and_then(|s| s.strip_prefix("http://127.0.0.1:"))
             .and_then(|s| s.strip_suffix('/'))
-            .unwrap_or_else(|| panic!("unexpected first line {line:?}"))
-            .to_string();
-        Server { child, addr }
+            .filter(|port| port.parse::<u16>().is_ok())
+            .map(|port| format!("127.0.0.1:{port}"))
+            .unwrap_or_else(|| panic!("unexpected first line {line:?}"));
+        Server {
+            child,
+            addr,
+            first_line: line,
+        }
     }
 
     /// The page's address.
@@ -50,13 +58,14 @@ impl Server {
         format!("http://{}/", self.addr)
     }
 
-    fn send(&self, method: &str, path: &str, body: &str) -> TcpStream {
+    fn send(&self, method: &str, path: &str, kind: Option<&str>, body: &str) -> TcpStream {
         let mut s = TcpStream::connect(&self.addr).unwrap();
         s.set_read_timeout(Some(Duration::from_secs(60))).unwrap();
+        let kind = kind.map_or(String::new(), |k| format!("Content-Type: {k}\r\n"));
         // HTTP/1.0: the body ends when the connection closes, no chunks.
         write!(
             s,
-            "{method} {path} HTTP/1.0\r\nHost: {}\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
+            "{method} {path} HTTP/1.0\r\nHost: {}\r\n{kind}Content-Length: {}\r\n\r\n{body}",
             self.addr,
             body.len()
         )
@@ -66,8 +75,20 @@ impl Server {
 
     /// Status and body.
     pub fn request(&self, method: &str, path: &str, body: &str) -> (u16, String) {
+        self.request_as(method, path, Some("application/json"), body)
+    }
+
+    /// Status and body of a request whose body has the content type `kind`
+    /// (or none).
+    pub fn request_as(
+        &self,
+        method: &str,
+        path: &str,
+        kind: Option<&str>,
+        body: &str,
+    ) -> (u16, String) {
         let mut text = String::new();
-        self.send(method, path, body)
+        self.send(method, path, kind, body)
             .read_to_string(&mut text)
             .unwrap();
         let (head, body) = text.split_once("\r\n\r\n").unwrap_or((&text, ""));
@@ -86,7 +107,7 @@ impl Server {
 
     /// The stream of events at `path`.
     pub fn events(&self, path: &str) -> Events {
-        let s = self.send("GET", path, "");
+        let s = self.send("GET", path, None, "");
         let mut reader = BufReader::new(s);
         let mut status = String::new();
         reader.read_line(&mut status).unwrap();
@@ -354,9 +375,36 @@ fn bad_requests_are_refused_with_a_message_and_the_server_goes_on() {
         ),
         (
             "GET",
-            format!("/api/engine?{}", analyse_query(&small_grid(), "")),
+            format!("/api/engine?{}", analyse_query(&small_grid(), "time_ms=-5")),
             String::new(),
-            "time_ms",
+            r#"time_ms must be at least 1 (a whole number), not "-5""#,
+        ),
+        (
+            "GET",
+            format!("/api/analyse?{}", analyse_query(&small_grid(), "depth=-3")),
+            String::new(),
+            r#"depth must be at least 1 (a whole number), not "-3""#,
+        ),
+        (
+            "GET",
+            format!("/api/analyse?{}", analyse_query(&small_grid(), "depth=")),
+            String::new(),
+            r#"depth must be at least 1 (a whole number), not """#,
+        ),
+        (
+            "GET",
+            format!("/api/analyse?{}", analyse_query(&small_grid(), "depth=2.5")),
+            String::new(),
+            r#"not "2.5""#,
+        ),
+        (
+            "GET",
+            format!(
+                "/api/analyse?{}",
+                analyse_query(&small_grid(), "depth=2&time_ms=0")
+            ),
+            String::new(),
+            "time_ms must be at least 1",
         ),
     ];
     for (method, path, body, says) in cases {
@@ -644,4 +692,302 @@ fn the_view_takes_what_the_librarys_check_takes() {
     // And the server goes on.
     let (status, answer) = view(&small_grid());
     assert_eq!(status, 200, "{answer}");
+}
+
+#[test]
+fn the_first_line_is_the_address_the_readme_shows() {
+    let readme =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).unwrap();
+    let section = &readme[readme
+        .find("## Web analysis board")
+        .expect("the web section")..];
+    assert!(section.contains("The first line printed is the address."));
+    let command = section
+        .lines()
+        .find(|l| l.starts_with("stakeraid web "))
+        .expect("the README's web command");
+    let shown = command
+        .split_whitespace()
+        .find(|w| w.starts_with("http://"))
+        .expect("the address the README shows");
+    let server = Server::start();
+    let port = server.addr.rsplit(':').next().unwrap();
+    // The README shows the default port; the test asked for any free one.
+    assert_eq!(
+        server.first_line,
+        format!("{}\n", shown.replace(":8080/", &format!(":{port}/")))
+    );
+    let (status, page) = server.request("GET", "/", "");
+    assert_eq!(status, 200);
+    assert!(page.contains("<title>stakeraid"));
+}
+
+#[test]
+fn post_bodies_are_json_whatever_their_content_type() {
+    let server = Server::start();
+    let grid = serde_json::to_string(&small_grid()).unwrap();
+    let position = Position::from_grid(&small_grid()).unwrap();
+    let input = stakeraid::input_text(&stakeraid::Problem {
+        board: position.board().clone(),
+        player: position.player(),
+        task: stakeraid::Task::Exact {
+            mode: SearchMode::Minimax,
+            depth: 2,
+        },
+    });
+    let requests = [
+        (
+            "/api/play",
+            format!(r#"{{"grid": {grid}, "move": "B2 Stake"}}"#),
+        ),
+        ("/api/view", grid.clone()),
+        ("/api/parse", json!({ "text": input }).to_string()),
+        (
+            "/api/export",
+            format!(r#"{{"grid": {grid}, "mode": "MINIMAX", "depth": 2}}"#),
+        ),
+        ("/api/tree", format!(r#"{{"grid": {grid}, "depth": 2}}"#)),
+    ];
+    // `curl -d` sends a form's type; a script may send none at all.
+    let kinds = [
+        Some("application/json"),
+        None,
+        Some("application/x-www-form-urlencoded"),
+        Some("text/plain"),
+    ];
+    for (path, body) in &requests {
+        let (status, expected) = server.request("POST", path, body);
+        assert_eq!(status, 200, "{path}: {expected}");
+        for kind in kinds {
+            let (status, answer) = server.request_as("POST", path, kind, body);
+            assert_eq!(status, 200, "{path} as {kind:?}: {answer}");
+            assert_eq!(answer, expected, "{path} as {kind:?}");
+        }
+    }
+    assert_eq!(
+        server
+            .request_as("POST", "/api/export", None, &requests[3].1)
+            .1,
+        input
+    );
+    // Not JSON is still refused, with a message.
+    let (status, answer) = server.request_as("POST", "/api/play", None, "grid=1");
+    assert_eq!(status, 400, "{answer}");
+    let error: Value = serde_json::from_str(&answer).unwrap();
+    assert!(
+        error["error"].as_str().unwrap().contains("JSON"),
+        "{answer}"
+    );
+}
+
+#[test]
+fn flipped_cells_are_named_as_moves_name_them() {
+    let server = Server::start();
+    let mut raids = 0;
+    for seed in 1..=4 {
+        let grid = random_grid(5, seed, 0.5);
+        let position = Position::from_grid(&grid).unwrap();
+        let (board, player) = (position.board(), position.player());
+        for mv in legal_moves(board, player).iter().copied() {
+            if mv.kind() != stakeraid::MoveKind::Raid {
+                continue;
+            }
+            let mut game = stakeraid::Game::new(board, player);
+            game.play(mv);
+            let expected: Vec<String> = game
+                .last_move()
+                .unwrap()
+                .flipped
+                .iter()
+                .map(|&(r, c)| stakeraid::Move::new(r, c, stakeraid::MoveKind::Stake).cell_name())
+                .collect();
+            let body = json!({ "grid": grid, "move": mv.to_string() }).to_string();
+            let (status, answer) = server.request("POST", "/api/play", &body);
+            assert_eq!(status, 200, "{mv}: {answer}");
+            let played: Value = serde_json::from_str(&answer).unwrap();
+            assert_eq!(played["flipped"], json!(expected), "{mv}");
+            raids += usize::from(!expected.is_empty());
+        }
+    }
+    assert!(raids > 0, "no Raid flipped anything");
+}
+
+#[test]
+fn a_stopped_analysis_says_what_was_asked_and_is_not_exact() {
+    let server = Server::start();
+    // 39 empty cells: depth 30 is far beyond what 1.5 s reaches.
+    let grid = random_grid(7, 3, 0.2);
+    let position = Position::from_grid(&grid).unwrap();
+    let time = Duration::from_millis(1500);
+    let mut events = server.stream(&analyse_query(
+        &grid,
+        &format!("mode=ALPHABETA&depth=30&time_ms={}", time.as_millis()),
+    ));
+    let all = events.until_done();
+    let (name, done) = all.last().unwrap();
+    assert_eq!(name, "done", "{all:?}");
+    assert_eq!(done["stopped"], true);
+    // The library's answer to the same request.
+    let limits = Limits {
+        depth: Some(30),
+        time: Some(time),
+        threads: 1,
+        ..Limits::to_depth(SearchMode::AlphaBeta, 30)
+    };
+    let library = analyse(&position, &limits).unwrap();
+    assert!(!library.exact && library.stopped);
+    let a = &done["analysis"];
+    assert_eq!(a["requested_depth"], library.requested_depth, "{a}");
+    assert_eq!(a["exact"], false, "{a}");
+    assert_eq!(a["stopped"], true, "{a}");
+    assert!(a["depth"].as_u64().unwrap() < u64::from(library.requested_depth));
+    for (_, d) in all.iter().filter(|e| e.0 == "depth") {
+        assert_eq!(d["requested_depth"], library.requested_depth, "{d}");
+        assert_eq!(d["exact"], false, "{d}");
+    }
+
+    // A search that reaches its depth answers exactly, and only its last
+    // depth is the answer.
+    let mut events = server.stream(&analyse_query(&small_grid(), "mode=MINIMAX&depth=3"));
+    let all = events.until_done();
+    let depths: Vec<&Value> = all
+        .iter()
+        .filter(|e| e.0 == "depth")
+        .map(|e| &e.1)
+        .collect();
+    assert_eq!(depths.len(), 3);
+    for d in &depths {
+        assert_eq!(d["requested_depth"], 3);
+        assert_eq!(d["exact"], d["depth"] == 3, "{d}");
+    }
+    let (name, done) = all.last().unwrap();
+    assert_eq!(name, "done");
+    let expected = analyse(
+        &Position::from_grid(&small_grid()).unwrap(),
+        &Limits::to_depth(SearchMode::Minimax, 3),
+    )
+    .unwrap();
+    assert_eq!(
+        done["analysis"]["requested_depth"],
+        expected.requested_depth
+    );
+    assert_eq!(done["analysis"]["exact"], true);
+    assert_eq!(done["analysis"]["stopped"], false);
+}
+
+#[test]
+fn the_engine_takes_a_default_time_as_the_analysis_does() {
+    let server = Server::start();
+    let grid = small_grid();
+    let position = Position::from_grid(&grid).unwrap();
+    for path in ["/api/engine", "/api/analyse"] {
+        let mut events = server.events(&format!("{path}?{}", analyse_query(&grid, "")));
+        assert!(events.status.contains("200"), "{path}: {}", events.status);
+        let all = events.until_done();
+        assert_eq!(all[0].0, "start", "{path}: {all:?}");
+        let (name, done) = all.last().unwrap();
+        assert_eq!(name, "done", "{path}: {all:?}");
+        let best = done["move"].as_str().or(done["analysis"]["best"].as_str());
+        let mv: stakeraid::Move = best.unwrap().parse().unwrap();
+        assert_eq!(check_move(position.board(), position.player(), mv), Ok(()));
+    }
+    // The README's default: 2 s for a move.
+    let mut events = server.events(&format!("/api/engine?{}", analyse_query(&grid, "")));
+    let (_, start) = events.next().unwrap();
+    assert_eq!(start["time_us"], 2_000_000);
+}
+
+#[test]
+fn a_competition_input_is_read_with_its_time() {
+    let server = Server::start();
+    let text = "3\nCOMPETITION\nO\n12.5\n1 8 23\n5 42 12\n26 30 9\nX..\n...\n...\n";
+    let (status, answer) =
+        server.request("POST", "/api/parse", &json!({ "text": text }).to_string());
+    assert_eq!(status, 200, "{answer}");
+    let parsed: Value = serde_json::from_str(&answer).unwrap();
+    assert_eq!(parsed["mode"], "COMPETITION");
+    assert_eq!(parsed["depth"], Value::Null);
+    assert_eq!(parsed["seconds"], 12.5);
+}
+
+#[test]
+fn the_icon_and_the_first_position_are_served() {
+    let server = Server::start();
+    let (_, page) = server.request("GET", "/", "");
+    let link = page
+        .lines()
+        .find(|l| l.contains(r#"rel="icon""#))
+        .expect("the page links an icon");
+    let href = link
+        .split("href=\"")
+        .nth(1)
+        .unwrap()
+        .split('"')
+        .next()
+        .unwrap();
+    for path in [href, "/favicon.ico"] {
+        let (status, body) = server.request("GET", path, "");
+        assert_eq!(status, 200, "{path}");
+        assert!(body.contains("<svg"), "{path}: {body}");
+    }
+    // The page opens on the example input, which the library reads.
+    let (status, text) = server.request("GET", "/example.txt", "");
+    assert_eq!(status, 200);
+    let example =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/examples/input.txt"))
+            .unwrap();
+    assert_eq!(text, example);
+    stakeraid::parse_problem(text.as_bytes()).unwrap();
+}
+
+#[test]
+fn the_readmes_curl_example_answers_as_it_says() {
+    let readme =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).unwrap();
+    let command = readme
+        .lines()
+        .find(|l| l.starts_with("curl -d '"))
+        .expect("the README's curl example");
+    let (body, url) = command["curl -d '".len()..]
+        .split_once("' ")
+        .expect("a body in quotes, then the address");
+    let path = url
+        .trim()
+        .strip_prefix("http://127.0.0.1:8080")
+        .expect("the default address");
+    let server = Server::start();
+    // What `curl -d` sends: a form's content type, the JSON as it is.
+    let (status, answer) = server.request_as(
+        "POST",
+        path,
+        Some("application/x-www-form-urlencoded"),
+        body,
+    );
+    assert_eq!(status, 200, "{answer}");
+    let answer: Value = serde_json::from_str(&answer).unwrap();
+    let request: Value = serde_json::from_str(body).unwrap();
+    let grid: Grid = serde_json::from_value(request["grid"].clone()).unwrap();
+    let mv: stakeraid::Move = request["move"].as_str().unwrap().parse().unwrap();
+    let (board, player) = grid.check().unwrap();
+    let mut game = stakeraid::Game::new(&board, player);
+    game.play(mv);
+    let flipped: Vec<String> = game
+        .last_move()
+        .unwrap()
+        .flipped
+        .iter()
+        .map(|&(r, c)| stakeraid::Move::new(r, c, stakeraid::MoveKind::Stake).cell_name())
+        .collect();
+    assert_eq!(answer["move"], mv.to_string());
+    assert_eq!(answer["flipped"], json!(flipped));
+    // What the README says it answers.
+    for shown in [
+        format!("`\"move\": \"{mv}\"`"),
+        format!(
+            "`\"flipped\": {}`",
+            json!(flipped).to_string().replace(',', ", ")
+        ),
+    ] {
+        assert!(readme.contains(&shown), "the README does not say {shown}");
+    }
 }
