@@ -1,5 +1,6 @@
 """What help() and the type stubs show is what works."""
 
+import ast
 import pathlib
 import pydoc
 
@@ -28,3 +29,20 @@ def test_the_stubs_show_no_test_hooks():
     stubs = pathlib.Path(stakeraid._core.__file__).with_name("_core.pyi").read_text()
     assert "_panic_for_tests" not in stubs
     assert "positive" not in stubs
+
+
+def test_the_stubs_list_every_public_name_they_define():
+    stubs = pathlib.Path(stakeraid._core.__file__).with_name("_core.pyi").read_text()
+    tree = ast.parse(stubs)
+    listed = next(
+        ast.literal_eval(node.value)
+        for node in tree.body
+        if isinstance(node, ast.Assign) and getattr(node.targets[0], "id", "") == "__all__"
+    )
+    defined = {
+        node.name
+        for node in tree.body
+        if isinstance(node, (ast.ClassDef, ast.FunctionDef)) and not node.name.startswith("_")
+    }
+    assert set(listed) == defined | {"__version__"}
+    assert set(listed) <= set(stakeraid.__all__)

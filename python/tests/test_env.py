@@ -107,6 +107,12 @@ def test_an_illegal_action_ends_the_game():
     assert "illegal_move" in e.infos["X"]
 
 
+@pytest.mark.parametrize("size", [0, -1, 27, 2.5])
+def test_a_bad_size_is_named(size):
+    with pytest.raises(ValueError, match=r"^size must be a whole number from 1 to 26"):
+        raw_env(size=size)
+
+
 def test_render():
     e = raw_env(size=2, render_mode="ansi")
     e.reset(seed=0)

@@ -166,18 +166,20 @@ impl Screen {
         s
     }
 
-    /// The cell values alone, for boards drawn without them.
+    /// The cell values alone, for boards drawn without them: right-aligned
+    /// under their column letters, as numbers are read.
     fn values(board: &Board) -> String {
         let n = board.n();
         let w = Self::value_width(board);
-        let mut s = Self::header(n, w + 1);
+        let line = |head: String, cells: Vec<String>| {
+            let cells: Vec<String> = cells.iter().map(|c| format!("{c:>w$}")).collect();
+            format!("{head:>3} {}\n", cells.join(" "))
+        };
+        let letters = (0..n).map(|c| ((b'A' + c as u8) as char).to_string());
+        let mut s = line(String::new(), letters.collect());
         for r in 0..n {
-            let mut row = format!("{:>3} ", r + 1);
-            for c in 0..n {
-                row.push_str(&format!("{:<w$} ", board.value(r, c)));
-            }
-            s.push_str(row.trim_end());
-            s.push('\n');
+            let values = (0..n).map(|c| board.value(r, c).to_string());
+            s.push_str(&line((r + 1).to_string(), values.collect()));
         }
         s
     }
@@ -419,5 +421,23 @@ mod tests {
             99,
             0.0
         )));
+    }
+
+    /// The values grid: every line as wide as the others, each value's
+    /// last digit under its column's letter.
+    #[test]
+    fn values_line_up_under_their_letters() {
+        let board = random_board(&mut Rng::new(3), 12, 999, 0.0);
+        let text = Screen::values(&board);
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(lines.len(), 13);
+        assert!(lines.iter().all(|l| l.len() == lines[0].len()), "{text}");
+        for (c, letter) in ('A'..='L').enumerate() {
+            let at = lines[0].find(letter).unwrap();
+            for (r, line) in lines[1..].iter().enumerate() {
+                let value = board.value(r, c).to_string();
+                assert_eq!(&line[at + 1 - value.len()..=at], value, "{text}");
+            }
+        }
     }
 }

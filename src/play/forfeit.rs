@@ -49,6 +49,20 @@ impl ForfeitReason {
         }
     }
 
+    /// The reason in words, as the reports print it: `CPU overrun`,
+    /// `no output.txt`, ...
+    pub const fn words(self) -> &'static str {
+        match self {
+            ForfeitReason::CpuOverrun => "CPU overrun",
+            ForfeitReason::Hang => "hang",
+            ForfeitReason::Crash => "crash",
+            ForfeitReason::NoOutput => "no output.txt",
+            ForfeitReason::Unreadable => "unreadable output.txt",
+            ForfeitReason::IllegalMove => "illegal move",
+            ForfeitReason::WrongBoard => "wrong board",
+        }
+    }
+
     /// Position in [`ForfeitReason::ALL`], for counting tables.
     pub const fn index(self) -> usize {
         self as usize
@@ -57,7 +71,7 @@ impl ForfeitReason {
 
 impl fmt::Display for ForfeitReason {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
+        f.write_str(self.words())
     }
 }
 
@@ -82,7 +96,11 @@ impl Forfeit {
 
 impl fmt::Display for Forfeit {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{} ({})", self.reason, self.detail)
+        if self.detail == self.reason.words() {
+            write!(f, "{}", self.reason)
+        } else {
+            write!(f, "{}: {}", self.reason, self.detail)
+        }
     }
 }
 
@@ -94,7 +112,11 @@ mod tests {
     fn names_match_json_and_table_order() {
         for (i, r) in ForfeitReason::ALL.into_iter().enumerate() {
             assert_eq!(r.index(), i);
-            assert_eq!(serde_json::to_string(&r).unwrap(), format!("\"{r}\""));
+            assert_eq!(
+                serde_json::to_string(&r).unwrap(),
+                format!("\"{}\"", r.name())
+            );
+            assert!(!r.to_string().contains('_'), "{r}");
         }
     }
 }

@@ -72,6 +72,18 @@ fn points(x: f64) -> String {
 impl fmt::Display for Elo {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match (self.diff, self.low, self.high) {
+            // Five straight wins or fewer are as likely as not from a
+            // side no stronger: the bound is below zero, which needs saying.
+            (None, Some(low), _) if low < 0.0 => write!(
+                f,
+                "> {} (95%; A won every game, too few games to show A is stronger)",
+                points(low)
+            ),
+            (None, _, Some(high)) if high > 0.0 => write!(
+                f,
+                "< {} (95%; A lost every game, too few games to show A is weaker)",
+                points(high)
+            ),
             (None, Some(low), _) => write!(f, "> {} (95%; A won every game)", points(low)),
             (None, _, Some(high)) => write!(f, "< {} (95%; A lost every game)", points(high)),
             (None, None, None) => write!(f, "unknown"),
@@ -109,6 +121,20 @@ mod tests {
         assert!(e.to_string().starts_with("+0 (95% -"), "{e}");
         let e = Elo::from_results(0, 4, 0).unwrap();
         assert_eq!(e.to_string(), "+0 (95% +0 .. +0)");
+    }
+
+    #[test]
+    fn a_short_sweep_says_it_shows_no_strength() {
+        let e = Elo::from_results(4, 0, 0).unwrap();
+        assert_eq!(
+            e.to_string(),
+            "> -72 (95%; A won every game, too few games to show A is stronger)"
+        );
+        let e = Elo::from_results(0, 0, 4).unwrap();
+        assert_eq!(
+            e.to_string(),
+            "< +72 (95%; A lost every game, too few games to show A is weaker)"
+        );
     }
 
     #[test]

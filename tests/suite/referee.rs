@@ -317,11 +317,7 @@ fn text_report_and_trace() {
     assert_ok(&out);
     let text = String::from_utf8(out.stdout).unwrap();
     assert_eq!(text.matches("start  X: ").count(), 4, "{text}");
-    assert_eq!(
-        text.matches(": forfeits, no_output (no output.txt)")
-            .count(),
-        4
-    );
+    assert_eq!(text.matches(": forfeits, no output.txt  cpu").count(), 4);
     let moves = text
         .lines()
         .filter(|l| l.starts_with("X: ") && l.contains(" Stake  cpu "));
@@ -332,7 +328,7 @@ fn text_report_and_trace() {
     );
     assert!(text.contains("board 2  seed 2  2x2"), "{text}");
     assert!(text.contains("games 4  A wins 4"), "{text}");
-    assert!(text.contains("B forfeits: no_output 4"), "{text}");
+    assert!(text.contains("B forfeits: no output.txt 4"), "{text}");
     assert!(text.contains("A forfeits: none"), "{text}");
     assert!(text.contains("Elo A-B"), "{text}");
 }
@@ -454,7 +450,7 @@ fn the_text_report_shows_why_a_program_crashed() {
     assert_ok(&out);
     let text = String::from_utf8(out.stdout).unwrap();
     for colour in ["X", "O"] {
-        let line = format!("A as {colour} forfeits: crash (exit code 101: ");
+        let line = format!("A as {colour} forfeits: crash: exit code 101: ");
         let line = text
             .lines()
             .find(|l| l.contains(&line))

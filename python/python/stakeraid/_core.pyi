@@ -10,10 +10,12 @@ __all__ = [
     "Move",
     "Position",
     "RootMove",
+    "SplitSolve",
     "StopToken",
     "__version__",
     "analyse",
     "competition_move",
+    "run_job",
     "solve_text",
 ]
 

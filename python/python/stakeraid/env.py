@@ -27,7 +27,9 @@ Reward: 0 until the board is full; then each agent gets the final game
 score from its side (its values minus the opponent's), divided by the
 board's total value if ``normalize_rewards``. An illegal action ends the
 game with ``illegal_reward`` for the agent that made it (by default minus
-the board's total value, the worst possible score) and 0 for the other.
+the board's total value, the worst possible score) and 0 for the other, as
+PettingZoo's ``TerminateIllegalWrapper`` and its classic environments do
+(an illegal move is the offender's loss, not the opponent's win).
 
 Boards: ``values`` fixes the cell values; otherwise each ``reset`` draws
 them uniformly from ``1..max_value``. ``cells`` fixes a starting layout;
@@ -105,6 +107,8 @@ class raw_env(AECEnv, EzPickle):
         super().__init__()
         if values is not None:
             size = len(values)
+        elif not isinstance(size, int) or not 1 <= size <= 26:
+            raise ValueError(f"size must be a whole number from 1 to 26, got {size!r}")
         if first not in AGENTS:
             raise ValueError(f"first must be 'X' or 'O', got {first!r}")
         if max_value < 1:
