@@ -39,6 +39,12 @@ def test_lenient_layout():
     assert stakeraid.solve_text("\ufeff" + GOOD.rstrip("\n")) == stakeraid.solve_text(GOOD)
 
 
+def test_pieces_read_in_either_case_as_the_player_does():
+    assert Position([[1, 2], [3, 4]], ["x.", ".o"], "o") == Position(
+        [[1, 2], [3, 4]], ["X.", ".O"], "O"
+    )
+
+
 @pytest.mark.parametrize(
     "values, cells, player, message",
     [
@@ -52,7 +58,7 @@ def test_lenient_layout():
         ([[1, 2], [3, 4.0]], None, "X", "value row 2, column 2"),
         ([[1, 2], [3, 4]], [".."], "X", "expected 2 rows of cells, found 1"),
         ([[1, 2], [3, 4]], ["..", "..."], "X", "cell row 2: expected 2 cells, found 3"),
-        ([[1, 2], [3, 4]], ["..", ".x"], "X", "cell row 2, column 2"),
+        ([[1, 2], [3, 4]], ["..", ".?"], "X", "cell row 2, column 2"),
         ([[1, 2], [3, 4]], None, "Y", "unknown player"),
     ],
 )

@@ -50,7 +50,7 @@ pub use limits::{Engine, Limits};
 pub use position::{Grid, Position, PositionError};
 pub use solve::{solve, solve_watched, Answer, SolveOptions};
 
-use crate::engine::exact::{exact_search, ExactRun, ExactSettings, Pv, RootValues};
+use crate::engine::exact::{exact_search, ExactRun, ExactSettings, Pv};
 use crate::engine::pool::in_pool;
 use crate::game::{Board, Player};
 use crate::search::reference;
@@ -187,32 +187,26 @@ fn analyse_inner(
     let counters = Arc::new(Counters::default());
     on_start(Watch(counters.clone()));
     let run = match limits.engine {
-        Engine::Fast => {
-            let values = match limits.mode {
-                SearchMode::Minimax => RootValues::Every,
-                SearchMode::AlphaBeta => RootValues::Chosen,
-            };
-            in_pool(limits.threads, |parallel| {
-                let report = |depth, nodes| {
-                    on_depth(Progress {
-                        depth,
-                        target,
-                        nodes,
-                    })
-                };
-                let settings = ExactSettings {
+        Engine::Fast => in_pool(limits.threads, |parallel| {
+            let report = |depth, nodes| {
+                on_depth(Progress {
+                    depth,
                     target,
-                    values,
-                    pv: if with_pv { Pv::Find } else { Pv::Skip },
-                    threads: Threads::pool_if(parallel),
-                    deadline: stop.clone(),
-                    progress: Some(counters.clone()),
-                    table_bytes: limits.table_bytes,
-                    store: limits.store.clone(),
-                };
-                exact_search(board, player, &settings, &report)
-            })
-        }
+                    nodes,
+                })
+            };
+            let settings = ExactSettings {
+                target,
+                mode: limits.mode,
+                pv: if with_pv { Pv::Find } else { Pv::Skip },
+                threads: Threads::pool_if(parallel),
+                deadline: stop.clone(),
+                progress: Some(counters.clone()),
+                table_bytes: limits.table_bytes,
+                store: limits.store.clone(),
+            };
+            exact_search(board, player, &settings, &report)
+        }),
         Engine::Reference => {
             let stoppable = limits.time.is_some() || limits.stop.is_some();
             reference_search(

@@ -392,7 +392,7 @@ fn job_of(text: &str, unanswered: &Unanswered) -> Job {
     let id = value.get("id").cloned().unwrap_or(Value::Null);
     let request = match request_of(value) {
         Ok(r) => r,
-        Err(e) => return Job::Reply(Response::error(id, RequestError::Json(e))),
+        Err(e) => return Job::Reply(Response::error(id, e)),
     };
     match request.cmd {
         Cmd::Stop => Job::Reply(Response {
@@ -423,7 +423,7 @@ fn job_of(text: &str, unanswered: &Unanswered) -> Job {
 
 /// The request of a JSON object, or why it is none, naming the field at
 /// fault (serde names the type it expected, not the field).
-fn request_of(value: Value) -> Result<Request, String> {
+fn request_of(value: Value) -> Result<Request, RequestError> {
     serde_json::from_value(value.clone()).map_err(|e| {
         let fields = value.as_object().into_iter().flatten();
         let wrong = fields
@@ -432,12 +432,12 @@ fn request_of(value: Value) -> Result<Request, String> {
                 let alone = serde_json::Map::from_iter([((*name).clone(), (*field).clone())]);
                 serde_json::from_value::<Request>(Value::Object(alone)).is_err()
             });
-        match wrong {
+        RequestError::Json(match wrong {
             Some((name, _)) if !json_error(&e).contains(name.as_str()) => {
                 format!("\"{name}\": {}", json_error(&e))
             }
             _ => json_error(&e),
-        }
+        })
     })
 }
 

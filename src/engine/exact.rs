@@ -8,6 +8,7 @@ use crate::game::{Board, Move, Player, Twins};
 use crate::search::root::{self, Deepening, Goal, Iterative, Pick, RootResult, RootValue};
 use crate::search::{Compact, Deadline, Progress, TableSaver, Threads};
 use crate::store::StoreUse;
+use crate::text::SearchMode;
 
 /// What the three steps found.
 pub(crate) struct ExactRun {
@@ -19,15 +20,6 @@ pub(crate) struct ExactRun {
     pub nodes: u64,
     /// Some step was cut short by `abort`.
     pub cut: bool,
-}
-
-/// Which root values an exact search proves.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum RootValues {
-    /// The chosen move's; the others may be bounds (ALPHABETA mode).
-    Chosen,
-    /// Every root move's (what MINIMAX mode reports).
-    Every,
 }
 
 /// Whether an exact search also finds the principal variation.
@@ -42,7 +34,9 @@ pub(crate) enum Pv {
 pub(crate) struct ExactSettings {
     /// Plies to search.
     pub target: u32,
-    pub values: RootValues,
+    /// Which root values to prove: MINIMAX every move's, ALPHABETA the
+    /// chosen move's (the others may be bounds).
+    pub mode: SearchMode,
     pub pv: Pv,
     pub threads: Threads,
     /// Cuts any step short when it fires.
@@ -58,7 +52,7 @@ pub(crate) struct ExactSettings {
 /// The textbook answer to `settings.target` plies on `board` for `p`, in
 /// three steps that the deadline can each cut short: iterative-deepening
 /// alpha-beta to the depth (the chosen move and its value, other root
-/// values as bounds); with [`RootValues::Every`], an exact value for every
+/// values as bounds); in MINIMAX mode, an exact value for every
 /// bounded root move; with [`Pv::Find`], the principal variation (its
 /// nodes not counted). Each depth the first step completes is noted in
 /// the progress (which also counts the nodes as they are searched) and
@@ -116,7 +110,7 @@ pub(crate) fn exact_search(
     // Step 2. MINIMAX mode: the exact value of each move the root search
     // only bounded. A Raid that flips nothing reaches the position its
     // Stake reaches, and that Stake comes earlier, so it copies its value.
-    if settings.values == RootValues::Every {
+    if settings.mode == SearchMode::Minimax {
         let canon: Vec<Move> = moves.iter().map(|&(mv, _)| mv).collect();
         let twins = Twins::new(board, p, &canon);
         let mut distinct = twins.distinct(&moves);

@@ -53,7 +53,23 @@ pub struct JobError {
     /// The job's id.
     pub id: u64,
     /// What is wrong.
-    pub why: String,
+    pub why: JobFault,
+}
+
+/// What is wrong with a job.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum JobFault {
+    /// Its board, values or player are refused as any written position's.
+    #[error(transparent)]
+    Position(#[from] crate::api::PositionError),
+    /// It asks for no plies, or more than the empty cells.
+    #[error("plies {plies} out of 1..={empty}")]
+    Plies {
+        /// The plies asked for.
+        plies: u32,
+        /// The empty cells.
+        empty: u32,
+    },
 }
 
 impl Job {
@@ -74,7 +90,7 @@ impl Job {
 
     /// The position, checked.
     pub fn position(&self) -> Result<(Board, Player), JobError> {
-        let bad = |why: String| JobError { id: self.id, why };
+        let bad = |why: JobFault| JobError { id: self.id, why };
         // The same checks as every other written position.
         let grid = Grid {
             values: self
@@ -85,13 +101,12 @@ impl Job {
             cells: self.cells.clone(),
             player: self.player.to_string(),
         };
-        let (board, player) = grid.check().map_err(|e| bad(e.to_string()))?;
+        let (board, player) = grid.check().map_err(|e| bad(e.into()))?;
         if self.plies == 0 || self.plies > board.empty_count() {
-            return Err(bad(format!(
-                "plies {} out of 1..={}",
-                self.plies,
-                board.empty_count()
-            )));
+            return Err(bad(JobFault::Plies {
+                plies: self.plies,
+                empty: board.empty_count(),
+            }));
         }
         Ok((board, player))
     }

@@ -59,7 +59,7 @@ mod local;
 mod simulate;
 
 pub use driver::{Driver, DriverStats, Hint, Settings, SplitAnswer};
-pub use job::{run_job, Job, JobError, JobResult};
+pub use job::{run_job, Job, JobError, JobFault, JobResult};
 pub use local::solve_local;
 pub use simulate::{simulate, Simulated};
 

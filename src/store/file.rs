@@ -89,8 +89,16 @@ pub(super) fn sql_error(path: &Path, e: rusqlite::Error) -> StoreError {
             path,
             detail: e.to_string(),
         },
-        _ => StoreError::Io {
+        code => StoreError::Io {
             path,
+            kind: match code {
+                Some(ErrorCode::DiskFull) => std::io::ErrorKind::StorageFull,
+                Some(ErrorCode::PermissionDenied | ErrorCode::ReadOnly) => {
+                    std::io::ErrorKind::PermissionDenied
+                }
+                Some(ErrorCode::CannotOpen) => std::io::ErrorKind::NotFound,
+                _ => std::io::ErrorKind::Other,
+            },
             message: e.to_string(),
         },
     }
@@ -99,15 +107,21 @@ pub(super) fn sql_error(path: &Path, e: rusqlite::Error) -> StoreError {
 /// Makes a new, empty store at `path`: written beside it under another
 /// name and renamed into place, so no half-made store is ever seen there.
 pub(super) fn create(path: &Path, identity: &Identity) -> Result<(), StoreError> {
-    let io = |message: String| StoreError::Io {
+    let io = |e: &std::io::Error, message: String| StoreError::Io {
         path: path.to_owned(),
+        kind: e.kind(),
         message,
     };
     let dir = dir_of(path);
     let temp = tempfile::Builder::new()
         .prefix(".stakeraid-store-")
         .tempfile_in(dir)
-        .map_err(|e| io(format!("cannot create a file in {}: {e}", dir.display())))?;
+        .map_err(|e| {
+            io(
+                &e,
+                format!("cannot create a file in {}: {e}", dir.display()),
+            )
+        })?;
     {
         let conn = Connection::open(temp.path()).map_err(|e| sql_error(path, e))?;
         init(&conn, identity).map_err(|e| sql_error(path, e))?;
@@ -119,7 +133,7 @@ pub(super) fn create(path: &Path, identity: &Identity) -> Result<(), StoreError>
     match temp.persist_noclobber(path) {
         Ok(_) => Ok(()),
         Err(e) if e.error.kind() == std::io::ErrorKind::AlreadyExists => Ok(()),
-        Err(e) => Err(io(format!("cannot create it: {}", e.error))),
+        Err(e) => Err(io(&e.error, format!("cannot create it: {}", e.error))),
     }
 }
 
@@ -151,6 +165,7 @@ pub(super) fn check_header(path: &Path) -> Result<(), StoreError> {
         .and_then(|f| f.take(HEADER_LEN as u64).read_to_end(&mut header))
         .map_err(|e| StoreError::Io {
             path: path.to_owned(),
+            kind: e.kind(),
             message: format!("cannot read it: {e}"),
         })?;
     if header.len() < HEADER_LEN {

@@ -109,7 +109,10 @@ pub enum StoreError {
     Io {
         /// The store's path.
         path: PathBuf,
-        /// What failed.
+        /// The kind of failure, to act on (`StorageFull`, `PermissionDenied`,
+        /// `NotFound`, ...; `Other` where the database names none).
+        kind: std::io::ErrorKind,
+        /// What failed, in words.
         message: String,
     },
     /// The file is not a stakeraid store (another kind of file, or one

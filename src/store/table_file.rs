@@ -46,6 +46,7 @@ pub(super) fn read(path: &Path, identity: &Identity) -> Result<Vec<Entry>, Store
         Err(e) => {
             return Err(StoreError::Io {
                 path: path.to_owned(),
+                kind: e.kind(),
                 message: format!("cannot read it: {e}"),
             })
         }
@@ -97,6 +98,7 @@ pub(super) fn read(path: &Path, identity: &Identity) -> Result<Vec<Entry>, Store
 pub(super) fn write(path: &Path, identity: &Identity, entries: &[Entry]) -> Result<(), StoreError> {
     let io = |e: std::io::Error| StoreError::Io {
         path: path.to_owned(),
+        kind: e.kind(),
         message: e.to_string(),
     };
     let dir = dir_of(path);

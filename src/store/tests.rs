@@ -310,3 +310,18 @@ fn a_damaged_or_foreign_table_file_is_refused_and_left_alone() {
     );
     assert_eq!(std::fs::read(&other_table).unwrap(), whole);
 }
+
+/// A store that cannot be made says which kind of failure it was, for a
+/// caller to act on.
+#[test]
+fn a_store_that_cannot_be_made_names_the_kind() {
+    let dir = tempfile::tempdir().unwrap();
+    let board = crate::game::Board::new(2, &[1, 2, 3, 4]);
+    let path = dir.path().join("no such folder").join("s.db");
+    match Store::open(&path, &board) {
+        Err(StoreError::Io { kind, path: p, .. }) => {
+            assert_eq!((kind, p), (std::io::ErrorKind::NotFound, path));
+        }
+        other => panic!("{other:?}"),
+    }
+}
