@@ -6,7 +6,7 @@
 use std::path::PathBuf;
 use std::sync::Arc;
 
-use pyo3::exceptions::PyOSError;
+use pyo3::exceptions::{PyOSError, PyTypeError};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
@@ -42,21 +42,52 @@ pub(crate) struct PySplitSolve {
     store: Option<Arc<Store>>,
 }
 
+/// How the driver cuts the tree, beyond the split itself: the keyword
+/// arguments `inline_plies`, `order_plies` and `speculate`
+/// (see `stakeraid::jobs::Settings`).
+struct Cut {
+    inline_plies: u32,
+    order_plies: u32,
+    speculate: bool,
+}
+
+impl Cut {
+    fn of(kwargs: Option<&Bound<'_, PyDict>>) -> PyResult<Cut> {
+        let defaults = Settings::default();
+        let mut cut = Cut {
+            inline_plies: defaults.inline_plies,
+            order_plies: defaults.order_plies,
+            speculate: defaults.speculate,
+        };
+        for (key, value) in kwargs.into_iter().flatten() {
+            match key.extract::<String>()?.as_str() {
+                "inline_plies" => cut.inline_plies = value.extract()?,
+                "order_plies" => cut.order_plies = value.extract()?,
+                "speculate" => cut.speculate = value.extract()?,
+                other => {
+                    return Err(PyTypeError::new_err(format!(
+                        "SplitSolve() got an unexpected keyword argument '{other}'"
+                    )))
+                }
+            }
+        }
+        Ok(cut)
+    }
+}
+
 #[pymethods]
 impl PySplitSolve {
     #[new]
-    #[pyo3(signature = (grid, depth = None, split = 3, store = None, inline_plies = 8, order_plies = 4, speculate = false, hint = None))]
-    #[allow(clippy::too_many_arguments)]
+    #[pyo3(signature = (grid, depth = None, split = 3, store = None, hint = None, **cut))]
     fn new(
         grid: (Vec<Vec<i64>>, Vec<String>, String),
         depth: Option<u32>,
         split: u32,
         store: Option<PathBuf>,
-        inline_plies: u32,
-        order_plies: u32,
-        speculate: bool,
         hint: Option<(String, i64)>,
+        cut: Option<&Bound<'_, PyDict>>,
     ) -> PyResult<Self> {
+        let cut = Cut::of(cut)?;
         let (values, cells, player) = grid;
         let grid = Grid {
             values,
@@ -90,10 +121,10 @@ impl PySplitSolve {
         };
         let settings = Settings {
             split,
-            inline_plies,
-            order_plies,
+            inline_plies: cut.inline_plies,
+            order_plies: cut.order_plies,
             store: store.clone(),
-            speculate,
+            speculate: cut.speculate,
             hint,
             ..Settings::default()
         };

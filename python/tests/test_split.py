@@ -51,3 +51,9 @@ def test_a_move_that_cannot_be_played_is_refused():
         stakeraid.SplitSolve(grid, 3, split=1, hint=("A1 Stake", 5))
     with pytest.raises(ValueError, match="hint: "):
         stakeraid.SplitSolve(grid, 3, split=1, hint=("Z9 Jump", 5))
+
+
+def test_an_unknown_setting_is_refused_by_name():
+    grid = ([[1, 2], [3, 4]], ["X.", ".."], "O")
+    with pytest.raises(TypeError, match="unexpected keyword argument 'inline'"):
+        stakeraid.SplitSolve(grid, 2, split=1, inline=3)

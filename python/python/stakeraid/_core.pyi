@@ -234,10 +234,11 @@ class SplitSolve:
         depth: int | None = None,
         split: int = 3,
         store: str | None = None,
+        hint: tuple[str, int] | None = None,
+        *,
         inline_plies: int = 8,
         order_plies: int = 4,
         speculate: bool = False,
-        hint: tuple[str, int] | None = None,
     ) -> None: ...
     def take_jobs(self, max: int) -> list[str]: ...
     def finish(self, result: str) -> None: ...
