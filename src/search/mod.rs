@@ -14,6 +14,7 @@ mod progress;
 pub mod reference;
 pub mod root;
 mod split;
+mod split_point;
 #[cfg(test)]
 mod tests;
 pub mod trace;

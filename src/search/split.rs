@@ -1,40 +1,14 @@
-//! Split points of the Young Brothers Wait searches: where younger brothers
-//! run in parallel. A cut-off there stops them, and a stop of any
-//! enclosing split point stops them too.
+//! The younger brothers of a Young Brothers Wait search, run in parallel
+//! below a new split point (`split_point`).
 
-use std::sync::atomic::{AtomicBool, AtomicI64, AtomicU64, Ordering::Relaxed};
+use std::sync::atomic::{AtomicI64, AtomicU64, Ordering::Relaxed};
 
 use parking_lot::Mutex;
 use rayon::prelude::*;
 
+use super::split_point::SplitPoint;
 use super::window::Window;
 use super::worker::Worker;
-
-pub(crate) struct SplitPoint<'a> {
-    stop: AtomicBool,
-    parent: Option<&'a SplitPoint<'a>>,
-}
-
-impl<'a> SplitPoint<'a> {
-    /// A split point below `parent` (the one the searching thread is in).
-    pub(crate) fn new(parent: Option<&'a SplitPoint<'a>>) -> SplitPoint<'a> {
-        SplitPoint {
-            stop: AtomicBool::new(false),
-            parent,
-        }
-    }
-
-    /// Stops every search below this point.
-    pub(crate) fn stop(&self) {
-        self.stop.store(true, Relaxed);
-    }
-
-    /// True once this point or an enclosing one was stopped: the results
-    /// of searches below it since are garbage.
-    pub(crate) fn stopped(&self) -> bool {
-        self.stop.load(Relaxed) || self.parent.is_some_and(|p| p.stopped())
-    }
-}
 
 /// Searches the younger brothers `items` in parallel below a new split
 /// point under `worker`'s, each with the best alpha known when it starts;

@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 
 use super::deadline::Deadline;
 use super::progress::Progress;
-use super::split::SplitPoint;
+use super::split_point::SplitPoint;
 
 /// Nodes a thread searches between two looks at the wall clock (cheap: no
 /// system call). Nodes differ a hundredfold in cost (a leaf of a small

@@ -20,9 +20,8 @@ use axum::extract::{Query, State};
 use axum::response::Response;
 use serde::{Deserialize, Serialize};
 
-use super::error::WebError;
+use super::error::{query, WebError};
 use super::progress::Ticker;
-use super::routes::query;
 use super::stream::{self, micros, per_second, position_of, Shared, Sink};
 use crate::api::{analyse_watched, Analysis, Limits, Position, SearchMode};
 

@@ -17,9 +17,8 @@ use axum::response::Response;
 use serde::Deserialize;
 
 use super::analysis::at_least_one;
-use super::error::WebError;
+use super::error::{query, WebError};
 use super::progress::Ticker;
-use super::routes::query;
 use super::stream::{self, micros, position_of, Shared, Sink};
 use crate::api::{competition_move, Position};
 

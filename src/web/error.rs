@@ -1,5 +1,7 @@
 //! Every refusal as JSON, `{"error": "..."}`, with its status.
 
+use axum::extract::rejection::QueryRejection;
+use axum::extract::Query;
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use axum::Json;
@@ -47,4 +49,10 @@ impl WebError {
             message: "no such page".into(),
         }
     }
+}
+
+/// The query, or why it could not be read.
+pub(crate) fn query<T>(q: Result<Query<T>, QueryRejection>) -> Result<T, WebError> {
+    q.map(|Query(t)| t)
+        .map_err(|e| WebError::bad(e.body_text()))
 }

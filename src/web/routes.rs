@@ -12,7 +12,7 @@ use serde::{Deserialize, Serialize};
 use tower_http::limit::RequestBodyLimitLayer;
 
 use super::caps::Caps;
-use super::error::WebError;
+use super::error::{query, WebError};
 use super::view::{view_of, View};
 use super::{analysis, engine, stream};
 use crate::api::{Grid, Position};
@@ -88,12 +88,6 @@ impl<T: DeserializeOwned, S: Send + Sync> FromRequest<S> for JsonBody<T> {
             .map(JsonBody)
             .map_err(|e| WebError::bad(format!("the request body is not the JSON expected: {e}")))
     }
-}
-
-/// The query, or why it could not be read.
-pub(crate) fn query<T>(q: Result<Query<T>, QueryRejection>) -> Result<T, WebError> {
-    q.map(|Query(t)| t)
-        .map_err(|e| WebError::bad(e.body_text()))
 }
 
 /// A grid read by the library: a position with a move to make.

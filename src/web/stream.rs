@@ -24,8 +24,7 @@ use serde::{Deserialize, Serialize};
 use tokio::sync::{mpsc, OwnedSemaphorePermit};
 
 use super::caps::Caps;
-use super::error::WebError;
-use super::routes::query;
+use super::error::{query, WebError};
 use crate::api::{Grid, Position};
 
 type Running = Arc<Mutex<HashMap<u64, Arc<AtomicBool>>>>;

@@ -3,7 +3,7 @@
 //! the window says so; the root tie-break lives in [`crate::search::root`].
 
 use super::frontier::{best_gain, best_gain_with_playout, stake_playout};
-use super::ordering::Picker;
+use super::ordering::{Dominance, Picker};
 use super::table::{Entry, Table};
 use crate::game::{Board, Cols, Player};
 use crate::game::{Move, MoveKind};
@@ -99,16 +99,6 @@ pub(crate) enum Reductions {
     Off,
     /// Only in play: values are no longer exact.
     LateStakes,
-}
-
-/// Which children a node searches (see [`Searcher::set_dominance`]).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Dominance {
-    /// Every legal move.
-    EveryMove,
-    /// One child per empty cell: the Raid where it flips something, else
-    /// the Stake.
-    OnePerCell,
 }
 
 impl Searcher {

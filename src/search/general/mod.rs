@@ -10,4 +10,5 @@ mod ordering;
 mod table;
 
 pub use alphabeta::Eval;
-pub(crate) use alphabeta::{Dominance, Reductions, Searcher, INF};
+pub(crate) use alphabeta::{Reductions, Searcher, INF};
+pub(crate) use ordering::Dominance;

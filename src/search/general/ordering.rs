@@ -3,9 +3,18 @@
 //! the first few are picked by selection and the rest sorted only when a
 //! node goes on past them.
 
-use super::alphabeta::Dominance;
 use crate::game::{Board, Cols, Player};
 use crate::game::{Move, MoveKind};
+
+/// Which children a node searches (see `Searcher::set_dominance`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Dominance {
+    /// Every legal move.
+    EveryMove,
+    /// One child per empty cell: the Raid where it flips something, else
+    /// the Stake.
+    OnePerCell,
+}
 
 /// Moves picked by selection before the remainder is sorted.
 const LAZY_PICKS: usize = 3;
