@@ -1,6 +1,6 @@
 //! What an analysis returns: the chosen move, every root move's value, the
 //! principal variation and the cost, as one serde type whose JSON field
-//! names are a stable interface (documented in the README).
+//! names are a stable interface (documented in `docs/library.md`).
 
 use std::cmp::Reverse;
 

@@ -356,19 +356,29 @@ fn a_stopped_solve_resumes_with_its_saved_table() {
     );
 }
 
-/// The README's deep-solve recipe, run as it is written: it makes a
-/// position solved to the end of the game, and the store keeps its proofs.
-#[test]
-fn the_readme_deep_solve_recipe_solves_a_deep_position() {
-    let readme = include_str!("../../README.md");
-    let section = &readme[readme
-        .find("## Deep solves")
-        .expect("the deep-solve section")..];
-    let block = section
+/// The first shell block of a page's text from `heading` on.
+fn first_shell_block<'a>(page: &'a str, heading: &str) -> &'a str {
+    let section = &page[page
+        .find(heading)
+        .unwrap_or_else(|| panic!("no section {heading:?}"))..];
+    section
         .split("```sh\n")
         .nth(1)
         .and_then(|b| b.split("```").next())
-        .expect("a shell block in the deep-solve section");
+        .unwrap_or_else(|| panic!("no shell block after {heading:?}"))
+}
+
+/// The deep-solve recipe of the README and of its guide, run as it is
+/// written: it makes a position solved to the end of the game, and the
+/// store keeps its proofs.
+#[test]
+fn the_readme_deep_solve_recipe_solves_a_deep_position() {
+    let block = first_shell_block(include_str!("../../README.md"), "## Deep solves");
+    let guide = first_shell_block(
+        include_str!("../../docs/deep-solves.md"),
+        "# Deep solves",
+    );
+    assert_eq!(block, guide, "the README and docs/deep-solves.md show other recipes");
     let dir = tempfile::tempdir().unwrap();
     let mut stderr = String::new();
     let mut ran = 0;

@@ -891,7 +891,7 @@ fn the_engine_takes_a_default_time_as_the_analysis_does() {
         let mv: stakeraid::Move = best.unwrap().parse().unwrap();
         assert_eq!(check_move(position.board(), position.player(), mv), Ok(()));
     }
-    // The README's default: 2 s for a move.
+    // The web guide's default: 2 s for a move.
     let mut events = server.events(&format!("/api/engine?{}", analyse_query(&grid, "")));
     let (_, start) = events.next().unwrap();
     assert_eq!(start["time_us"], 2_000_000);
@@ -941,13 +941,13 @@ fn the_icon_and_the_first_position_are_served() {
 }
 
 #[test]
-fn the_readmes_curl_example_answers_as_it_says() {
-    let readme =
-        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).unwrap();
-    let command = readme
+fn the_guides_curl_example_answers_as_it_says() {
+    let guide =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/web.md")).unwrap();
+    let command = guide
         .lines()
         .find(|l| l.starts_with("curl -d '"))
-        .expect("the README's curl example");
+        .expect("the web guide's curl example");
     let (body, url) = command["curl -d '".len()..]
         .split_once("' ")
         .expect("a body in quotes, then the address");
@@ -980,7 +980,7 @@ fn the_readmes_curl_example_answers_as_it_says() {
         .collect();
     assert_eq!(answer["move"], mv.to_string());
     assert_eq!(answer["flipped"], json!(flipped));
-    // What the README says it answers.
+    // What the guide says it answers.
     for shown in [
         format!("`\"move\": \"{mv}\"`"),
         format!(
@@ -988,6 +988,6 @@ fn the_readmes_curl_example_answers_as_it_says() {
             json!(flipped).to_string().replace(',', ", ")
         ),
     ] {
-        assert!(readme.contains(&shown), "the README does not say {shown}");
+        assert!(guide.contains(&shown), "the web guide does not say {shown}");
     }
 }
