@@ -31,12 +31,13 @@ pub(super) fn open_store(
 }
 
 /// Fails if a write to the store failed during the search; otherwise
-/// folds its log into the file, so that it is one self-contained file.
+/// seals it: its log folded into the file, none left beside it, so that
+/// it is one self-contained file (to copy or commit).
 pub(super) fn finish_store(store: &StoreUse) -> anyhow::Result<()> {
     if let Some(e) = store.store.failure() {
         return Err(e).context("the answer was found, but the store missed some of its proofs");
     }
-    store.store.checkpoint()?;
+    store.store.seal()?;
     Ok(())
 }
 

@@ -544,8 +544,8 @@ impl Store {
     }
 
     /// Folds the write-ahead log into the file, leaves no log beside it,
-    /// and takes no write after: for a program about to end on a signal
-    /// while its search threads still hold the store. What was written
+    /// and takes no write after: for a program about to end (on a signal,
+    /// its search threads may still hold the store). What was written
     /// before stays; a later write is dropped as if the program had ended
     /// first. Returns how many positions the file holds.
     pub fn seal(&self) -> Result<u64, StoreError> {

@@ -374,11 +374,11 @@ fn first_shell_block<'a>(page: &'a str, heading: &str) -> &'a str {
 #[test]
 fn the_readme_deep_solve_recipe_solves_a_deep_position() {
     let block = first_shell_block(include_str!("../../README.md"), "## Deep solves");
-    let guide = first_shell_block(
-        include_str!("../../docs/deep-solves.md"),
-        "# Deep solves",
+    let guide = first_shell_block(include_str!("../../docs/deep-solves.md"), "# Deep solves");
+    assert_eq!(
+        block, guide,
+        "the README and docs/deep-solves.md show other recipes"
     );
-    assert_eq!(block, guide, "the README and docs/deep-solves.md show other recipes");
     let dir = tempfile::tempdir().unwrap();
     let mut stderr = String::new();
     let mut ran = 0;
@@ -491,6 +491,14 @@ fn a_signal_seals_the_store_and_says_how_to_resume() {
             b"",
         );
         assert_ok(&again);
+        for log in ["-wal", "-shm"] {
+            let beside = dir.path().join(format!("{store}{log}"));
+            assert!(
+                !beside.exists(),
+                "{name}: a finished run left {}",
+                beside.display()
+            );
+        }
         let note = String::from_utf8_lossy(&again.stderr);
         assert!(
             note.contains(&format!("{kept} of them from earlier runs")),
