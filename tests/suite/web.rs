@@ -794,13 +794,7 @@ fn flipped_cells_are_named_as_moves_name_them() {
             }
             let mut game = stakeraid::Game::new(board, player);
             game.play(mv);
-            let expected: Vec<String> = game
-                .last_move()
-                .unwrap()
-                .flipped
-                .iter()
-                .map(|&(r, c)| stakeraid::Move::new(r, c, stakeraid::MoveKind::Stake).cell_name())
-                .collect();
+            let expected = flipped_names(&game);
             let body = json!({ "grid": grid, "move": mv.to_string() }).to_string();
             let (status, answer) = server.request("POST", "/api/play", &body);
             assert_eq!(status, 200, "{mv}: {answer}");
@@ -971,13 +965,7 @@ fn the_guides_curl_example_answers_as_it_says() {
     let (board, player) = grid.check().unwrap();
     let mut game = stakeraid::Game::new(&board, player);
     game.play(mv);
-    let flipped: Vec<String> = game
-        .last_move()
-        .unwrap()
-        .flipped
-        .iter()
-        .map(|&(r, c)| stakeraid::Move::new(r, c, stakeraid::MoveKind::Stake).cell_name())
-        .collect();
+    let flipped = flipped_names(&game);
     assert_eq!(answer["move"], mv.to_string());
     assert_eq!(answer["flipped"], json!(flipped));
     // What the guide says it answers.
@@ -990,4 +978,14 @@ fn the_guides_curl_example_answers_as_it_says() {
     ] {
         assert!(guide.contains(&shown), "the web guide does not say {shown}");
     }
+}
+
+/// The cells the game's last move turned over, named as moves name them.
+fn flipped_names(game: &stakeraid::Game) -> Vec<String> {
+    game.last_move()
+        .unwrap()
+        .flipped
+        .iter()
+        .map(|&(r, c)| stakeraid::Move::new(r, c, stakeraid::MoveKind::Stake).cell_name())
+        .collect()
 }
