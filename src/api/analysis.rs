@@ -71,12 +71,7 @@ pub struct RootMove {
 impl Analysis {
     /// The text of `output.txt`: the move line, then the board after it.
     pub fn output_text(&self) -> String {
-        let mut s = format!("{}\n", self.best);
-        for row in &self.board {
-            s.push_str(row);
-            s.push('\n');
-        }
-        s
+        crate::text::output_text(self.best, self.board.iter().map(String::as_str))
     }
 
     /// The root moves best first: by value (a bound ranks as its value),

@@ -12,5 +12,6 @@ mod problem;
 
 pub use answer::{parse_answer, AnswerError, AnswerText};
 pub use input::{parse_problem, ParseError, ParseErrorKind};
+pub(crate) use output::output_text;
 pub use output::{answer_text, input_text};
 pub use problem::{Problem, SearchMode, Task};

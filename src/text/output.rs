@@ -9,7 +9,18 @@ use crate::game::{Board, Move, Player};
 pub fn answer_text(before: &Board, player: Player, mv: Move) -> String {
     let mut after = before.clone();
     after.make(mv, player);
-    format!("{mv}\n{}", after.cells_text())
+    output_text(mv, after.cells_text().lines())
+}
+
+/// The text of `output.txt`: the move line, then the board's `rows`, every
+/// line ending in `\n`. The one place its layout is written.
+pub(crate) fn output_text<'a>(mv: Move, rows: impl IntoIterator<Item = &'a str>) -> String {
+    let mut s = format!("{mv}\n");
+    for row in rows {
+        s.push_str(row);
+        s.push('\n');
+    }
+    s
 }
 
 /// The text of an `input.txt` for `problem`.
