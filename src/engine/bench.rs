@@ -82,7 +82,7 @@ pub struct Run {
 }
 
 /// Parses the workload format (see the module docs); errors name the line.
-pub fn parse_workloads(text: &str) -> Result<Vec<Workload>, String> {
+pub fn parse_workloads(text: &str) -> Result<Vec<Workload>, WorkloadError> {
     let mut out = Vec::new();
     for (i, line) in text.lines().enumerate() {
         let line = line.split('#').next().unwrap_or("").trim();
@@ -90,13 +90,16 @@ pub fn parse_workloads(text: &str) -> Result<Vec<Workload>, String> {
             continue;
         }
         let f: Vec<&str> = line.split_whitespace().collect();
-        let bad = |what: &str| format!("line {}: bad {what} in {line:?}", i + 1);
+        let bad = |field: &'static str| WorkloadError::Field {
+            line: i + 1,
+            field,
+            text: line.to_owned(),
+        };
         if f.len() != 9 {
-            return Err(format!(
-                "line {}: expected 9 fields, found {}",
-                i + 1,
-                f.len()
-            ));
+            return Err(WorkloadError::FieldCount {
+                line: i + 1,
+                found: f.len(),
+            });
         }
         out.push(Workload {
             name: f[0].to_owned(),
@@ -139,6 +142,30 @@ pub fn parse_workloads(text: &str) -> Result<Vec<Workload>, String> {
         });
     }
     Ok(out)
+}
+
+/// Why a workload file is refused.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum WorkloadError {
+    /// A line without its nine fields.
+    #[error("line {line}: expected 9 fields, found {found}")]
+    FieldCount {
+        /// The line, from 1.
+        line: usize,
+        /// The fields it has.
+        found: usize,
+    },
+    /// A field out of its range or not a number.
+    #[error("line {line}: bad {field} in {text:?}")]
+    Field {
+        /// The line, from 1.
+        line: usize,
+        /// Which field: `size`, `fill`, `max value`, `seed`, `player`,
+        /// `mode`, `depth` or `threads`.
+        field: &'static str,
+        /// The line's text.
+        text: String,
+    },
 }
 
 /// The fixed signature set: small, varied, and searched single-threaded.
@@ -191,12 +218,15 @@ mod tests {
             (8, Player::O, SearchMode::AlphaBeta, 8)
         );
         assert_eq!(w[0].threads, vec![1, 2]);
-        assert!(parse_workloads("x 27 0.5 99 3 O alphabeta 8 1")
-            .unwrap_err()
-            .contains("size"));
-        assert!(parse_workloads("x 8 0.5 99 3 O alphabeta 8 0")
-            .unwrap_err()
-            .contains("threads"));
-        assert!(parse_workloads("x 8 0.5").unwrap_err().contains("9 fields"));
+        let field = |text: &str| match parse_workloads(text) {
+            Err(WorkloadError::Field { field, line: 1, .. }) => field,
+            other => panic!("{other:?}"),
+        };
+        assert_eq!(field("x 27 0.5 99 3 O alphabeta 8 1"), "size");
+        assert_eq!(field("x 8 0.5 99 3 O alphabeta 8 0"), "threads");
+        assert_eq!(
+            parse_workloads("\nx 8 0.5"),
+            Err(WorkloadError::FieldCount { line: 2, found: 3 })
+        );
     }
 }
