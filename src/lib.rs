@@ -65,6 +65,7 @@
 pub mod api;
 mod engine;
 mod game;
+pub mod grade;
 pub mod jobs;
 pub mod legacy;
 mod play;
