@@ -99,6 +99,48 @@ fn resolve_links(path: &Path) -> std::io::Result<PathBuf> {
     Err(std::io::Error::other("too many levels of symbolic links"))
 }
 
+/// Fails unless the report can be written to `path`, so that a match is
+/// not played only to lose its report: the file is opened when it is a
+/// device or pipe, and otherwise a temporary file is made beside it, as
+/// the report will be written.
+pub fn check_writable(path: &Path) -> anyhow::Result<()> {
+    let cannot = || format!("cannot write the report to {}", path.display());
+    match std::fs::metadata(path) {
+        Ok(m) if m.is_dir() => anyhow::bail!("{}: it is a folder", cannot()),
+        Ok(m) if !m.is_file() => {
+            std::fs::OpenOptions::new()
+                .write(true)
+                .open(path)
+                .with_context(cannot)?;
+        }
+        _ => {
+            let dir = match path.parent() {
+                Some(d) if !d.as_os_str().is_empty() => d,
+                _ => Path::new("."),
+            };
+            // The OS error alone: the temporary file's name would only confuse.
+            tempfile::NamedTempFile::new_in(dir)
+                .map_err(|e| {
+                    e.raw_os_error()
+                        .map_or(e, std::io::Error::from_raw_os_error)
+                })
+                .with_context(cannot)?;
+        }
+    }
+    Ok(())
+}
+
+/// Writes `text` to standard output; a reader that has gone (`| head`)
+/// is not an error.
+pub fn write_stdout(text: &str) -> anyhow::Result<()> {
+    match std::io::stdout().write_all(text.as_bytes()) {
+        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => {
+            Err(e).context("writing standard output")
+        }
+        _ => Ok(()),
+    }
+}
+
 /// From now on, Ctrl-C or SIGTERM first clears the progress line on the
 /// terminal, then ends the program as the signal would have (the shell
 /// still sees status 130 or 143, and no output file is written).

@@ -109,9 +109,10 @@ pub fn grade(
         on_case(&result);
         Ok((run, result))
     })?;
+    // Timeouts are not shrunk: each try could cost the whole time limit.
     let mut firsts: Vec<(Failure, usize)> = Vec::new();
     for (i, (_, result)) in judged.iter().enumerate() {
-        if let Some(f) = result.verdict.failure() {
+        if let Some(f) = result.verdict.failure().filter(|&f| f != Failure::Timeout) {
             if !firsts.iter().any(|&(g, _)| g == f) {
                 firsts.push((f, i));
             }

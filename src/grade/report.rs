@@ -161,6 +161,8 @@ pub struct GradeReport {
     pub wall_limit: f64,
     /// Cases run at once (0: one per core).
     pub jobs: usize,
+    /// Program runs the shrinker could spend on each kind of failure.
+    pub shrink_runs: usize,
     /// Every case, in order.
     pub cases: Vec<CaseResult>,
     /// The score, byte-for-byte comparison.
@@ -196,6 +198,7 @@ impl GradeReport {
             time_limit: settings.run.time_limit.as_secs_f64(),
             wall_limit: settings.run.limits().wall.as_secs_f64(),
             jobs: settings.jobs,
+            shrink_runs: settings.shrink_runs,
             strict: Score::of(&cases, false),
             lenient: Score::of(&cases, true),
             cases,

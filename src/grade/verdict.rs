@@ -544,17 +544,32 @@ fn spacing(text: &str) -> Vec<Spacing> {
 }
 
 /// What the legal move `mv`, of value `value`, means against the answer of
-/// value `best`: checked in the order tie-break, wrong side, off by one;
+/// value `best`. A tie broken as a program commonly breaks it (the Raids
+/// listed first, or the last best move kept) is a tie-break; then the
+/// wrong side's choice, the answer of a depth one off, any other tie;
 /// otherwise a faulty search.
 fn explain(case: &Case, mv: Move, value: i64, best: i64) -> Miss {
     let board = &case.problem.board;
     let player = case.problem.player;
-    if value == best {
-        let answer = case.analysis.best;
-        let twin = answer.kind() == MoveKind::Stake
+    let answer = case.analysis.best;
+    let tie = Miss::TieBreak {
+        twin: answer.kind() == MoveKind::Stake
             && mv.kind() == MoveKind::Raid
-            && (answer.row(), answer.col()) == (mv.row(), mv.col());
-        return Miss::TieBreak { twin };
+            && (answer.row(), answer.col()) == (mv.row(), mv.col()),
+    };
+    let tied: Vec<Move> = case
+        .analysis
+        .moves
+        .iter()
+        .filter(|m| m.value == best)
+        .map(|m| m.mv)
+        .collect();
+    let raids_first = tied
+        .iter()
+        .find(|m| m.kind() == MoveKind::Raid)
+        .or(tied.first());
+    if value == best && (raids_first == Some(&mv) || tied.last() == Some(&mv)) {
+        return tie;
     }
     let empties = board.empty_count();
     let depth = case.depth().min(empties);
@@ -576,6 +591,9 @@ fn explain(case: &Case, mv: Move, value: i64, best: i64) -> Miss {
         if analyse(&position, &limits).is_ok_and(|a| a.best == mv) {
             return Miss::OffByOne { depth: d };
         }
+    }
+    if value == best {
+        return tie;
     }
     Miss::Search
 }

@@ -5,8 +5,6 @@ Run as a program, it is the correct answer. The other fixtures import it and
 change one thing each, the way a homework goes wrong.
 """
 
-import sys
-
 NEIGHBOURS = ((-1, 0), (1, 0), (0, -1), (0, 1))
 
 
@@ -102,5 +100,4 @@ class Homework:
 
 
 if __name__ == "__main__":
-    sys.setrecursionlimit(10000)
     Homework().main()
