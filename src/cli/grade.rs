@@ -8,14 +8,9 @@ use std::time::Duration;
 
 use anyhow::Context;
 use indicatif::{ProgressBar, ProgressStyle};
-use stakeraid::grade::{
-    cases_from_dir, generate_cases, grade, CaseSettings, GradeSettings, Program, RunSettings,
-};
+use stakeraid::grade::{grade, select_cases, GradeSettings, Program, RunSettings};
 
 use super::io::{check_writable, clear_progress_on_signal, write_output, write_stdout};
-
-/// The assignment's number of cases.
-const DEFAULT_CASES: usize = 50;
 
 /// Arguments of `stakeraid grade`.
 #[derive(clap::Args)]
@@ -108,20 +103,12 @@ pub fn run_grade(args: &GradeArgs) -> anyhow::Result<bool> {
             check_writable(path)?;
         }
     }
-    let (mut cases, source) = match &args.cases_from {
-        Some(dir) => (cases_from_dir(dir)?, format!("from {}", dir.display())),
-        None => (
-            generate_cases(&CaseSettings {
-                seed: args.seed,
-                count: args.cases.unwrap_or(DEFAULT_CASES),
-                time_limit: args.time_limit,
-            }),
-            format!("seed {}", args.seed),
-        ),
-    };
-    if let Some(count) = args.cases {
-        cases.truncate(count);
-    }
+    let (cases, source) = select_cases(
+        args.cases_from.as_deref(),
+        args.seed,
+        args.cases,
+        args.time_limit,
+    )?;
     let settings = GradeSettings {
         run: RunSettings {
             time_limit: args.time_limit,

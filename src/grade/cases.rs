@@ -106,9 +106,10 @@ impl CaseSize {
 
 impl fmt::Display for CaseSize {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let plural = if self.distinct_values == 1 { "" } else { "s" };
         write!(
             f,
-            "{n}x{n}, {} empty, depth {}, {} distinct values",
+            "{n}x{n}, {} empty, depth {}, {} distinct value{plural}",
             self.empties,
             self.depth,
             self.distinct_values,
@@ -507,6 +508,35 @@ fn has_kind(case: &Case) -> bool {
         _ => true,
     }
 }
+
+/// The cases of a grade and where they come from, in words: the
+/// folder's (`cases_from`, its first `count` when given), else `count`
+/// drawn from `seed` (50 when not given, the assignment's number).
+pub fn select_cases(
+    cases_from: Option<&Path>,
+    seed: u64,
+    count: Option<usize>,
+    time_limit: Duration,
+) -> Result<(Vec<Case>, String), CasesError> {
+    let (mut cases, source) = match cases_from {
+        Some(dir) => (cases_from_dir(dir)?, format!("from {}", dir.display())),
+        None => {
+            let settings = CaseSettings {
+                seed,
+                count: count.unwrap_or(ASSIGNMENT_CASES),
+                time_limit,
+            };
+            (generate_cases(&settings), format!("seed {seed}"))
+        }
+    };
+    if let Some(count) = count {
+        cases.truncate(count);
+    }
+    Ok((cases, source))
+}
+
+/// The number of cases the assignment's grader runs.
+pub const ASSIGNMENT_CASES: usize = 50;
 
 /// Why the cases of a folder could not be read.
 #[derive(Debug, thiserror::Error)]

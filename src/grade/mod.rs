@@ -39,8 +39,8 @@ mod shrink;
 mod verdict;
 
 pub use cases::{
-    cases_from_dir, generate_cases, textbook_nodes, textbook_seconds, Case, CaseKind, CaseSettings,
-    CaseSize, CasesError,
+    cases_from_dir, generate_cases, select_cases, textbook_nodes, textbook_seconds, Case, CaseKind,
+    CaseSettings, CaseSize, CasesError, ASSIGNMENT_CASES,
 };
 pub use report::{gradescope_json, CaseResult, GradeReport, Score};
 pub use run::{run_case, CaseRun, Program, RunSettings, MAX_FILE_BYTES};
