@@ -142,11 +142,11 @@ impl Case {
         })
     }
 
-    /// The mode asked for.
+    /// The mode asked for (a case's task is always MINIMAX or ALPHABETA).
     pub fn mode(&self) -> SearchMode {
         match self.problem.task {
             Task::Exact { mode, .. } => mode,
-            Task::Competition { .. } => unreachable!("a case is always exact"),
+            Task::Competition { .. } => SearchMode::default(),
         }
     }
 
@@ -518,21 +518,25 @@ pub fn select_cases(
     count: Option<usize>,
     time_limit: Duration,
 ) -> Result<(Vec<Case>, String), CasesError> {
-    let (mut cases, source) = match cases_from {
-        Some(dir) => (cases_from_dir(dir)?, format!("from {}", dir.display())),
+    match cases_from {
+        Some(dir) => {
+            let mut folders = case_folders(dir)?;
+            folders.truncate(count.unwrap_or(usize::MAX));
+            let cases = folders
+                .iter()
+                .map(|folder| case_from_folder(folder))
+                .collect::<Result<_, _>>()?;
+            Ok((cases, format!("from {}", dir.display())))
+        }
         None => {
             let settings = CaseSettings {
                 seed,
                 count: count.unwrap_or(ASSIGNMENT_CASES),
                 time_limit,
             };
-            (generate_cases(&settings), format!("seed {seed}"))
+            Ok((generate_cases(&settings), format!("seed {seed}")))
         }
-    };
-    if let Some(count) = count {
-        cases.truncate(count);
     }
-    Ok((cases, source))
 }
 
 /// The number of cases the assignment's grader runs.
@@ -576,6 +580,14 @@ pub enum CasesError {
 /// expected output is the folder's `output.txt` (line ends made `\n`);
 /// the analysis explains a miss.
 pub fn cases_from_dir(dir: &Path) -> Result<Vec<Case>, CasesError> {
+    case_folders(dir)?
+        .iter()
+        .map(|folder| case_from_folder(folder))
+        .collect()
+}
+
+/// The case folders of `dir` (see [`cases_from_dir`]), in name order.
+fn case_folders(dir: &Path) -> Result<Vec<PathBuf>, CasesError> {
     let folder_error = |source| CasesError::Folder {
         dir: dir.to_path_buf(),
         source,
@@ -597,10 +609,7 @@ pub fn cases_from_dir(dir: &Path) -> Result<Vec<Case>, CasesError> {
         return Err(CasesError::Empty(dir.to_path_buf()));
     }
     folders.sort();
-    folders
-        .iter()
-        .map(|folder| case_from_folder(folder))
-        .collect()
+    Ok(folders)
 }
 
 fn case_from_folder(folder: &Path) -> Result<Case, CasesError> {

@@ -93,7 +93,8 @@ impl Shrunk {
 /// Searches for a smaller input than `case` (on which `program` made `run`,
 /// judged `verdict`) that fails the same way, with at most `max_runs` runs
 /// of the program. Timeouts are not shrunk (each try would cost up to the
-/// time limit): the case itself is returned.
+/// time limit): the case itself is returned. A verdict that passes is an
+/// `InvalidInput` error: there is no failure to keep.
 pub fn shrink(
     program: &Program,
     case: &Case,
@@ -102,7 +103,12 @@ pub fn shrink(
     settings: &RunSettings,
     max_runs: usize,
 ) -> io::Result<Shrunk> {
-    let failure = verdict.failure().expect("only a failing case is shrunk");
+    let Some(failure) = verdict.failure() else {
+        return Err(io::Error::new(
+            io::ErrorKind::InvalidInput,
+            "the case passes: there is no failure to shrink",
+        ));
+    };
     let mut best = Shrunk {
         failure,
         from: case.name.clone(),

@@ -578,9 +578,12 @@ fn explain(case: &Case, mv: Move, value: i64, best: i64) -> Miss {
     {
         return Miss::WrongSide;
     }
-    let position = Position::from_problem(&case.problem).expect("a case has a move");
+    let position = Position::from_problem(&case.problem);
     let near = [case.depth().saturating_sub(1), case.depth() + 1];
     for d in near.into_iter().filter(|&d| d >= 1).map(|d| d.min(empties)) {
+        let Ok(position) = position.as_ref() else {
+            break;
+        };
         if d == depth {
             continue;
         }
@@ -588,7 +591,7 @@ fn explain(case: &Case, mv: Move, value: i64, best: i64) -> Miss {
             threads: 1,
             ..Limits::to_depth(SearchMode::AlphaBeta, d)
         };
-        if analyse(&position, &limits).is_ok_and(|a| a.best == mv) {
+        if analyse(position, &limits).is_ok_and(|a| a.best == mv) {
             return Miss::OffByOne { depth: d };
         }
     }

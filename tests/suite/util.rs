@@ -152,3 +152,14 @@ pub fn run_with_full_stdout(dir: &Path, args: &[&str]) -> (std::process::ExitSta
         String::from_utf8_lossy(&out.stderr).into_owned(),
     )
 }
+
+/// Fails the test if a process whose pid is a line of `pids` still exists
+/// (`what` names it in the message).
+pub fn assert_gone(pids: &str, what: &str) {
+    for pid in pids.lines() {
+        let pid: libc::pid_t = pid.trim().parse().unwrap();
+        // SAFETY: signal 0 only asks whether the process exists.
+        let alive = unsafe { libc::kill(pid, 0) } == 0;
+        assert!(!alive, "{what} {pid} outlived its run");
+    }
+}
