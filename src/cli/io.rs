@@ -120,14 +120,23 @@ pub fn check_writable(path: &Path) -> anyhow::Result<()> {
             };
             // The OS error alone: the temporary file's name would only confuse.
             tempfile::NamedTempFile::new_in(dir)
-                .map_err(|e| {
-                    e.raw_os_error()
-                        .map_or(e, std::io::Error::from_raw_os_error)
+                .map_err(|e| match os_error(&e) {
+                    Some(code) => std::io::Error::from_raw_os_error(code),
+                    None => e,
                 })
                 .with_context(cannot)?;
         }
     }
     Ok(())
+}
+
+/// The operating system's error code behind `e`, also where `tempfile`
+/// wrapped it with the temporary file's path.
+fn os_error(e: &std::io::Error) -> Option<i32> {
+    e.raw_os_error().or_else(|| {
+        let inner = e.get_ref()?.source()?;
+        inner.downcast_ref::<std::io::Error>()?.raw_os_error()
+    })
 }
 
 /// Writes `text` to standard output; a reader that has gone (`| head`)

@@ -307,9 +307,10 @@ fn shrunk_text(s: &ShrunkSummary) -> String {
 impl fmt::Display for GradeReport {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         writeln!(f, "Graded: {}", self.program)?;
+        let plural = if self.cases.len() == 1 { "" } else { "s" };
         writeln!(
             f,
-            "{} cases ({}), {} s of CPU a case ({} s wall)",
+            "{} case{plural} ({}), {} s of CPU a case ({} s wall)",
             self.cases.len(),
             self.source,
             self.time_limit,

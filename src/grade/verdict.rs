@@ -697,6 +697,9 @@ mod tests {
             verdict(&case, ""),
             Verdict::Malformed { line: None, .. }
         ));
+        let huge = format!("{RAID}{}", ".".repeat(2 << 20));
+        let v = verdict(&case, &huge);
+        assert!(v.to_string().contains("longer than 1048576 bytes"), "{v}");
         let v = verdict(&case, &RAID.replace("C3 Raid", "C1 Stake"));
         assert_eq!(
             v,
