@@ -2,6 +2,7 @@
 
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use anyhow::Context;
 
@@ -150,16 +151,36 @@ pub fn write_stdout(text: &str) -> anyhow::Result<()> {
     }
 }
 
+/// Set when the signal handler is to clear the progress line first.
+static CLEAR_LINE: AtomicBool = AtomicBool::new(false);
+
 /// From now on, Ctrl-C or SIGTERM first clears the progress line on the
 /// terminal, then ends the program as the signal would have (the shell
 /// still sees status 130 or 143, and no output file is written).
 pub fn clear_progress_on_signal() {
+    CLEAR_LINE.store(true, Ordering::Relaxed);
+    end_on_signal();
+}
+
+/// From now on, Ctrl-C or SIGTERM kills every program being run (their
+/// process groups, see [`stakeraid::referee::kill_running`]), then ends
+/// this one as the signal would have.
+pub fn stop_programs_on_signal() {
+    end_on_signal();
+}
+
+/// The handler of both: programs killed, the line cleared if asked, the
+/// signal raised again with its default disposition.
+fn end_on_signal() {
     extern "C" fn on_signal(signal: libc::c_int) {
         const CLEAR: &[u8] = b"\r\x1b[2K";
+        stakeraid::referee::kill_running();
         // SAFETY: write, signal and raise are async-signal-safe; CLEAR
         // outlives the call.
         unsafe {
-            libc::write(2, CLEAR.as_ptr().cast(), CLEAR.len());
+            if CLEAR_LINE.load(Ordering::Relaxed) {
+                libc::write(2, CLEAR.as_ptr().cast(), CLEAR.len());
+            }
             libc::signal(signal, libc::SIG_DFL);
             libc::raise(signal);
         }

@@ -449,3 +449,40 @@ fn bad_use_is_one_line_and_status_2() {
         assert!(out.stdout.is_empty(), "{args:?}: no case ran");
     }
 }
+
+#[test]
+fn ctrl_c_kills_the_programs_running() {
+    let dir = tempfile::tempdir().unwrap();
+    let pids = dir.path().join("pids");
+    let command = format!("cmd:echo $$ >> {}; sleep 30", pids.display());
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_stakeraid"))
+        .args([
+            "grade",
+            "--cases",
+            "2",
+            "--jobs",
+            "2",
+            "--time-limit",
+            "20",
+            &command,
+        ])
+        .current_dir(dir.path())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let start = std::time::Instant::now();
+    while std::fs::read_to_string(&pids).map_or(0, |p| p.lines().count()) < 2 {
+        assert!(start.elapsed().as_secs() < 20, "the programs did not start");
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    // SAFETY: a signal to the child this test started.
+    unsafe {
+        libc::kill(child.id() as libc::pid_t, libc::SIGINT);
+    }
+    let status = child.wait().unwrap();
+    use std::os::unix::process::ExitStatusExt;
+    assert_eq!(status.signal(), Some(libc::SIGINT));
+    std::thread::sleep(std::time::Duration::from_millis(200));
+    assert_gone(&std::fs::read_to_string(&pids).unwrap(), "a program");
+}

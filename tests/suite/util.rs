@@ -153,13 +153,19 @@ pub fn run_with_full_stdout(dir: &Path, args: &[&str]) -> (std::process::ExitSta
     )
 }
 
-/// Fails the test if a process whose pid is a line of `pids` still exists
-/// (`what` names it in the message).
+/// Fails the test if a process whose pid is a line of `pids` still runs
+/// (`what` names it in the message). A zombie, dead but not yet reaped by
+/// whoever adopted it, does not run.
 pub fn assert_gone(pids: &str, what: &str) {
     for pid in pids.lines() {
         let pid: libc::pid_t = pid.trim().parse().unwrap();
         // SAFETY: signal 0 only asks whether the process exists.
-        let alive = unsafe { libc::kill(pid, 0) } == 0;
-        assert!(!alive, "{what} {pid} outlived its run");
+        let exists = unsafe { libc::kill(pid, 0) } == 0;
+        let zombie = std::fs::read_to_string(format!("/proc/{pid}/stat")).is_ok_and(|stat| {
+            stat.rsplit(')')
+                .next()
+                .is_some_and(|s| s.trim_start().starts_with('Z'))
+        });
+        assert!(!exists || zombie, "{what} {pid} outlived its run");
     }
 }

@@ -24,6 +24,7 @@ use std::io::{self, Read};
 use std::os::unix::process::CommandExt;
 use std::path::Path;
 use std::process::{Command, Stdio};
+use std::sync::atomic::{AtomicI32, Ordering};
 use std::sync::{mpsc, Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -41,6 +42,47 @@ const REAP_DEADLINE: Duration = Duration::from_secs(2);
 /// process that left the group (`setsid`) can still hold them, and what it
 /// writes after this is not read.
 const STREAM_DEADLINE: Duration = Duration::from_millis(500);
+
+/// Process groups of the runs going on, so that a signal handler can kill
+/// them ([`kill_running`]); 0 marks a free slot. More runs at once than
+/// slots are only not killed that way.
+static RUNNING: [AtomicI32; 256] = [const { AtomicI32::new(0) }; 256];
+
+/// Kills the process group of every run going on. Async-signal-safe (it
+/// reads atomics and calls `killpg`): a program's Ctrl-C handler calls it
+/// so that no program it started outlives it.
+pub fn kill_running() {
+    for slot in &RUNNING {
+        let pgid = slot.load(Ordering::Relaxed);
+        if pgid > 0 {
+            // SAFETY: a plain system call; the group is one this process
+            // started and has not reaped yet.
+            unsafe {
+                libc::killpg(pgid, libc::SIGKILL);
+            }
+        }
+    }
+}
+
+/// A run's process group listed in [`RUNNING`] while it lives.
+struct Listed(Option<&'static AtomicI32>);
+
+impl Listed {
+    fn new(pgid: libc::pid_t) -> Listed {
+        Listed(RUNNING.iter().find(|slot| {
+            slot.compare_exchange(0, pgid, Ordering::Relaxed, Ordering::Relaxed)
+                .is_ok()
+        }))
+    }
+}
+
+impl Drop for Listed {
+    fn drop(&mut self) {
+        if let Some(slot) = self.0 {
+            slot.store(0, Ordering::Relaxed);
+        }
+    }
+}
 
 /// Bytes kept from the start, and from the end, of each stream.
 pub const CAPTURE_BYTES: usize = 8 << 10;
@@ -215,6 +257,7 @@ pub fn run_limited(
     }
     let mut child = sh.spawn()?;
     let pid = child.id() as libc::pid_t;
+    let listed = Listed::new(pid);
     let out_stream = child.stdout.take().map(read_stream);
     let err_stream = child.stderr.take().map(read_stream);
     // The std handle is not used to wait: `wait4` reaps the child and
@@ -243,6 +286,8 @@ pub fn run_limited(
             libc::kill(pid, libc::SIGKILL);
         }
     }
+    // Reaped, the pid could be reused: out of the list first.
+    drop(listed);
     let (status, mut cpu) = reap(pid)?;
     let _ = waiter.join();
     cpu += reap_group(pid);
