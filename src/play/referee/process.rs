@@ -50,7 +50,8 @@ static RUNNING: [AtomicI32; 256] = [const { AtomicI32::new(0) }; 256];
 
 /// Kills the process group of every run going on. Async-signal-safe (it
 /// reads atomics and calls `killpg`): a program's Ctrl-C handler calls it
-/// so that no program it started outlives it.
+/// so that no program it started outlives it. A run is listed just after
+/// `sh` has started; one that starts in that instant is missed.
 pub fn kill_running() {
     for slot in &RUNNING {
         let pgid = slot.load(Ordering::Relaxed);
