@@ -21,6 +21,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 out="${1:-/dev/stdout}"
+# Named before OUT is written, which may be a file of this checkout.
+build="$(git rev-parse --short HEAD)$(git diff --quiet || echo '+changes')"
 python="${PYTHON:-$(python3 -c 'import sys; print(sys.executable)')}"
 cargo build --quiet --release --locked
 bin="$PWD/target/release/stakeraid"
@@ -64,7 +66,7 @@ PY
 
 {
   echo "# scripts/grade-overhead.sh, $(date -u +%Y-%m-%dT%H:%MZ)"
-  echo "# build: $(git rev-parse --short HEAD)$(git diff --quiet || echo '+changes'), $(rustc --version), release profile"
+  echo "# build: $build, $(rustc --version), release profile"
   echo "# python: $("$python" --version 2>&1) ($python)"
   echo "# machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//'), load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
   echo "# (a) ${cmd_a[*]/#$PWD\//}"
