@@ -22,7 +22,7 @@ cd "$(dirname "$0")/.."
 
 out="${1:-/dev/stdout}"
 # Named before OUT is written, which may be a file of this checkout.
-build="$(git rev-parse --short HEAD)$(git diff --quiet || echo '+changes')"
+build="$(git rev-parse --short HEAD)$(git diff --quiet -- . ':!profiles' || echo '+changes')"
 python="${PYTHON:-$(python3 -c 'import sys; print(sys.executable)')}"
 cargo build --quiet --release --locked
 bin="$PWD/target/release/stakeraid"
