@@ -58,13 +58,16 @@
 //! ```
 //!
 //! [`serve`] answers JSON requests line by line (the `stakeraid serve`
-//! command), and [`legacy`] reads and writes the older Drop / Blitz variant.
+//! command), [`legacy`] reads and writes the older Drop / Blitz variant, and
+//! [`grade`] grades a homework program the way the course's script does
+//! (the `stakeraid grade` command), with the reason for every miss.
 #![deny(missing_docs)]
 #![deny(unreachable_pub)]
 
 pub mod api;
 mod engine;
 mod game;
+pub mod grade;
 pub mod jobs;
 pub mod legacy;
 mod play;

@@ -42,6 +42,10 @@ enum Command {
     /// Play programs in the input.txt / output.txt format (or agents)
     /// against each other under a CPU budget, as a course tournament does.
     Referee(cli::referee::RefereeArgs),
+    /// Grade a homework program as the course's script does (50 cases,
+    /// 100 points if all pass, else 50 - N), with the reason for every
+    /// miss and the smallest input that fails each way.
+    Grade(cli::grade::GradeArgs),
     /// Play against an engine in the terminal.
     Play(cli::play::PlayArgs),
     /// Write a random position as an input file (for tests and benchmarks).
@@ -154,12 +158,17 @@ fn main() -> ExitCode {
         Ok(args) => args,
         Err(e) => return usage(&e),
     };
+    // Set when the grader found a failing case: exit status 1.
+    let mut failed_cases = false;
     let result = match args.command {
         None => cli::solve::run_solve(&SolveArgs::default()),
         Some(Command::Solve(args)) => cli::solve::run_solve(&args),
         Some(Command::Position(args)) => cli::position::run_position(&args),
         Some(Command::Match(args)) => cli::matches::run_match_command(&args),
         Some(Command::Referee(args)) => cli::referee::run_referee_command(&args),
+        Some(Command::Grade(args)) => {
+            cli::grade::run_grade(&args).map(|all_pass| failed_cases = !all_pass)
+        }
         Some(Command::Play(args)) => cli::play::run_play(&args),
         Some(Command::Bench { verbose }) => cli::bench::run_bench(verbose),
         Some(Command::Analyse(args)) => cli::analyse::run_analyse(&args),
@@ -169,6 +178,7 @@ fn main() -> ExitCode {
         Some(Command::Web(args)) => cli::web::run_web(&args),
     };
     match result {
+        Ok(()) if failed_cases => ExitCode::from(1),
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("stakeraid: {e:#}");

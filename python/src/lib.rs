@@ -1,7 +1,7 @@
 //! Python bindings of the `stakeraid` library (`stakeraid._core`): positions
-//! and moves, the exact analysis, the grader's answer and the competition
-//! move. The pure-Python package around it re-exports everything here and
-//! adds the PettingZoo environment.
+//! and moves, the exact analysis, the grader's answer, the competition move
+//! and the homework grader. The pure-Python package around it re-exports
+//! everything here and adds the PettingZoo environment.
 //!
 //! Every search runs with the interpreter released (`Python::detach`), so
 //! other Python threads keep running and can stop it through a
@@ -24,6 +24,7 @@ static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 mod analysis;
 mod errors;
+mod grade;
 mod interrupt;
 mod moves;
 mod position;
@@ -51,6 +52,10 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(solve::competition_move, m)?)?;
     m.add_class::<split::PySplitSolve>()?;
     m.add_function(wrap_pyfunction!(split::run_job, m)?)?;
+    m.add_function(wrap_pyfunction!(grade::grade_json, m)?)?;
+    m.add_function(wrap_pyfunction!(grade::grade_cases_json, m)?)?;
+    m.add_function(wrap_pyfunction!(grade::judge_output_json, m)?)?;
+    m.add_function(wrap_pyfunction!(grade::shrink_json, m)?)?;
     m.add_function(wrap_pyfunction!(_panic_for_tests, m)?)?;
     // `eq` gives a class the comparison slot, and with it the wrappers of
     // all six comparisons, which `help()` then lists; these classes have no

@@ -1,13 +1,12 @@
 //! Reading inputs and writing outputs, `-` meaning the standard streams.
 
 use std::io::{Read, Write};
+use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicI32, Ordering};
 use std::sync::Arc;
 
-use stakeraid::store::Store;
-use std::path::{Path, PathBuf};
-
 use anyhow::Context;
+use stakeraid::store::Store;
 
 /// The bytes of `path`, or of standard input for `-`.
 pub fn read_input(path: &Path) -> anyhow::Result<Vec<u8>> {
@@ -103,52 +102,130 @@ fn resolve_links(path: &Path) -> std::io::Result<PathBuf> {
     Err(std::io::Error::other("too many levels of symbolic links"))
 }
 
+/// Fails unless the report can be written to `path`, so that a match is
+/// not played only to lose its report: the file is opened when it is a
+/// device or pipe, and otherwise a temporary file is made beside it, as
+/// the report will be written.
+pub fn check_writable(path: &Path) -> anyhow::Result<()> {
+    let cannot = || format!("cannot write the report to {}", path.display());
+    match std::fs::metadata(path) {
+        Ok(m) if m.is_dir() => anyhow::bail!("{}: it is a folder", cannot()),
+        Ok(m) if !m.is_file() => {
+            std::fs::OpenOptions::new()
+                .write(true)
+                .open(path)
+                .with_context(cannot)?;
+        }
+        _ => {
+            let dir = match path.parent() {
+                Some(d) if !d.as_os_str().is_empty() => d,
+                _ => Path::new("."),
+            };
+            // The OS error alone: the temporary file's name would only confuse.
+            tempfile::NamedTempFile::new_in(dir)
+                .map_err(|e| match os_error(&e) {
+                    Some(code) => std::io::Error::from_raw_os_error(code),
+                    None => e,
+                })
+                .with_context(cannot)?;
+        }
+    }
+    Ok(())
+}
+
+/// The operating system's error code behind `e`, also where `tempfile`
+/// wrapped it with the temporary file's path.
+fn os_error(e: &std::io::Error) -> Option<i32> {
+    e.raw_os_error().or_else(|| {
+        let inner = e.get_ref()?.source()?;
+        inner.downcast_ref::<std::io::Error>()?.raw_os_error()
+    })
+}
+
+/// Writes `text` to standard output; a reader that has gone (`| head`)
+/// is not an error.
+pub fn write_stdout(text: &str) -> anyhow::Result<()> {
+    match std::io::stdout().write_all(text.as_bytes()) {
+        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => {
+            Err(e).context("writing standard output")
+        }
+        _ => Ok(()),
+    }
+}
+
+/// Set when the signal handler is to clear the progress line first
+/// (standard error is a terminal showing one).
+static CLEAR_LINE: AtomicBool = AtomicBool::new(false);
+
 /// The signal that asked a stored solve to end, 0 until one does.
 static SIGNALLED: AtomicI32 = AtomicI32::new(0);
 
-/// Whether standard error is a terminal, where a progress line is shown.
-static TERMINAL: AtomicBool = AtomicBool::new(false);
+/// The handler that ends the program: every program being run killed
+/// (their process groups, see [`stakeraid::referee::kill_running`]), the
+/// progress line cleared if asked, the signal raised again with its
+/// default disposition (the shell still sees status 130 or 143).
+extern "C" fn clear_and_end(signal: libc::c_int) {
+    const CLEAR: &[u8] = b"\r\x1b[2K";
+    stakeraid::referee::kill_running();
+    // SAFETY: write, signal and raise are async-signal-safe; CLEAR
+    // outlives the call.
+    unsafe {
+        if CLEAR_LINE.load(Ordering::SeqCst) {
+            libc::write(2, CLEAR.as_ptr().cast(), CLEAR.len());
+        }
+        libc::signal(signal, libc::SIG_DFL);
+        libc::raise(signal);
+    }
+}
 
-/// From now on, Ctrl-C or SIGTERM first clears the progress line (on a
-/// `terminal`), then ends the program as the signal would have (the shell
-/// still sees status 130 or 143, and no output file is written).
+/// Notes the signal for [`seal_on_signal`]; a second one ends the
+/// program at once.
+extern "C" fn note(signal: libc::c_int) {
+    if SIGNALLED.swap(signal, Ordering::SeqCst) != 0 {
+        clear_and_end(signal);
+    }
+}
+
+/// Makes `handler` the handler of SIGINT and SIGTERM.
+fn handle(handler: extern "C" fn(libc::c_int)) {
+    for signal in [libc::SIGINT, libc::SIGTERM] {
+        // SAFETY: the handlers only make async-signal-safe calls and touch
+        // atomics.
+        unsafe {
+            libc::signal(signal, handler as *const () as libc::sighandler_t);
+        }
+    }
+}
+
+/// From now on, Ctrl-C or SIGTERM first clears the progress line on the
+/// terminal, then ends the program as the signal would have (no output
+/// file is written).
+pub fn clear_progress_on_signal() {
+    CLEAR_LINE.store(true, Ordering::SeqCst);
+    handle(clear_and_end);
+}
+
+/// From now on, Ctrl-C or SIGTERM kills every program being run, then
+/// ends this one as the signal would have.
+pub fn stop_programs_on_signal() {
+    handle(clear_and_end);
+}
+
+/// For a solve: from now on, Ctrl-C or SIGTERM first clears the progress
+/// line (on a `terminal`), then ends the program as the signal would have.
 ///
 /// With a store, the program first seals it (its log folded in, no file
 /// left beside it, no write after) and says what it keeps and how to
 /// resume; that runs on a thread of its own, since a signal handler may
-/// not touch SQLite. A second signal ends the program at once.
+/// not touch SQLite.
 pub fn on_signal(store: Option<Arc<Store>>, terminal: bool) {
-    extern "C" fn clear_and_end(signal: libc::c_int) {
-        const CLEAR: &[u8] = b"\r\x1b[2K";
-        // SAFETY: write, signal and raise are async-signal-safe; CLEAR
-        // outlives the call.
-        unsafe {
-            if TERMINAL.load(Ordering::SeqCst) {
-                libc::write(2, CLEAR.as_ptr().cast(), CLEAR.len());
-            }
-            libc::signal(signal, libc::SIG_DFL);
-            libc::raise(signal);
-        }
-    }
-    extern "C" fn note(signal: libc::c_int) {
-        if SIGNALLED.swap(signal, Ordering::SeqCst) != 0 {
-            clear_and_end(signal);
-        }
-    }
-    TERMINAL.store(terminal, Ordering::SeqCst);
-    let handler = match store {
-        None if !terminal => return,
-        None => clear_and_end as extern "C" fn(libc::c_int),
+    CLEAR_LINE.store(terminal, Ordering::SeqCst);
+    match store {
+        None if !terminal => {}
+        None => handle(clear_and_end),
         Some(store) => {
             std::thread::spawn(move || seal_on_signal(&store));
-            note
-        }
-    };
-    for signal in [libc::SIGINT, libc::SIGTERM] {
-        // SAFETY: the handlers only make async-signal-safe calls and touch
-        // an atomic.
-        unsafe {
-            libc::signal(signal, handler as *const () as libc::sighandler_t);
+            handle(note);
         }
     }
 }
@@ -174,7 +251,7 @@ fn seal_on_signal(store: &Store) {
         ),
         Err(e) => format!("the store could not be closed cleanly ({e}); the next run replays its log"),
     };
-    let clear = if TERMINAL.load(Ordering::SeqCst) {
+    let clear = if CLEAR_LINE.load(Ordering::SeqCst) {
         "\r\x1b[2K"
     } else {
         ""

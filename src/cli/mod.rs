@@ -4,6 +4,7 @@ pub mod analyse;
 pub mod bench;
 mod deep;
 pub mod driver;
+pub mod grade;
 pub mod io;
 pub mod limits;
 pub mod load;

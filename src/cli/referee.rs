@@ -4,10 +4,9 @@
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
-use anyhow::Context;
 use stakeraid::referee::{run_referee, GameSettings, RefereeSettings, Side, WallGuard};
 
-use super::io::write_output;
+use super::io::{check_writable, stop_programs_on_signal, write_output, write_stdout};
 use super::matches::{games_bar, BoardArgs};
 
 /// Arguments of `stakeraid referee`.
@@ -69,6 +68,7 @@ pub fn run_referee_command(args: &RefereeArgs) -> anyhow::Result<()> {
     for side in [&args.a, &args.b] {
         side.check()?;
     }
+    stop_programs_on_signal();
     let bar = games_bar(&args.boards, args.trace)?;
     let mut trace = |s: &str| {
         if args.trace {
@@ -97,46 +97,4 @@ pub fn run_referee_command(args: &RefereeArgs) -> anyhow::Result<()> {
         }
     }
     Ok(())
-}
-
-/// Fails unless the report can be written to `path`, so that a match is
-/// not played only to lose its report: the file is opened when it is a
-/// device or pipe, and otherwise a temporary file is made beside it, as
-/// the report will be written.
-fn check_writable(path: &Path) -> anyhow::Result<()> {
-    let cannot = || format!("cannot write the report to {}", path.display());
-    match std::fs::metadata(path) {
-        Ok(m) if m.is_dir() => anyhow::bail!("{}: it is a folder", cannot()),
-        Ok(m) if !m.is_file() => {
-            std::fs::OpenOptions::new()
-                .write(true)
-                .open(path)
-                .with_context(cannot)?;
-        }
-        _ => {
-            let dir = match path.parent() {
-                Some(d) if !d.as_os_str().is_empty() => d,
-                _ => Path::new("."),
-            };
-            // The OS error alone: the temporary file's name would only confuse.
-            tempfile::NamedTempFile::new_in(dir)
-                .map_err(|e| {
-                    e.raw_os_error()
-                        .map_or(e, std::io::Error::from_raw_os_error)
-                })
-                .with_context(cannot)?;
-        }
-    }
-    Ok(())
-}
-
-/// Writes `text` to standard output; a reader that has gone (`| head`)
-/// is not an error.
-fn write_stdout(text: &str) -> anyhow::Result<()> {
-    match std::io::stdout().write_all(text.as_bytes()) {
-        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => {
-            Err(e).context("writing standard output")
-        }
-        _ => Ok(()),
-    }
 }

@@ -23,6 +23,8 @@ const STOP_EVERY: u64 = 1 << 12;
 
 struct Search<'a> {
     root: Player,
+    /// Whose score a leaf takes: the root player's in the textbook search.
+    scored_for: Player,
     depth: u32,
     nodes: u64,
     /// Asked every [`STOP_EVERY`] nodes; once true, every node is a leaf
@@ -31,7 +33,42 @@ struct Search<'a> {
     stopped: bool,
 }
 
-impl Search<'_> {
+impl<'a> Search<'a> {
+    /// A textbook search for `player` to `depth` plies, scored for `player`.
+    fn new(player: Player, depth: u32, stop: &'a dyn Fn() -> bool) -> Search<'a> {
+        Search {
+            root: player,
+            scored_for: player,
+            depth,
+            nodes: 1,
+            stop,
+            stopped: false,
+        }
+    }
+
+    /// The alpha-beta root: every move in canonical order, the first one
+    /// strictly better than the best so far chosen.
+    fn alphabeta_root(&mut self, board: &Board) -> Option<Rooted> {
+        assert!(self.depth >= 1 && !board.is_full());
+        let player = self.root;
+        let mut board = board.clone();
+        let mut best: Option<(Move, i64)> = None;
+        let mut moves = Vec::new();
+        for mv in legal_moves(&board, player) {
+            let alpha = best.map_or(i64::MIN, |(_, b)| b);
+            let undo = board.make(mv, player);
+            let v = self.min_value(&mut board, 1, alpha, i64::MAX);
+            board.unmake(undo);
+            if best.is_none_or(|(_, b)| v > b) {
+                best = Some((mv, v));
+                moves.push((mv, RootValue::Exact(v)));
+            } else {
+                moves.push((mv, RootValue::AtMost(v)));
+            }
+        }
+        self.rooted(best, moves)
+    }
+
     /// The answer of a root search whose best was `best`, with every
     /// root value in `moves`; `None` if it was stopped.
     fn rooted(&self, best: Option<(Move, i64)>, moves: Vec<(Move, RootValue)>) -> Option<Rooted> {
@@ -56,7 +93,7 @@ impl Search<'_> {
 
     fn minimax(&mut self, board: &mut Board, to_move: Player, depth: u32) -> i64 {
         if self.cutoff(board, depth) {
-            return board.score(self.root);
+            return board.score(self.scored_for);
         }
         let maximizing = to_move == self.root;
         let mut v = if maximizing { i64::MIN } else { i64::MAX };
@@ -75,7 +112,7 @@ impl Search<'_> {
 
     fn max_value(&mut self, board: &mut Board, depth: u32, mut alpha: i64, beta: i64) -> i64 {
         if self.cutoff(board, depth) {
-            return board.score(self.root);
+            return board.score(self.scored_for);
         }
         let mut v = i64::MIN;
         for mv in legal_moves(board, self.root) {
@@ -92,7 +129,7 @@ impl Search<'_> {
 
     fn min_value(&mut self, board: &mut Board, depth: u32, alpha: i64, mut beta: i64) -> i64 {
         if self.cutoff(board, depth) {
-            return board.score(self.root);
+            return board.score(self.scored_for);
         }
         let mut v = i64::MAX;
         let opponent = self.root.other();
@@ -120,9 +157,24 @@ pub fn minimax(board: &Board, player: Player, depth: u32) -> Decision {
 /// Textbook alpha-beta decision: the root is a max node whose alpha is the
 /// best value so far, so a later move must be strictly better to be chosen.
 pub fn alphabeta(board: &Board, player: Player, depth: u32) -> Decision {
-    alphabeta_until(board, player, depth, &|| false)
-        .expect("never stopped")
-        .decision
+    alphabeta_scored_for(board, player, depth, player)
+}
+
+/// [`alphabeta`] with every leaf scored from `scored_for`'s point of view
+/// instead of `player`'s. With the other player it is the choice of a
+/// program whose evaluation takes the wrong side (`player` still moves
+/// first and maximizes): the grader names that mistake by it.
+pub fn alphabeta_scored_for(
+    board: &Board,
+    player: Player,
+    depth: u32,
+    scored_for: Player,
+) -> Decision {
+    let mut s = Search {
+        scored_for,
+        ..Search::new(player, depth, &|| false)
+    };
+    s.alphabeta_root(board).expect("never stopped").decision
 }
 
 /// A decision with what the search proved about each root move, in
@@ -144,13 +196,7 @@ pub fn minimax_until(
     stop: &dyn Fn() -> bool,
 ) -> Option<Rooted> {
     assert!(depth >= 1 && !board.is_full());
-    let mut s = Search {
-        root: player,
-        depth,
-        nodes: 1,
-        stop,
-        stopped: false,
-    };
+    let mut s = Search::new(player, depth, stop);
     let mut board = board.clone();
     let mut best: Option<(Move, i64)> = None;
     let mut moves = Vec::new();
@@ -175,28 +221,39 @@ pub fn alphabeta_until(
     depth: u32,
     stop: &dyn Fn() -> bool,
 ) -> Option<Rooted> {
-    assert!(depth >= 1 && !board.is_full());
-    let mut s = Search {
-        root: player,
-        depth,
-        nodes: 1,
-        stop,
-        stopped: false,
-    };
-    let mut board = board.clone();
-    let mut best: Option<(Move, i64)> = None;
-    let mut moves = Vec::new();
-    for mv in legal_moves(&board, player) {
-        let alpha = best.map_or(i64::MIN, |(_, b)| b);
-        let undo = board.make(mv, player);
-        let v = s.min_value(&mut board, 1, alpha, i64::MAX);
-        board.unmake(undo);
-        if best.is_none_or(|(_, b)| v > b) {
-            best = Some((mv, v));
-            moves.push((mv, RootValue::Exact(v)));
-        } else {
-            moves.push((mv, RootValue::AtMost(v)));
+    Search::new(player, depth, stop).alphabeta_root(board)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::random::{random_board, Rng};
+
+    #[test]
+    fn scored_for_the_wrong_side_picks_the_worst_move_at_depth_one() {
+        let mut rng = Rng::new(5);
+        for _ in 0..20 {
+            let board = random_board(&mut rng, 4, 20, 0.4);
+            for p in [Player::X, Player::O] {
+                let (right, textbook) =
+                    (alphabeta_scored_for(&board, p, 2, p), minimax(&board, p, 2));
+                assert_eq!((right.best, right.value), (textbook.best, textbook.value));
+                // One ply: the first move leaving the mover's own score lowest.
+                let mut worst: Option<(Move, i64)> = None;
+                for mv in legal_moves(&board, p) {
+                    let mut b = board.clone();
+                    b.make(mv, p);
+                    let own = b.score(p);
+                    if worst.is_none_or(|(_, w)| own < w) {
+                        worst = Some((mv, own));
+                    }
+                }
+                let wrong = alphabeta_scored_for(&board, p, 1, p.other());
+                assert_eq!(
+                    (wrong.best, wrong.value),
+                    (worst.unwrap().0, -worst.unwrap().1)
+                );
+            }
         }
     }
-    s.rooted(best, moves)
 }

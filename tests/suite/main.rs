@@ -9,6 +9,7 @@ mod browser;
 mod cli;
 mod dominance;
 mod golden;
+mod grade;
 mod layout;
 mod legacy;
 mod long_solve;

@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 use serde_json::Value;
 use stakeraid::{legal_moves, Board, Move, Player, Square};
 
-use crate::util::{assert_ok, run};
+use crate::util::{assert_gone, assert_ok, run};
 
 /// A player that takes the first empty cell in row-major order. `kind` is
 /// the move type it names (a Raid on a side's first move of an empty board
@@ -116,12 +116,7 @@ fn a_hang_is_killed_with_its_children_and_forfeits() {
     assert!(start.elapsed() < Duration::from_secs(10));
     let pids = fs::read_to_string(pids).unwrap();
     assert_eq!(pids.lines().count(), 2);
-    for pid in pids.lines() {
-        let pid: libc::pid_t = pid.parse().unwrap();
-        // SAFETY: signal 0 only asks whether the process exists.
-        let alive = unsafe { libc::kill(pid, 0) } == 0;
-        assert!(!alive, "the sleeping child {pid} outlived its move");
-    }
+    assert_gone(&pids, "the sleeping child");
 }
 
 #[test]

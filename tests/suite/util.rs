@@ -152,3 +152,40 @@ pub fn run_with_full_stdout(dir: &Path, args: &[&str]) -> (std::process::ExitSta
         String::from_utf8_lossy(&out.stderr).into_owned(),
     )
 }
+
+/// Fails the test if a process whose pid is a line of `pids` still runs
+/// (`what` names it in the message). A zombie, dead but not yet reaped by
+/// whoever adopted it, does not run.
+pub fn assert_gone(pids: &str, what: &str) {
+    for pid in pids.lines() {
+        let pid: libc::pid_t = pid.trim().parse().unwrap();
+        assert!(!runs(pid), "{what} {pid} outlived its run");
+    }
+}
+
+/// Waits up to `limit` for every process whose pid is a line of `pids` to
+/// stop running (a process killed on a loaded machine takes a moment to
+/// go), then [`assert_gone`].
+pub fn wait_gone(pids: &str, what: &str, limit: std::time::Duration) {
+    let start = std::time::Instant::now();
+    let pids_of = || {
+        pids.lines()
+            .map(|p| p.trim().parse::<libc::pid_t>().unwrap())
+    };
+    while pids_of().any(runs) && start.elapsed() < limit {
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    assert_gone(pids, what);
+}
+
+/// True while process `pid` exists and is not a zombie.
+fn runs(pid: libc::pid_t) -> bool {
+    // SAFETY: signal 0 only asks whether the process exists.
+    let exists = unsafe { libc::kill(pid, 0) } == 0;
+    let zombie = std::fs::read_to_string(format!("/proc/{pid}/stat")).is_ok_and(|stat| {
+        stat.rsplit(')')
+            .next()
+            .is_some_and(|s| s.trim_start().starts_with('Z'))
+    });
+    exists && !zombie
+}

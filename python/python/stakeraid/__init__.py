@@ -9,8 +9,13 @@ The search itself is the Rust library ``stakeraid`` (module
 ``stakeraid._core``); every search releases the interpreter while it runs.
 The PettingZoo environment is ``stakeraid.env`` (``pip install
 "stakeraid[env]"``); deep solves on a Ray cluster are ``stakeraid.cluster``
-(``pip install "stakeraid[ray]"``).
+(``pip install "stakeraid[ray]"``). ``stakeraid.grade`` grades a homework
+program as ``stakeraid grade`` does.
 """
+
+import json as _json
+from collections.abc import Sequence as _Sequence
+from typing import Any as _Any, Optional as _Optional, Union as _Union
 
 from ._core import (
     Analysis,
@@ -22,9 +27,63 @@ from ._core import (
     __version__,
     analyse,
     competition_move,
+    grade_cases_json,
+    grade_json,
+    judge_output_json,
     run_job,
+    shrink_json,
     solve_text,
 )
+
+
+def grade(
+    command: _Union[str, _Sequence[str]],
+    *,
+    seed: int = 1,
+    cases: _Optional[int] = None,
+    cases_from: _Optional[str] = None,
+    time_limit: float = 10.0,
+    jobs: int = 0,
+    shrink_runs: int = 60,
+) -> "dict[str, _Any]":
+    """Grades a homework program the course's way, as ``stakeraid grade``:
+    ``command`` is a shell command (a string) or a program and its arguments
+    (a list). Returns the report of ``stakeraid grade --json`` as a dict:
+    every case with its verdict, the ``strict`` and ``lenient`` scores, and
+    the smallest failing input of each kind of failure (``shrunk``). A
+    program that cannot run, or a bad setting, is a ``ValueError``."""
+    return _json.loads(
+        grade_json(command, seed, cases, cases_from, time_limit, jobs, shrink_runs)
+    )
+
+
+def grade_cases(seed: int = 1, count: int = 50, time_limit: float = 10.0) -> "list[dict[str, _Any]]":
+    """The cases ``grade`` draws from ``seed``: each with its ``input`` and
+    ``expected`` texts, its ``kind``, ``size``, estimated textbook cost and
+    every root move's exact value (``root_values``)."""
+    return _json.loads(grade_cases_json(seed, count, time_limit))
+
+
+def judge_output(input_text: str, output: _Union[bytes, str]) -> "dict[str, _Any]":
+    """The verdict on an ``output.txt`` written for ``input_text``:
+    ``{"failure": None or a kind such as "tie_break", "verdict": {...}}``."""
+    if isinstance(output, str):
+        output = output.encode()
+    return _json.loads(judge_output_json(input_text, output))
+
+
+def shrink(
+    command: _Union[str, _Sequence[str]],
+    input_text: str,
+    *,
+    time_limit: float = 10.0,
+    max_runs: int = 60,
+) -> "dict[str, _Any]":
+    """Runs the program on ``input_text``; if it fails, searches for a
+    smaller input failing the same way. Returns ``{"failure", "verdict",
+    "shrunk"}`` (``shrunk`` is None for a pass)."""
+    return _json.loads(shrink_json(command, input_text, time_limit, max_runs))
+
 
 __all__ = [
     "Analysis",
@@ -36,6 +95,10 @@ __all__ = [
     "__version__",
     "analyse",
     "competition_move",
+    "grade",
+    "grade_cases",
+    "judge_output",
     "run_job",
+    "shrink",
     "solve_text",
 ]

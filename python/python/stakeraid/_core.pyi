@@ -251,3 +251,28 @@ class SplitSolve:
 def run_job(job: str, threads: int = 1) -> str:
     """Answers one job of a ``SplitSolve`` (the interpreter released) and
     returns its result as JSON text for ``SplitSolve.finish``."""
+
+def grade_json(
+    command: str | Sequence[str],
+    seed: int = 1,
+    cases: int | None = None,
+    cases_from: str | None = None,
+    time_limit: float = 10.0,
+    jobs: int = 0,
+    shrink_runs: int = 60,
+) -> str:
+    """The JSON report of ``stakeraid grade --json`` (see ``stakeraid.grade``)."""
+
+def grade_cases_json(seed: int = 1, count: int = 50, time_limit: float = 10.0) -> str:
+    """The generated cases as a JSON list (see ``stakeraid.grade_cases``)."""
+
+def judge_output_json(input_text: str, output: bytes) -> str:
+    """The verdict on an ``output.txt`` as JSON (see ``stakeraid.judge_output``)."""
+
+def shrink_json(
+    command: str | Sequence[str],
+    input_text: str,
+    time_limit: float = 10.0,
+    max_runs: int = 60,
+) -> str:
+    """A run's verdict and smallest failing input as JSON (see ``stakeraid.shrink``)."""

@@ -11,13 +11,21 @@
 //! exits, so work cannot carry on in the background during the opponent's
 //! turn. Only a process that leaves the group (`setsid`) escapes both the
 //! kill and the charge.
+//!
+//! [`RunLimits`] bound a run further, as a grader needs: a CPU-time limit
+//! and a largest file size on every process of the tree (`setrlimit` in
+//! the child before it starts the command), and standard output kept.
+//! Standard output and error are read through pipes as they come, keeping
+//! only their start and end ([`Captured`]), so a program that floods them
+//! costs memory and disk nothing beyond that.
 
 use std::fs::{self, File};
-use std::io::{self, Read, Seek, SeekFrom};
+use std::io::{self, Read};
 use std::os::unix::process::CommandExt;
 use std::path::Path;
 use std::process::{Command, Stdio};
-use std::sync::mpsc;
+use std::sync::atomic::{AtomicI32, Ordering};
+use std::sync::{mpsc, Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use serde::Serialize;
@@ -29,6 +37,133 @@ pub const MAX_OUTPUT: u64 = 1 << 20;
 /// How long stragglers killed after a move may take to die before the
 /// referee stops waiting to charge them.
 const REAP_DEADLINE: Duration = Duration::from_secs(2);
+
+/// How long the streams may stay open once the group is dead: only a
+/// process that left the group (`setsid`) can still hold them, and what it
+/// writes after this is not read.
+const STREAM_DEADLINE: Duration = Duration::from_millis(500);
+
+/// Process groups of the runs going on, so that a signal handler can kill
+/// them ([`kill_running`]); 0 marks a free slot. More runs at once than
+/// slots are only not killed that way.
+static RUNNING: [AtomicI32; 256] = [const { AtomicI32::new(0) }; 256];
+
+/// Kills the process group of every run going on. Async-signal-safe (it
+/// reads atomics and calls `killpg`): a program's Ctrl-C handler calls it
+/// so that no program it started outlives it. A run is listed just after
+/// `sh` has started; one that starts in that instant is missed.
+pub fn kill_running() {
+    for slot in &RUNNING {
+        let pgid = slot.load(Ordering::Relaxed);
+        if pgid > 0 {
+            // SAFETY: a plain system call; the group is one this process
+            // started and has not reaped yet.
+            unsafe {
+                libc::killpg(pgid, libc::SIGKILL);
+            }
+        }
+    }
+}
+
+/// A run's process group listed in [`RUNNING`] while it lives.
+struct Listed(Option<&'static AtomicI32>);
+
+impl Listed {
+    fn new(pgid: libc::pid_t) -> Listed {
+        Listed(RUNNING.iter().find(|slot| {
+            slot.compare_exchange(0, pgid, Ordering::Relaxed, Ordering::Relaxed)
+                .is_ok()
+        }))
+    }
+}
+
+impl Drop for Listed {
+    fn drop(&mut self) {
+        if let Some(slot) = self.0 {
+            slot.store(0, Ordering::Relaxed);
+        }
+    }
+}
+
+/// Bytes kept from the start, and from the end, of each stream.
+pub const CAPTURE_BYTES: usize = 8 << 10;
+
+/// The limits of one run, and whether its standard output is kept.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct RunLimits {
+    /// Wall-clock time before the whole process group is killed.
+    pub wall: Duration,
+    /// CPU time each process of the tree may use (`RLIMIT_CPU`, in whole
+    /// seconds rounded up): the kernel stops a process spinning past it
+    /// (SIGXCPU, then SIGKILL a second later). The tree's total is
+    /// [`ProgramRun::cpu`], for the caller to compare.
+    pub cpu: Option<Duration>,
+    /// The largest file any process of the tree may write (`RLIMIT_FSIZE`):
+    /// a write past it fails (SIGXFSZ), so that no file fills the disk.
+    pub file_bytes: Option<u64>,
+    /// Keep the start and end of standard output in
+    /// [`ProgramRun::stdout`]; otherwise it goes to `/dev/null`.
+    pub keep_stdout: bool,
+}
+
+impl RunLimits {
+    /// A wall-clock limit only, standard output not kept: a referee's move.
+    pub fn wall(wall: Duration) -> RunLimits {
+        RunLimits {
+            wall,
+            cpu: None,
+            file_bytes: None,
+            keep_stdout: false,
+        }
+    }
+}
+
+/// What a program wrote to one stream: its first and last
+/// [`CAPTURE_BYTES`] bytes and how many there were in all.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Captured {
+    /// The first bytes.
+    pub head: Vec<u8>,
+    /// The last bytes after `head` (empty when everything fit in `head`).
+    pub tail: Vec<u8>,
+    /// Bytes written in all.
+    pub total: u64,
+}
+
+impl Captured {
+    fn push(&mut self, mut bytes: &[u8]) {
+        self.total += bytes.len() as u64;
+        let room = CAPTURE_BYTES - self.head.len();
+        let take = room.min(bytes.len());
+        self.head.extend_from_slice(&bytes[..take]);
+        bytes = &bytes[take..];
+        if bytes.len() >= CAPTURE_BYTES {
+            self.tail.clear();
+            self.tail
+                .extend_from_slice(&bytes[bytes.len() - CAPTURE_BYTES..]);
+        } else {
+            let over = (self.tail.len() + bytes.len()).saturating_sub(CAPTURE_BYTES);
+            self.tail.drain(..over);
+            self.tail.extend_from_slice(bytes);
+        }
+    }
+
+    /// The bytes left out between `head` and `tail`.
+    pub fn left_out(&self) -> u64 {
+        self.total - (self.head.len() + self.tail.len()) as u64
+    }
+
+    /// The text kept (invalid UTF-8 replaced), with a line saying how many
+    /// bytes were left out between the start and the end.
+    pub fn text(&self) -> String {
+        let mut text = String::from_utf8_lossy(&self.head).into_owned();
+        if self.left_out() > 0 {
+            text.push_str(&format!("\n[... {} bytes left out ...]\n", self.left_out()));
+        }
+        text.push_str(&String::from_utf8_lossy(&self.tail));
+        text
+    }
+}
 
 /// How a program run ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
@@ -57,6 +192,10 @@ pub struct ProgramRun {
     /// The end of what the program wrote to standard error (a few lines,
     /// shortened), to explain a crash.
     pub stderr_tail: String,
+    /// Standard output (empty unless [`RunLimits::keep_stdout`]).
+    pub stdout: Captured,
+    /// Standard error.
+    pub stderr: Captured,
 }
 
 /// Runs `sh -c command` in `dir` with `input` as `dir/input.txt`, and waits
@@ -78,6 +217,17 @@ pub fn run_program(
     input: &str,
     wall_limit: Duration,
 ) -> io::Result<ProgramRun> {
+    run_limited(command, dir, input, &RunLimits::wall(wall_limit))
+}
+
+/// [`run_program`] under `limits`: the wall clock, and where set, the CPU
+/// time and file size of every process, standard output kept.
+pub fn run_limited(
+    command: &str,
+    dir: &Path,
+    input: &str,
+    limits: &RunLimits,
+) -> io::Result<ProgramRun> {
     adopt_orphans();
     fs::write(dir.join("input.txt"), input)?;
     let output_path = dir.join("output.txt");
@@ -86,18 +236,31 @@ pub fn run_program(
         Ok(_) => fs::remove_file(&output_path)?,
         Err(_) => {}
     }
-    let mut stderr = tempfile::tempfile()?;
+    let (cpu_limit, file_limit) = (limits.cpu.map(cpu_rlimit), limits.file_bytes);
+    let stdout = if limits.keep_stdout {
+        Stdio::piped()
+    } else {
+        Stdio::null()
+    };
     let start = Instant::now();
-    let child = Command::new("sh")
-        .arg("-c")
+    let mut sh = Command::new("sh");
+    sh.arg("-c")
         .arg(command)
         .current_dir(dir)
         .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(stderr.try_clone()?)
-        .process_group(0)
-        .spawn()?;
+        .stdout(stdout)
+        .stderr(Stdio::piped())
+        .process_group(0);
+    // SAFETY: the closure only calls setrlimit, which is async-signal-safe,
+    // on values copied in before the fork.
+    unsafe {
+        sh.pre_exec(move || set_rlimits(cpu_limit, file_limit));
+    }
+    let mut child = sh.spawn()?;
     let pid = child.id() as libc::pid_t;
+    let listed = Listed::new(pid);
+    let out_stream = child.stdout.take().map(read_stream);
+    let err_stream = child.stderr.take().map(read_stream);
     // The std handle is not used to wait: `wait4` reaps the child and
     // `Child` neither kills nor waits when dropped.
     drop(child);
@@ -111,7 +274,7 @@ pub fn run_program(
         let _ = tx.send(());
     });
     let killed = matches!(
-        rx.recv_timeout(wall_limit),
+        rx.recv_timeout(limits.wall),
         Err(mpsc::RecvTimeoutError::Timeout)
     );
     let wall = start.elapsed().as_secs_f64();
@@ -124,6 +287,8 @@ pub fn run_program(
             libc::kill(pid, libc::SIGKILL);
         }
     }
+    // Reaped, the pid could be reused: out of the list first.
+    drop(listed);
     let (status, mut cpu) = reap(pid)?;
     let _ = waiter.join();
     cpu += reap_group(pid);
@@ -135,13 +300,86 @@ pub fn run_program(
     } else {
         Exit::Code(libc::WEXITSTATUS(status))
     };
+    let streams_deadline = Instant::now() + STREAM_DEADLINE;
+    let stdout = out_stream.map_or_else(Captured::default, |s| s.finish(streams_deadline));
+    let stderr = err_stream.map_or_else(Captured::default, |s| s.finish(streams_deadline));
     Ok(ProgramRun {
         cpu,
         wall,
         exit,
         output: read_output(&output_path),
-        stderr_tail: stderr_tail(&mut stderr),
+        stderr_tail: stderr_tail(&stderr),
+        stdout,
+        stderr,
     })
+}
+
+/// A stream being read on a thread of its own into a [`Captured`].
+struct Stream {
+    captured: Arc<Mutex<Captured>>,
+    done: mpsc::Receiver<()>,
+}
+
+/// Reads `pipe` to its end on a new thread, keeping its start and end.
+fn read_stream(mut pipe: impl Read + Send + 'static) -> Stream {
+    let captured = Arc::new(Mutex::new(Captured::default()));
+    let (tx, done) = mpsc::channel();
+    let shared = captured.clone();
+    std::thread::spawn(move || {
+        let mut buf = vec![0; 64 << 10];
+        loop {
+            match pipe.read(&mut buf) {
+                Ok(0) => break,
+                Ok(n) => shared
+                    .lock()
+                    .unwrap_or_else(|e| e.into_inner())
+                    .push(&buf[..n]),
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                Err(_) => break,
+            }
+        }
+        let _ = tx.send(());
+    });
+    Stream { captured, done }
+}
+
+impl Stream {
+    /// What was read by the stream's end, or by `deadline` if a process
+    /// outside the group still holds it open (the thread is then left to
+    /// end when that process does).
+    fn finish(self, deadline: Instant) -> Captured {
+        let _ = self
+            .done
+            .recv_timeout(deadline.saturating_duration_since(Instant::now()));
+        let captured = self.captured.lock().unwrap_or_else(|e| e.into_inner());
+        captured.clone()
+    }
+}
+
+/// The `RLIMIT_CPU` of a CPU-time limit: whole seconds, rounded up, at
+/// least one.
+fn cpu_rlimit(cpu: Duration) -> u64 {
+    cpu.as_secs_f64().ceil().max(1.0) as u64
+}
+
+/// Sets the CPU-time limit in seconds (SIGXCPU there, SIGKILL a second
+/// later) and the largest file size in bytes, those given.
+fn set_rlimits(cpu: Option<u64>, file: Option<u64>) -> io::Result<()> {
+    let limit = |soft: u64, hard: u64| libc::rlimit {
+        rlim_cur: soft as libc::rlim_t,
+        rlim_max: hard as libc::rlim_t,
+    };
+    // SAFETY: setrlimit reads the struct passed and is async-signal-safe.
+    let results = unsafe {
+        [
+            cpu.map(|s| libc::setrlimit(libc::RLIMIT_CPU, &limit(s, s + 1))),
+            file.map(|b| libc::setrlimit(libc::RLIMIT_FSIZE, &limit(b, b))),
+        ]
+    };
+    if results.iter().any(|r| r.is_some_and(|r| r != 0)) {
+        return Err(io::Error::last_os_error());
+    }
+    Ok(())
 }
 
 /// Blocks until `pid` has exited, without reaping it.
@@ -246,19 +484,12 @@ const TAIL_LINES: usize = 3;
 /// Characters kept from the end of a program's standard error.
 const TAIL_CHARS: usize = 300;
 
-/// The last [`TAIL_LINES`] non-empty lines written to `file`, joined by
+/// The last [`TAIL_LINES`] non-empty lines of `stderr`, joined by
 /// ` / `, at most [`TAIL_CHARS`] characters (the end kept).
-fn stderr_tail(file: &mut File) -> String {
-    let mut tail = Vec::new();
-    let len = file.seek(SeekFrom::End(0)).unwrap_or(0);
-    if file
-        .seek(SeekFrom::Start(len.saturating_sub(4096)))
-        .is_err()
-        || file.read_to_end(&mut tail).is_err()
-    {
-        return String::new();
-    }
-    let text = String::from_utf8_lossy(&tail);
+fn stderr_tail(stderr: &Captured) -> String {
+    let mut kept = stderr.head.clone();
+    kept.extend_from_slice(&stderr.tail);
+    let text = String::from_utf8_lossy(&kept[kept.len().saturating_sub(4096)..]);
     let mut lines: Vec<&str> = text
         .lines()
         .map(str::trim)
@@ -340,5 +571,86 @@ mod tests {
         );
         assert_eq!(r.exit, Exit::Code(0));
         assert!(r.cpu > 0.005 && r.cpu <= r.wall + 0.01, "{r:?}");
+    }
+
+    #[test]
+    fn captures_keep_the_start_and_the_end() {
+        let mut c = Captured::default();
+        c.push(b"ab");
+        assert_eq!((c.text(), c.left_out()), ("ab".to_owned(), 0));
+        let big: Vec<u8> = (0..3 * CAPTURE_BYTES)
+            .map(|i| b'a' + (i % 26) as u8)
+            .collect();
+        for chunk in big.chunks(1000) {
+            c.push(chunk);
+        }
+        c.push(b"end");
+        let mut all = b"ab".to_vec();
+        all.extend_from_slice(&big);
+        all.extend_from_slice(b"end");
+        assert_eq!(c.total, all.len() as u64);
+        assert_eq!(c.head, all[..CAPTURE_BYTES]);
+        assert_eq!(c.tail, all[all.len() - CAPTURE_BYTES..]);
+        assert_eq!(c.left_out(), (all.len() - 2 * CAPTURE_BYTES) as u64);
+        assert!(c
+            .text()
+            .contains(&format!("[... {} bytes left out ...]", c.left_out())));
+    }
+
+    #[test]
+    fn limits_bound_cpu_files_and_floods() {
+        let dir = tempfile::tempdir().unwrap();
+        let limits = RunLimits {
+            wall: Duration::from_secs(30),
+            cpu: Some(Duration::from_millis(200)),
+            file_bytes: Some(1 << 16),
+            keep_stdout: true,
+        };
+        let run = |command: &str| run_limited(command, dir.path(), "x\n", &limits).unwrap();
+        // Spinning is stopped by the CPU limit (1 s), long before the wall clock.
+        let r = run("while :; do :; done");
+        assert!(
+            matches!(r.exit, Exit::Signal(s) if s == libc::SIGXCPU || s == libc::SIGKILL),
+            "{r:?}"
+        );
+        assert!(r.cpu >= 0.9 && r.wall < 10.0, "{r:?}");
+        // A flood of output costs only what is kept.
+        let r = run("yes | head -c 3000000; echo; echo end; yes 2>/dev/null | head -c 100000 >&2");
+        assert_eq!(r.stdout.total, 3_000_005);
+        assert_eq!(r.stdout.head.len(), CAPTURE_BYTES);
+        assert!(r.stdout.tail.ends_with(b"\nend\n"));
+        assert_eq!(r.stderr.total, 100_000);
+        // A file past the limit stops at it.
+        let r = run("head -c 200000 /dev/zero > output.txt");
+        assert_eq!(r.output.unwrap().len(), 1 << 16);
+        assert_ne!(r.exit, Exit::Code(0));
+    }
+
+    #[test]
+    fn a_child_that_outlives_its_parent_is_killed_with_the_group() {
+        let dir = tempfile::tempdir().unwrap();
+        let pid_file = dir.path().join("pid");
+        let command = format!("sleep 30 & echo $! > {}; exit 0", pid_file.display());
+        let start = Instant::now();
+        let r = run_limited(
+            &command,
+            dir.path(),
+            "x\n",
+            &RunLimits::wall(Duration::from_secs(20)),
+        )
+        .unwrap();
+        assert_eq!(r.exit, Exit::Code(0));
+        assert!(start.elapsed() < Duration::from_secs(5));
+        let pid: libc::pid_t = fs::read_to_string(&pid_file)
+            .unwrap()
+            .trim()
+            .parse()
+            .unwrap();
+        // SAFETY: signal 0 only asks whether the process exists.
+        assert_ne!(
+            unsafe { libc::kill(pid, 0) },
+            0,
+            "the child {pid} outlived the run"
+        );
     }
 }

@@ -76,27 +76,38 @@ impl Side {
         let Side::Command(command) = self else {
             return Ok(());
         };
-        let Some(program) = command.split_whitespace().next() else {
-            return Ok(());
-        };
-        if program.contains(|c: char| "'\"\\$`;&|<>(){}*?[]=~#".contains(c)) {
-            return Ok(());
-        }
-        let problem = if program.contains('/') {
-            path_problem(Path::new(program))
-        } else if !on_path(program) {
-            Some("is not a command sh knows (not on PATH, nor built in)")
-        } else {
-            None
-        };
-        match problem {
+        match command_problem(command) {
             None => Ok(()),
-            Some(problem) => Err(ProgramError {
+            Some((program, problem)) => Err(ProgramError {
                 side: self.to_string(),
                 program: program.to_owned(),
                 problem,
             }),
         }
+    }
+}
+
+/// What keeps the shell command `command` from starting its program, if
+/// anything can be known before it runs: its first word is checked, and
+/// only when it is a plain word (quotes, variables or redirections are
+/// left to the runs to judge). Returns that word and the problem.
+pub(crate) fn command_problem(command: &str) -> Option<(&str, &'static str)> {
+    let program = command.split_whitespace().next()?;
+    if program.contains(|c: char| "'\"\\$`;&|<>(){}*?[]=~#".contains(c)) {
+        return None;
+    }
+    program_problem(program).map(|problem| (program, problem))
+}
+
+/// What keeps `program` (a path, or a name `sh` looks up) from running in a
+/// temporary folder of its own, if anything.
+pub(crate) fn program_problem(program: &str) -> Option<&'static str> {
+    if program.contains('/') {
+        path_problem(Path::new(program))
+    } else if !on_path(program) {
+        Some("is not a command sh knows (not on PATH, nor built in)")
+    } else {
+        None
     }
 }
 

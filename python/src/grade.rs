@@ -1,0 +1,161 @@
+//! The grader: its cases, the verdict on an `output.txt`, the shrinker and
+//! a whole grade, each answering in the JSON the command line writes (the
+//! Python package turns it into dicts and lists).
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use pyo3::exceptions::PyOSError;
+use pyo3::prelude::*;
+use serde_json::{json, Value};
+
+use stakeraid::grade::{self, Case, CaseKind, CaseSettings, GradeSettings, Program, RunSettings};
+use stakeraid::parse_problem;
+
+use crate::errors::{thread_count, value_error};
+
+/// A time limit in seconds from Python: above 0, at most 1e9.
+fn time_limit(seconds: f64) -> PyResult<Duration> {
+    if seconds.is_finite() && seconds > 0.0 && seconds <= 1e9 {
+        Ok(Duration::from_secs_f64(seconds))
+    } else {
+        Err(value_error(format!(
+            "time_limit must be seconds above 0 and at most 1e9, got {seconds}"
+        )))
+    }
+}
+
+/// The program a Python caller names: a shell command (`str`, `cmd:`
+/// optional), or a program and its arguments (a list), checked.
+fn program(command: &Bound<'_, PyAny>) -> PyResult<Program> {
+    let program = if let Ok(text) = command.extract::<String>() {
+        Program::shell(text.strip_prefix("cmd:").unwrap_or(&text))
+    } else {
+        let args: Vec<String> = command.extract()?;
+        let cwd = std::env::current_dir()?;
+        Program::from_args(&args, &cwd).ok_or_else(|| value_error("no program given"))?
+    };
+    program.check().map_err(value_error)?;
+    Ok(program)
+}
+
+fn to_json(value: &Value) -> PyResult<String> {
+    serde_json::to_string(value).map_err(value_error)
+}
+
+/// A case as JSON: its name, kind, size, texts, textbook cost and every
+/// root move's exact value.
+fn case_json(case: &Case) -> Value {
+    json!({
+        "name": case.name,
+        "kind": case.kind,
+        "summary": case.summary(),
+        "size": case.size(),
+        "input": case.input,
+        "expected": case.expected,
+        "textbook_nodes": case.textbook_nodes,
+        "textbook_seconds": grade::textbook_seconds(case.problem.board.n(), case.textbook_nodes),
+        "root_values": case.analysis.moves.iter()
+            .map(|m| (m.mv.to_string(), m.value))
+            .collect::<Vec<_>>(),
+    })
+}
+
+/// The case of an `input.txt` text (MINIMAX or ALPHABETA).
+fn input_case(input_text: &str) -> PyResult<Case> {
+    let problem = parse_problem(input_text.as_bytes()).map_err(value_error)?;
+    Case::new("input".into(), CaseKind::Given, problem).map_err(value_error)
+}
+
+/// The cases a seed gives, as a JSON list.
+#[pyfunction]
+#[pyo3(signature = (seed = 1, count = 50, time_limit = 10.0))]
+pub(crate) fn grade_cases_json(
+    py: Python<'_>,
+    seed: u64,
+    count: usize,
+    time_limit: f64,
+) -> PyResult<String> {
+    let settings = CaseSettings {
+        seed,
+        count,
+        time_limit: self::time_limit(time_limit)?,
+    };
+    let cases = py.detach(|| grade::generate_cases(&settings));
+    to_json(&Value::Array(cases.iter().map(case_json).collect()))
+}
+
+/// The verdict on the bytes of an `output.txt` written for an `input.txt`.
+#[pyfunction]
+pub(crate) fn judge_output_json(
+    py: Python<'_>,
+    input_text: &str,
+    output: &[u8],
+) -> PyResult<String> {
+    let case = input_case(input_text)?;
+    let verdict = py.detach(|| grade::judge_output(&case, output));
+    to_json(&json!({ "failure": verdict.failure(), "verdict": verdict }))
+}
+
+/// Runs the program on an `input.txt` and, if it fails, searches for a
+/// smaller input failing the same way.
+#[pyfunction]
+#[pyo3(signature = (command, input_text, time_limit = 10.0, max_runs = 60))]
+pub(crate) fn shrink_json(
+    py: Python<'_>,
+    command: &Bound<'_, PyAny>,
+    input_text: &str,
+    time_limit: f64,
+    max_runs: usize,
+) -> PyResult<String> {
+    let program = program(command)?;
+    let case = input_case(input_text)?;
+    let settings = RunSettings {
+        time_limit: self::time_limit(time_limit)?,
+    };
+    let result = py.detach(|| -> std::io::Result<Value> {
+        let (run, verdict, _) = grade::judge_case(&program, &case, &settings)?;
+        let shrunk = match verdict.failure() {
+            None => None,
+            Some(_) => {
+                Some(grade::shrink(&program, &case, &run, &verdict, &settings, max_runs)?.summary())
+            }
+        };
+        Ok(json!({ "failure": verdict.failure(), "verdict": verdict, "shrunk": shrunk }))
+    });
+    to_json(&result.map_err(|e| PyOSError::new_err(e.to_string()))?)
+}
+
+/// A whole grade, as the JSON report of `stakeraid grade --json`.
+#[pyfunction]
+#[pyo3(signature = (command, seed = 1, cases = None, cases_from = None, time_limit = 10.0,
+                    jobs = 0, shrink_runs = 60))]
+pub(crate) fn grade_json(
+    command: &Bound<'_, PyAny>,
+    seed: u64,
+    cases: Option<usize>,
+    cases_from: Option<PathBuf>,
+    time_limit: f64,
+    jobs: i64,
+    shrink_runs: usize,
+) -> PyResult<String> {
+    let py = command.py();
+    let program = program(command)?;
+    let limit = self::time_limit(time_limit)?;
+    if cases == Some(0) {
+        return Err(value_error("cases must be at least 1"));
+    }
+    let (list, source) = py
+        .detach(|| grade::select_cases(cases_from.as_deref(), seed, cases, limit))
+        .map_err(value_error)?;
+    let settings = GradeSettings {
+        run: RunSettings { time_limit: limit },
+        jobs: thread_count(jobs)?,
+        shrink_runs,
+    };
+    let mut report = py
+        .detach(|| grade::grade(&program, &list, &settings, &|_| {}))
+        .map_err(|e| PyOSError::new_err(e.to_string()))?;
+    report.source = source;
+    serde_json::to_string(&report).map_err(value_error)
+}

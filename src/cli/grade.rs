@@ -1,0 +1,170 @@
+//! `stakeraid grade`: a homework program graded the course's way, with the
+//! reason for every miss.
+
+use std::io::IsTerminal;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::Duration;
+
+use anyhow::Context;
+use indicatif::{ProgressBar, ProgressStyle};
+use stakeraid::grade::{grade, select_cases, GradeSettings, Program, RunSettings};
+
+use super::io::{
+    check_writable, clear_progress_on_signal, stop_programs_on_signal, write_output, write_stdout,
+};
+
+/// Arguments of `stakeraid grade`.
+#[derive(clap::Args)]
+#[command(after_help = "\
+The program is cmd:COMMAND (run as `sh -c COMMAND`, paths in it given in \
+full), or, after `--`, a program and its arguments (a word naming a file of \
+the current folder is made absolute). Each case runs in a fresh temporary \
+folder holding only input.txt; the program must write output.txt there.
+
+Exit status: 0 when every case passes byte for byte, 1 when a case fails, \
+2 on a usage error (the program is checked before the first case).")]
+pub struct GradeArgs {
+    /// The program: cmd:COMMAND, or -- PROGRAM [ARGS...].
+    #[arg(required = true, value_name = "COMMAND")]
+    command: Vec<String>,
+    /// Seed of the cases: the same seed, count and time limit give the same
+    /// cases.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// How many cases [default: 50; with --cases-from, every case there].
+    #[arg(long, value_name = "N", value_parser = parse_cases)]
+    cases: Option<usize>,
+    /// Grade against a folder of cases instead: sub-folders holding
+    /// input.txt and output.txt, in name order.
+    #[arg(long, value_name = "DIR")]
+    cases_from: Option<PathBuf>,
+    /// CPU seconds a case may use (the whole process tree); the wall clock
+    /// allows three times it plus a second. A generated case is cheap
+    /// enough for a plain textbook Python program in a quarter of it.
+    #[arg(long, value_name = "SECONDS", default_value = "10", allow_negative_numbers = true,
+          value_parser = parse_time_limit)]
+    time_limit: Duration,
+    /// Cases run at once (0: one per core); no verdict depends on it.
+    #[arg(long, value_name = "N", default_value_t = 0, allow_negative_numbers = true,
+          value_parser = super::parse_threads)]
+    jobs: usize,
+    /// Program runs the search for a smaller failing input may spend on
+    /// each kind of failure (0: none).
+    #[arg(long, value_name = "N", default_value_t = 60)]
+    shrink_runs: usize,
+    /// Also write every case (input, expected, got, verdict, times) as JSON
+    /// to this file (`-`: standard output, instead of the text report).
+    #[arg(long, value_name = "FILE")]
+    json: Option<PathBuf>,
+    /// Also write Gradescope's results.json to this file.
+    #[arg(long, value_name = "FILE")]
+    gradescope: Option<PathBuf>,
+}
+
+/// Parses `--cases`: a whole number from 1.
+fn parse_cases(s: &str) -> Result<usize, String> {
+    s.trim()
+        .parse::<usize>()
+        .ok()
+        .filter(|&n| n >= 1)
+        .ok_or_else(|| "must be a whole number of cases, at least 1".into())
+}
+
+/// Parses `--time-limit`: seconds above 0, at most 1e9.
+fn parse_time_limit(s: &str) -> Result<Duration, String> {
+    match super::limits::parse_seconds(s) {
+        Ok(d) if !d.is_zero() => Ok(d),
+        _ => Err("must be a number of seconds above 0 and at most 1e9".into()),
+    }
+}
+
+/// The program the arguments name.
+fn program(command: &[String]) -> anyhow::Result<Program> {
+    if let [one] = command {
+        if let Some(shell) = one.strip_prefix("cmd:") {
+            anyhow::ensure!(
+                !shell.trim().is_empty(),
+                "cmd: needs a command, e.g. cmd:/path/to/program"
+            );
+            return Ok(Program::shell(shell));
+        }
+    }
+    let cwd = std::env::current_dir().context("reading the current folder")?;
+    Program::from_args(command, &cwd).context("no program given")
+}
+
+/// Grades the program and prints the report; `Ok(true)` when every case
+/// passes byte for byte.
+pub fn run_grade(args: &GradeArgs) -> anyhow::Result<bool> {
+    let program = program(&args.command)?;
+    program.check()?;
+    let to_stdout = args.json.as_deref() == Some(Path::new("-"));
+    for path in [&args.json, &args.gradescope].into_iter().flatten() {
+        if path != Path::new("-") {
+            check_writable(path)?;
+        }
+    }
+    let (cases, source) = select_cases(
+        args.cases_from.as_deref(),
+        args.seed,
+        args.cases,
+        args.time_limit,
+    )?;
+    let settings = GradeSettings {
+        run: RunSettings {
+            time_limit: args.time_limit,
+        },
+        jobs: args.jobs,
+        shrink_runs: args.shrink_runs,
+    };
+
+    stop_programs_on_signal();
+    let bar = if std::io::stderr().is_terminal() {
+        clear_progress_on_signal();
+        let bar = ProgressBar::new(cases.len() as u64);
+        bar.set_style(ProgressStyle::with_template(
+            "{bar:40} {pos}/{len} cases  {msg}  [{elapsed}<{eta}]",
+        )?);
+        bar
+    } else {
+        ProgressBar::hidden()
+    };
+    let failed = AtomicUsize::new(0);
+    let mut report = grade(&program, &cases, &settings, &|result| {
+        if !result.verdict.passes(false) {
+            failed.fetch_add(1, Ordering::Relaxed);
+        }
+        bar.inc(1);
+        let failed = failed.load(Ordering::Relaxed);
+        bar.set_message(
+            if bar.position() == bar.length().unwrap_or(0) && failed > 0 {
+                format!("{failed} failed; shrinking")
+            } else {
+                format!("{failed} failed")
+            },
+        );
+    })
+    .context("running the program")?;
+    bar.finish_and_clear();
+    report.source = source;
+
+    // The text report first: should a file fail after all, the grade is
+    // still shown.
+    if !to_stdout {
+        write_stdout(&report.to_string())?;
+    }
+    if let Some(path) = &args.json {
+        let text = serde_json::to_string_pretty(&report)? + "\n";
+        if to_stdout {
+            write_stdout(&text)?;
+        } else {
+            write_output(path, text.as_bytes())?;
+        }
+    }
+    if let Some(path) = &args.gradescope {
+        let text = serde_json::to_string_pretty(&report.gradescope())? + "\n";
+        write_output(path, text.as_bytes())?;
+    }
+    Ok(report.all_pass())
+}

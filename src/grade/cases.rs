@@ -1,0 +1,746 @@
+//! The cases a program is graded on: drawn from a seed the way a course
+//! grader draws them, or read from a folder of `input.txt` / `output.txt`
+//! pairs. Every case carries its exact answer, from the fast engine in
+//! MINIMAX mode so that every root move's value is exact.
+
+use std::fmt;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use serde::Serialize;
+
+use crate::api::{analyse, Analysis, ApiError, Limits, Position};
+use crate::game::random::{random_board_from, Rng};
+use crate::game::{legal_moves, Board, MoveKind, Player, Square};
+use crate::text::{input_text, parse_problem, Problem, SearchMode, Task};
+
+/// Why a case was drawn: a course-style random position, or one of the
+/// positions that catch a common mistake.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum CaseKind {
+    /// Any board, mode, side and depth (mostly small and medium boards).
+    Random,
+    /// Several root moves share the best value: the canonical order decides.
+    Tie,
+    /// The answer is a Stake whose Raid on the same cell has the same value
+    /// (a Raid that flips nothing): the Stake comes first.
+    StakeRaidTie,
+    /// The answer is a Raid that flips pieces: the board must show them.
+    RaidFlips,
+    /// The depth is larger than the number of empty cells.
+    DeeperThanEmpty,
+    /// A 1 x 1 board.
+    Smallest,
+    /// A 26 x 26 board (moves up to `Z26`).
+    Largest,
+    /// O to move.
+    OToMove,
+    /// Read from a folder (`--cases-from`).
+    Given,
+    /// A smaller input the shrinker tried.
+    Shrunk,
+}
+
+impl CaseKind {
+    /// What the kind of case checks, in a few words.
+    pub const fn describe(self) -> &'static str {
+        match self {
+            CaseKind::Random => "random position",
+            CaseKind::Tie => "tie between root moves",
+            CaseKind::StakeRaidTie => "Stake and Raid on one cell tie",
+            CaseKind::RaidFlips => "the answer is a Raid that flips",
+            CaseKind::DeeperThanEmpty => "depth beyond the empty cells",
+            CaseKind::Smallest => "1x1 board",
+            CaseKind::Largest => "26x26 board",
+            CaseKind::OToMove => "O to move",
+            CaseKind::Given => "from the folder",
+            CaseKind::Shrunk => "smaller input",
+        }
+    }
+}
+
+/// One graded case: the input, the expected `output.txt` and the exact
+/// analysis behind it.
+#[derive(Clone, Debug)]
+pub struct Case {
+    /// The case's name in reports: `case 7`, or the folder's name.
+    pub name: String,
+    /// Why it was drawn.
+    pub kind: CaseKind,
+    /// The position and the search asked for.
+    pub problem: Problem,
+    /// The text of `input.txt`.
+    pub input: String,
+    /// The text of the right `output.txt`.
+    pub expected: String,
+    /// The exact analysis at the case's depth, every root move's value
+    /// exact (MINIMAX mode, whatever the case's mode).
+    pub analysis: Analysis,
+    /// The estimated node count of a textbook minimax search of the case.
+    pub textbook_nodes: u64,
+}
+
+/// How large a case is, in the four ways the shrinker makes one smaller.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct CaseSize {
+    /// The board side.
+    pub n: usize,
+    /// Empty cells.
+    pub empties: u32,
+    /// The depth asked for.
+    pub depth: u32,
+    /// Distinct cell values.
+    pub distinct_values: usize,
+}
+
+impl CaseSize {
+    /// True when no measure of `self` is larger than `other`'s.
+    pub fn within(&self, other: &CaseSize) -> bool {
+        self.n <= other.n
+            && self.empties <= other.empties
+            && self.depth <= other.depth
+            && self.distinct_values <= other.distinct_values
+    }
+}
+
+impl fmt::Display for CaseSize {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let plural = if self.distinct_values == 1 { "" } else { "s" };
+        write!(
+            f,
+            "{n}x{n}, {} empty, depth {}, {} distinct value{plural}",
+            self.empties,
+            self.depth,
+            self.distinct_values,
+            n = self.n
+        )
+    }
+}
+
+impl Case {
+    /// The case asking `problem`, its answer from the exact engine. Only
+    /// MINIMAX and ALPHABETA problems on a board with an empty cell have
+    /// one.
+    pub fn new(name: String, kind: CaseKind, problem: Problem) -> Result<Case, ApiError> {
+        let depth = exact_depth(problem.task)?;
+        let position = Position::from_problem(&problem)?;
+        let limits = Limits {
+            threads: 1,
+            ..Limits::to_depth(SearchMode::Minimax, depth)
+        };
+        let analysis = analyse(&position, &limits)?;
+        debug_assert!(analysis.exact);
+        Ok(Case {
+            name,
+            kind,
+            input: input_text(&problem),
+            expected: analysis.output_text(),
+            textbook_nodes: textbook_nodes(&problem.board, problem.player, depth),
+            analysis,
+            problem,
+        })
+    }
+
+    /// The mode asked for (a case's task is always MINIMAX or ALPHABETA).
+    pub fn mode(&self) -> SearchMode {
+        match self.problem.task {
+            Task::Exact { mode, .. } => mode,
+            Task::Competition { .. } => SearchMode::default(),
+        }
+    }
+
+    /// The depth asked for.
+    pub fn depth(&self) -> u32 {
+        self.problem.task.depth().unwrap_or(1)
+    }
+
+    /// How large the case is.
+    pub fn size(&self) -> CaseSize {
+        let board = &self.problem.board;
+        let n = board.n();
+        let mut values: Vec<i32> = (0..n * n).map(|i| board.value(i / n, i % n)).collect();
+        values.sort_unstable();
+        values.dedup();
+        CaseSize {
+            n,
+            empties: board.empty_count(),
+            depth: self.depth(),
+            distinct_values: values.len(),
+        }
+    }
+
+    /// The case in one line: `5x5 ALPHABETA, O to move, depth 3, 12 empty`.
+    pub fn summary(&self) -> String {
+        let n = self.problem.board.n();
+        format!(
+            "{n}x{n} {}, {} to move, depth {}, {} empty",
+            self.mode().name(),
+            self.problem.player.symbol(),
+            self.depth(),
+            self.problem.board.empty_count()
+        )
+    }
+
+    /// The same position asked in the other mode (MINIMAX for ALPHABETA and
+    /// the reverse): the same answer.
+    pub fn other_mode(&self) -> Case {
+        let mode = match self.mode() {
+            SearchMode::Minimax => SearchMode::AlphaBeta,
+            SearchMode::AlphaBeta => SearchMode::Minimax,
+        };
+        let mut case = self.clone();
+        case.problem.task = Task::Exact {
+            mode,
+            depth: self.depth(),
+        };
+        case.input = input_text(&case.problem);
+        case
+    }
+}
+
+/// The depth of an exact task; COMPETITION has no answer to grade.
+fn exact_depth(task: Task) -> Result<u32, ApiError> {
+    match task {
+        Task::Exact { depth, .. } => Ok(depth),
+        Task::Competition { .. } => Err(ApiError::NotExact(task.name())),
+    }
+}
+
+/// Estimated positions a textbook minimax search to `depth` visits, the
+/// root included: the first two plies counted exactly, deeper plies
+/// extrapolated from the second ply's average number of moves, shrinking
+/// with the empty cells. Alpha-beta visits fewer.
+pub fn textbook_nodes(board: &Board, player: Player, depth: u32) -> u64 {
+    let empties = board.empty_count();
+    let depth = depth.min(empties);
+    let root = legal_moves(board, player);
+    let mut nodes = 1.0 + root.len() as f64;
+    if depth <= 1 {
+        return nodes as u64;
+    }
+    let mut b = board.clone();
+    let mut second = 0usize;
+    for &mv in &root {
+        let undo = b.make(mv, player);
+        second += legal_moves(&b, player.other()).len();
+        b.unmake(undo);
+    }
+    nodes += second as f64;
+    let per_move = second as f64 / root.len() as f64;
+    let mut level = second as f64;
+    for k in 2..depth {
+        level *= per_move * f64::from(empties - k) / f64::from(empties - 1);
+        nodes += level;
+    }
+    nodes.min(u64::MAX as f64) as u64
+}
+
+/// Microseconds a plain Python textbook program spends on a position of an
+/// `n` x `n` board (copying the board, listing its moves, scoring it),
+/// measured on the textbook fixture: about 4 + 0.09 n^2.
+fn textbook_micros_per_node(n: usize) -> f64 {
+    4.0 + 0.09 * (n * n) as f64
+}
+
+/// The estimated CPU seconds of a plain Python textbook program on a
+/// search of `nodes` positions of an `n` x `n` board.
+pub fn textbook_seconds(n: usize, nodes: u64) -> f64 {
+    nodes as f64 * textbook_micros_per_node(n) * 1e-6
+}
+
+/// A generated case must be answerable by a plain Python textbook program
+/// in this share of the time limit.
+const BUDGET_SHARE: f64 = 0.25;
+
+/// How the cases are drawn: the seed, how many, and the time limit whose
+/// share bounds each case's estimated textbook cost.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct CaseSettings {
+    /// The seed: the same seed, count and time limit give the same cases,
+    /// and the first cases of a longer list are those of a shorter one.
+    pub seed: u64,
+    /// How many cases.
+    pub count: usize,
+    /// The CPU-time limit of a run.
+    pub time_limit: Duration,
+}
+
+/// The first cases follow this order, so that even a short list has one
+/// of each kind; later ones are drawn by weight ([`KIND_WEIGHTS`]).
+const FIRST_KINDS: [CaseKind; 12] = [
+    CaseKind::Random,
+    CaseKind::StakeRaidTie,
+    CaseKind::Tie,
+    CaseKind::RaidFlips,
+    CaseKind::OToMove,
+    CaseKind::DeeperThanEmpty,
+    CaseKind::Random,
+    CaseKind::Smallest,
+    CaseKind::Tie,
+    CaseKind::Largest,
+    CaseKind::StakeRaidTie,
+    CaseKind::Random,
+];
+
+/// The kinds of later cases, in percent.
+const KIND_WEIGHTS: [(CaseKind, u64); 8] = [
+    (CaseKind::Random, 55),
+    (CaseKind::OToMove, 10),
+    (CaseKind::Tie, 8),
+    (CaseKind::StakeRaidTie, 8),
+    (CaseKind::RaidFlips, 8),
+    (CaseKind::DeeperThanEmpty, 6),
+    (CaseKind::Largest, 3),
+    (CaseKind::Smallest, 2),
+];
+
+/// Draws of a special kind tried before the case falls back to a random one.
+const KIND_ATTEMPTS: usize = 60;
+
+/// The cases of `settings`, named `case 1`, `case 2`, ... Each case has
+/// its own generator, seeded from the seed and its number.
+pub fn generate_cases(settings: &CaseSettings) -> Vec<Case> {
+    let budget = settings.time_limit.as_secs_f64() * BUDGET_SHARE;
+    (0..settings.count)
+        .map(|i| {
+            let mut rng = Rng::new(
+                settings
+                    .seed
+                    .wrapping_mul(0x9E37_79B9_7F4A_7C15)
+                    .wrapping_add(i as u64),
+            );
+            let kind = match FIRST_KINDS.get(i) {
+                Some(&kind) => kind,
+                None => weighted_kind(&mut rng),
+            };
+            let name = format!("case {}", i + 1);
+            let drawn = (0..KIND_ATTEMPTS).find_map(|_| {
+                let problem = draw(kind, &mut rng, budget);
+                let case = Case::new(name.clone(), kind, problem).ok()?;
+                has_kind(&case).then_some(case)
+            });
+            drawn.unwrap_or_else(|| {
+                let problem = draw(CaseKind::Random, &mut rng, budget);
+                Case::new(name, CaseKind::Random, problem).expect("a drawn case is valid")
+            })
+        })
+        .collect()
+}
+
+fn weighted_kind(rng: &mut Rng) -> CaseKind {
+    let total: u64 = KIND_WEIGHTS.iter().map(|&(_, w)| w).sum();
+    let mut r = rng.range(0, total - 1);
+    for &(kind, w) in &KIND_WEIGHTS {
+        if r < w {
+            return kind;
+        }
+        r -= w;
+    }
+    CaseKind::Random
+}
+
+/// A uniform draw from `lo..=hi`.
+fn pick(rng: &mut Rng, lo: u64, hi: u64) -> u64 {
+    rng.range(lo, hi)
+}
+
+/// A fill ratio from `lo` to `hi` percent.
+fn fill(rng: &mut Rng, lo: u64, hi: u64) -> f64 {
+    pick(rng, lo, hi) as f64 / 100.0
+}
+
+/// One draw of a position of `kind`, its cost fitted to `budget` seconds
+/// of a textbook Python program. Whether it has the kind's property is
+/// checked on its analysis ([`has_kind`]).
+fn draw(kind: CaseKind, rng: &mut Rng, budget: f64) -> Problem {
+    let mode = if rng.chance(0.5) {
+        SearchMode::Minimax
+    } else {
+        SearchMode::AlphaBeta
+    };
+    let mut player = if rng.chance(0.5) {
+        Player::X
+    } else {
+        Player::O
+    };
+    let (n, depth, board) = match kind {
+        CaseKind::Tie => {
+            let n = pick(rng, 2, 6) as usize;
+            let few = pick(rng, 1, 2) as i32;
+            let v = pick(rng, 1, 40) as i32;
+            let f = fill(rng, 0, 60);
+            let board = random_board_from(rng, n, v, v + few - 1, f);
+            (n, pick(rng, 1, 3) as u32, board)
+        }
+        CaseKind::StakeRaidTie => {
+            let n = pick(rng, 2, 7) as usize;
+            let f = fill(rng, 10, 45);
+            let board = random_board_from(rng, n, 1, 99, f);
+            (n, pick(rng, 1, 3) as u32, board)
+        }
+        CaseKind::RaidFlips => {
+            let n = pick(rng, 3, 8) as usize;
+            let f = fill(rng, 30, 80);
+            let board = random_board_from(rng, n, 1, 99, f);
+            (n, pick(rng, 1, 3) as u32, board)
+        }
+        CaseKind::DeeperThanEmpty => {
+            let n = pick(rng, 2, 8) as usize;
+            let mut board = random_board_from(rng, n, 1, 99, 1.0);
+            let empties = pick(rng, 1, 4) as u32;
+            while board.empty_count() < empties {
+                let cell = pick(rng, 0, (n * n - 1) as u64) as usize;
+                board.set(cell / n, cell % n, Square::Empty);
+            }
+            (n, pick(rng, u64::from(empties) + 1, 5) as u32, board)
+        }
+        CaseKind::Smallest => (1, pick(rng, 1, 5) as u32, random_values(rng, 1, 0.0)),
+        CaseKind::Largest => {
+            let f = fill(rng, 50, 100);
+            (26, pick(rng, 1, 3) as u32, random_values(rng, 26, f))
+        }
+        CaseKind::Random | CaseKind::OToMove | CaseKind::Given | CaseKind::Shrunk => {
+            let n = match pick(rng, 0, 99) {
+                0..=29 => pick(rng, 2, 4),
+                30..=69 => pick(rng, 5, 8),
+                70..=89 => pick(rng, 9, 14),
+                _ => pick(rng, 15, 26),
+            } as usize;
+            let f = match pick(rng, 0, 9) {
+                0 => 0.0,
+                1 => 1.0,
+                _ => fill(rng, 0, 95),
+            };
+            if kind == CaseKind::OToMove {
+                player = Player::O;
+            }
+            (n, pick(rng, 1, 5) as u32, random_values(rng, n, f))
+        }
+    };
+    let (board, depth) = fit(board, player, depth, budget, rng);
+    debug_assert_eq!(board.n(), n);
+    Problem {
+        board,
+        player,
+        task: Task::Exact { mode, depth },
+    }
+}
+
+/// A random board with values 1..99, a quarter of them also with some
+/// cells of value 0 and 100, as real course files have; `fill` of its cells
+/// taken (1.0: all but one).
+fn random_values(rng: &mut Rng, n: usize, fill: f64) -> Board {
+    let mut board = random_board_from(rng, n, 1, 99, fill);
+    if rng.chance(0.25) {
+        let mut values: Vec<i32> = (0..n * n).map(|i| board.value(i / n, i % n)).collect();
+        for v in &mut values {
+            match pick(rng, 0, 19) {
+                0 => *v = 0,
+                1 => *v = 100,
+                _ => {}
+            }
+        }
+        board = with_values(&board, &values);
+    }
+    board
+}
+
+/// `board` with other cell values, its pieces kept.
+pub(crate) fn with_values(board: &Board, values: &[i32]) -> Board {
+    let n = board.n();
+    let mut out = Board::new(n, values);
+    for r in 0..n {
+        for c in 0..n {
+            out.set(r, c, board.square(r, c));
+        }
+    }
+    out
+}
+
+/// `board` and `depth` made cheap enough for `budget` seconds of a
+/// textbook Python program: the depth lowered first, then cells filled.
+fn fit(
+    mut board: Board,
+    player: Player,
+    mut depth: u32,
+    budget: f64,
+    rng: &mut Rng,
+) -> (Board, u32) {
+    let n = board.n();
+    let cost = |b: &Board, d: u32| textbook_seconds(n, textbook_nodes(b, player, d));
+    while depth > 1 && cost(&board, depth) > budget {
+        depth -= 1;
+    }
+    while board.empty_count() > 1 && cost(&board, depth) > budget {
+        let cell = pick(rng, 0, (n * n - 1) as u64) as usize;
+        if board.square(cell / n, cell % n) == Square::Empty {
+            let p = if rng.chance(0.5) {
+                Player::X
+            } else {
+                Player::O
+            };
+            board.set(cell / n, cell % n, Square::Piece(p));
+        }
+    }
+    (board, depth)
+}
+
+/// True when `case` has the property its kind promises.
+fn has_kind(case: &Case) -> bool {
+    let a = &case.analysis;
+    let best = a.best;
+    match case.kind {
+        CaseKind::Tie => a.moves.iter().filter(|m| m.value == a.value).count() >= 2,
+        CaseKind::StakeRaidTie => {
+            best.kind() == MoveKind::Stake
+                && a.moves.iter().any(|m| {
+                    m.mv.kind() == MoveKind::Raid
+                        && (m.mv.row(), m.mv.col()) == (best.row(), best.col())
+                        && m.value == a.value
+                })
+        }
+        CaseKind::RaidFlips => {
+            let mut b = case.problem.board.clone();
+            best.kind() == MoveKind::Raid && b.make(best, case.problem.player).flipped() != [0; 3]
+        }
+        CaseKind::DeeperThanEmpty => case.depth() > case.problem.board.empty_count(),
+        _ => true,
+    }
+}
+
+/// The cases of a grade and where they come from, in words: the
+/// folder's (`cases_from`, its first `count` when given), else `count`
+/// drawn from `seed` (50 when not given, the assignment's number).
+pub fn select_cases(
+    cases_from: Option<&Path>,
+    seed: u64,
+    count: Option<usize>,
+    time_limit: Duration,
+) -> Result<(Vec<Case>, String), CasesError> {
+    match cases_from {
+        Some(dir) => {
+            let mut folders = case_folders(dir)?;
+            folders.truncate(count.unwrap_or(usize::MAX));
+            let cases = folders
+                .iter()
+                .map(|folder| case_from_folder(folder))
+                .collect::<Result<_, _>>()?;
+            Ok((cases, format!("from {}", dir.display())))
+        }
+        None => {
+            let settings = CaseSettings {
+                seed,
+                count: count.unwrap_or(ASSIGNMENT_CASES),
+                time_limit,
+            };
+            Ok((generate_cases(&settings), format!("seed {seed}")))
+        }
+    }
+}
+
+/// The number of cases the assignment's grader runs.
+pub const ASSIGNMENT_CASES: usize = 50;
+
+/// Why the cases of a folder could not be read.
+#[derive(Debug, thiserror::Error)]
+pub enum CasesError {
+    /// The folder cannot be listed.
+    #[error("cannot read the cases folder {}: {source}", .dir.display())]
+    Folder {
+        /// The folder.
+        dir: PathBuf,
+        /// Why.
+        source: std::io::Error,
+    },
+    /// No `input.txt` / `output.txt` pair in it.
+    #[error("{}: no case in it (a case is a folder holding input.txt and output.txt)", .0.display())]
+    Empty(PathBuf),
+    /// A file of a case cannot be read.
+    #[error("{}: {source}", .path.display())]
+    File {
+        /// The file.
+        path: PathBuf,
+        /// Why.
+        source: std::io::Error,
+    },
+    /// An `input.txt` that is not a MINIMAX or ALPHABETA problem.
+    #[error("{}: {source}", .path.display())]
+    Input {
+        /// The file.
+        path: PathBuf,
+        /// Why.
+        source: ApiError,
+    },
+}
+
+/// The cases of `dir`, shaped as the course's test folders: every
+/// sub-folder holding `input.txt` and `output.txt` is a case named after
+/// it, in name order (or `dir` itself, when it holds the pair). The
+/// expected output is the folder's `output.txt` (line ends made `\n`);
+/// the analysis explains a miss.
+pub fn cases_from_dir(dir: &Path) -> Result<Vec<Case>, CasesError> {
+    case_folders(dir)?
+        .iter()
+        .map(|folder| case_from_folder(folder))
+        .collect()
+}
+
+/// The case folders of `dir` (see [`cases_from_dir`]), in name order.
+fn case_folders(dir: &Path) -> Result<Vec<PathBuf>, CasesError> {
+    let folder_error = |source| CasesError::Folder {
+        dir: dir.to_path_buf(),
+        source,
+    };
+    let is_case = |p: &Path| p.join("input.txt").is_file() && p.join("output.txt").is_file();
+    let mut folders: Vec<PathBuf> = if is_case(dir) {
+        vec![dir.to_path_buf()]
+    } else {
+        let mut v = Vec::new();
+        for entry in std::fs::read_dir(dir).map_err(folder_error)? {
+            let path = entry.map_err(folder_error)?.path();
+            if is_case(&path) {
+                v.push(path);
+            }
+        }
+        v
+    };
+    if folders.is_empty() {
+        return Err(CasesError::Empty(dir.to_path_buf()));
+    }
+    folders.sort();
+    Ok(folders)
+}
+
+fn case_from_folder(folder: &Path) -> Result<Case, CasesError> {
+    let read = |name: &str| {
+        let path = folder.join(name);
+        std::fs::read(&path).map_err(|source| CasesError::File { path, source })
+    };
+    let input_path = folder.join("input.txt");
+    let input = read("input.txt")?;
+    let expected = read("output.txt")?;
+    let invalid = |source: ApiError| CasesError::Input {
+        path: input_path.clone(),
+        source,
+    };
+    let problem = parse_problem(&input).map_err(|e| invalid(e.into()))?;
+    let name = folder.file_name().map_or_else(
+        || folder.display().to_string(),
+        |n| n.to_string_lossy().into_owned(),
+    );
+    let mut case = Case::new(name, CaseKind::Given, problem).map_err(invalid)?;
+    // The program reads the folder's own text, as the course's grader gives it.
+    case.input = String::from_utf8_lossy(&input).into_owned();
+    case.expected = unix_text(&String::from_utf8_lossy(&expected));
+    Ok(case)
+}
+
+/// `text` with `\n` line ends, no trailing blank lines and a final `\n`.
+fn unix_text(text: &str) -> String {
+    let mut s = text.replace("\r\n", "\n").replace('\r', "\n");
+    while s.ends_with("\n\n") {
+        s.pop();
+    }
+    if !s.ends_with('\n') {
+        s.push('\n');
+    }
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::search::reference;
+
+    fn settings(seed: u64, count: usize) -> CaseSettings {
+        CaseSettings {
+            seed,
+            count,
+            time_limit: Duration::from_secs(10),
+        }
+    }
+
+    #[test]
+    fn cases_are_seeded_and_a_prefix_of_a_longer_list() {
+        let short = generate_cases(&settings(3, 12));
+        let long = generate_cases(&settings(3, 20));
+        for (a, b) in short.iter().zip(&long) {
+            assert_eq!((&a.input, &a.expected), (&b.input, &b.expected));
+        }
+        let other = generate_cases(&settings(4, 12));
+        assert!(short.iter().zip(&other).any(|(a, b)| a.input != b.input));
+    }
+
+    #[test]
+    fn each_kind_has_its_property_and_the_textbook_answer() {
+        for seed in 1..=3 {
+            for case in generate_cases(&settings(seed, 24)) {
+                assert!(has_kind(&case), "{}: {:?}", case.name, case.kind);
+                let p = &case.problem;
+                let want =
+                    reference::minimax(&p.board, p.player, case.depth().min(p.board.empty_count()));
+                assert_eq!(case.analysis.best, want.best, "{}", case.input);
+                assert_eq!(case.analysis.value, want.value);
+                assert_eq!(parse_problem(case.input.as_bytes()).unwrap().board, p.board);
+                let seconds = textbook_seconds(p.board.n(), case.textbook_nodes);
+                assert!(seconds <= 2.5, "{}: {seconds} s", case.name);
+            }
+        }
+        let first = generate_cases(&settings(1, 12));
+        let kinds: Vec<CaseKind> = first.iter().map(|c| c.kind).collect();
+        assert_eq!(kinds, FIRST_KINDS, "every kind found within its attempts");
+        assert_eq!(first[7].problem.board.n(), 1);
+        assert_eq!(first[9].problem.board.n(), 26);
+        assert_eq!(first[4].problem.player, Player::O);
+    }
+
+    #[test]
+    fn the_estimate_is_near_the_textbook_count() {
+        let mut rng = Rng::new(9);
+        for _ in 0..30 {
+            let n = pick(&mut rng, 2, 6) as usize;
+            let f = fill(&mut rng, 0, 70);
+            let board = random_board_from(&mut rng, n, 1, 99, f);
+            let depth = pick(&mut rng, 1, 4) as u32;
+            let exact = reference::minimax(&board, Player::X, depth.min(board.empty_count())).nodes;
+            let estimate = textbook_nodes(&board, Player::X, depth);
+            let ratio = estimate as f64 / exact as f64;
+            assert!((0.5..=2.0).contains(&ratio), "{estimate} for {exact}");
+            if depth <= 2 || board.empty_count() <= 2 {
+                assert_eq!(estimate, exact);
+            }
+        }
+    }
+
+    #[test]
+    fn folders_read_as_cases() {
+        let dir = tempfile::tempdir().unwrap();
+        assert!(matches!(
+            cases_from_dir(dir.path()),
+            Err(CasesError::Empty(_))
+        ));
+        assert!(matches!(
+            cases_from_dir(&dir.path().join("nowhere")),
+            Err(CasesError::Folder { .. })
+        ));
+        let case = dir.path().join("one");
+        std::fs::create_dir(&case).unwrap();
+        std::fs::write(
+            case.join("input.txt"),
+            "3\r\nMINIMAX\r\nO\r\n2\r\n1 8 23\r\n5 42 12\r\n26 30 9\r\nX..\r\n...\r\n...",
+        )
+        .unwrap();
+        std::fs::write(case.join("output.txt"), "B3 Stake\r\nX..\r\n...\r\n.O.").unwrap();
+        let cases = cases_from_dir(dir.path()).unwrap();
+        assert_eq!(cases.len(), 1);
+        assert_eq!(cases[0].name, "one");
+        assert_eq!(cases[0].expected, "B3 Stake\nX..\n...\n.O.\n");
+        assert!(cases[0].input.contains("\r\n"), "the folder's own text");
+        std::fs::write(case.join("input.txt"), "3\nCOMPETITION\nO\n2\n").unwrap();
+        assert!(matches!(
+            cases_from_dir(dir.path()),
+            Err(CasesError::Input { .. })
+        ));
+    }
+}

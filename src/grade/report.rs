@@ -1,0 +1,444 @@
+//! The grade: every case's result, the smallest failing inputs, the score
+//! as the assignment defines it (strict and lenient), and its forms: the
+//! terminal text, the JSON (serde) and Gradescope's `results.json`.
+
+use std::fmt::{self, Write as _};
+
+use serde::Serialize;
+use serde_json::json;
+
+use crate::play::referee::Exit;
+
+use super::cases::{Case, CaseKind, CaseSize};
+use super::run::{CaseRun, Program};
+use super::shrink::{Shrunk, ShrunkSummary};
+use super::verdict::{Failure, Verdict};
+use super::GradeSettings;
+
+/// The cases of the assignment's rule: all of them pass for 100 points,
+/// else 50 - N.
+const RULE_CASES: u32 = 50;
+
+/// One case graded.
+#[derive(Clone, Debug, Serialize)]
+pub struct CaseResult {
+    /// The case's name.
+    pub name: String,
+    /// Why it was drawn.
+    pub kind: CaseKind,
+    /// The case in one line.
+    pub summary: String,
+    /// Its size.
+    pub size: CaseSize,
+    /// Its `input.txt`.
+    pub input: String,
+    /// The expected `output.txt`.
+    pub expected: String,
+    /// The program's `output.txt` (invalid UTF-8 replaced), if it wrote one.
+    pub output: Option<String>,
+    /// The verdict.
+    pub verdict: Verdict,
+    /// How it failed, if it did.
+    pub failure: Option<Failure>,
+    /// CPU seconds of the run.
+    pub cpu: f64,
+    /// Wall-clock seconds of the run.
+    pub wall: f64,
+    /// How the run ended.
+    pub exit: Exit,
+    /// Other files the run left in its folder.
+    pub files: Vec<String>,
+    /// Standard output, its start and end.
+    pub stdout: String,
+    /// Standard error, its start and end.
+    pub stderr: String,
+}
+
+impl CaseResult {
+    /// The result of `run` on `case`, judged `verdict`.
+    pub fn new(case: &Case, run: &CaseRun, verdict: Verdict) -> CaseResult {
+        CaseResult {
+            name: case.name.clone(),
+            kind: case.kind,
+            summary: case.summary(),
+            size: case.size(),
+            input: case.input.clone(),
+            expected: case.expected.clone(),
+            output: run
+                .output
+                .as_ref()
+                .ok()
+                .map(|b| String::from_utf8_lossy(b).into_owned()),
+            failure: verdict.failure(),
+            verdict,
+            cpu: run.cpu,
+            wall: run.wall,
+            exit: run.exit,
+            files: run.files.clone(),
+            stdout: run.stdout.text(),
+            stderr: run.stderr.text(),
+        }
+    }
+}
+
+/// A score as the assignment defines it, and the rule that gave it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Score {
+    /// Points out of 100.
+    pub points: u32,
+    /// Cases that fail.
+    pub failed: usize,
+    /// Cases in all.
+    pub cases: usize,
+    /// The rule that gave the points, in one line.
+    pub rule: String,
+}
+
+impl Score {
+    /// The score of `results`: zero if any case wrote no `output.txt`
+    /// while exiting cleanly, wrote it under another name or malformed, or
+    /// if the program crashed on every case (it does not load or cannot
+    /// read its input); else 100 when every case passes, else 50 - N for N
+    /// failed cases (at least 0). `lenient` passes a right answer whose
+    /// white space differs.
+    pub fn of(results: &[CaseResult], lenient: bool) -> Score {
+        let cases = results.len();
+        let failed = results
+            .iter()
+            .filter(|r| !r.verdict.passes(lenient))
+            .count();
+        let score = |points, rule| Score {
+            points,
+            failed,
+            cases,
+            rule,
+        };
+        if let Some(r) = results
+            .iter()
+            .find(|r| r.failure.is_some_and(Failure::zeroes_the_score))
+        {
+            return score(
+                0,
+                format!(
+                    "0: {} ({}): the assignment gives zero for no output.txt, \
+                     one under another name, or a malformed one",
+                    r.name, r.verdict
+                ),
+            );
+        }
+        if cases > 0 && results.iter().all(|r| r.failure == Some(Failure::Crash)) {
+            return score(
+                0,
+                "0: the program crashed on every case: the assignment gives zero when \
+                 it does not load or cannot read input.txt"
+                    .into(),
+            );
+        }
+        if failed == 0 {
+            return score(100, format!("100: all {cases} cases pass"));
+        }
+        let points = RULE_CASES.saturating_sub(u32::try_from(failed).unwrap_or(u32::MAX));
+        score(
+            points,
+            format!(
+                "{points} = max(0, 50 - {failed}): {failed} of {cases} cases fail, \
+                 and the assignment gives 50 - N when any does"
+            ),
+        )
+    }
+}
+
+/// The whole grade.
+#[derive(Clone, Debug, Serialize)]
+pub struct GradeReport {
+    /// The program, as given.
+    pub program: String,
+    /// Where the cases came from (`seed 1`, a folder), as the caller says.
+    pub source: String,
+    /// The CPU-time limit of a run, in seconds.
+    pub time_limit: f64,
+    /// The wall-clock limit of a run, in seconds.
+    pub wall_limit: f64,
+    /// Cases run at once (0: one per core).
+    pub jobs: usize,
+    /// Program runs the shrinker could spend on each kind of failure.
+    pub shrink_runs: usize,
+    /// Every case, in order.
+    pub cases: Vec<CaseResult>,
+    /// The score, byte-for-byte comparison.
+    pub strict: Score,
+    /// The score with white-space differences forgiven.
+    pub lenient: Score,
+    /// Each kind of failure with the cases that fail so, in order of first
+    /// appearance.
+    pub failures: Vec<(Failure, Vec<String>)>,
+    /// The smallest failing input found for each kind of failure.
+    pub shrunk: Vec<ShrunkSummary>,
+}
+
+impl GradeReport {
+    /// The report of `results`, with the smallest failing inputs `shrunk`.
+    pub fn new(
+        program: &Program,
+        settings: &GradeSettings,
+        cases: Vec<CaseResult>,
+        shrunk: &[Shrunk],
+    ) -> GradeReport {
+        let mut failures: Vec<(Failure, Vec<String>)> = Vec::new();
+        for r in &cases {
+            let Some(f) = r.failure else { continue };
+            match failures.iter_mut().find(|(g, _)| *g == f) {
+                Some((_, names)) => names.push(r.name.clone()),
+                None => failures.push((f, vec![r.name.clone()])),
+            }
+        }
+        GradeReport {
+            program: program.to_string(),
+            source: String::new(),
+            time_limit: settings.run.time_limit.as_secs_f64(),
+            wall_limit: settings.run.limits().wall.as_secs_f64(),
+            jobs: settings.jobs,
+            shrink_runs: settings.shrink_runs,
+            strict: Score::of(&cases, false),
+            lenient: Score::of(&cases, true),
+            cases,
+            failures,
+            shrunk: shrunk.iter().map(Shrunk::summary).collect(),
+        }
+    }
+
+    /// True when every case passes byte for byte.
+    pub fn all_pass(&self) -> bool {
+        self.strict.failed == 0
+    }
+
+    /// The report as Gradescope's autograder reads it (`results.json`):
+    /// the strict score, and one test per case (1 point each, the score
+    /// itself set by the rule), with the verdict and the texts of a
+    /// failing case as its output.
+    pub fn gradescope(&self) -> serde_json::Value {
+        gradescope_json(self)
+    }
+}
+
+/// [`GradeReport::gradescope`].
+pub fn gradescope_json(report: &GradeReport) -> serde_json::Value {
+    let tests: Vec<serde_json::Value> = report
+        .cases
+        .iter()
+        .map(|r| {
+            let passed = r.verdict.passes(false);
+            let mut output = format!("{}\n{}", r.summary, r.verdict);
+            if !passed {
+                output.push_str(&format!(
+                    "\n\ninput.txt:\n{}\nexpected output.txt:\n{}",
+                    r.input, r.expected
+                ));
+                if let Some(got) = &r.output {
+                    output.push_str(&format!("\nyour output.txt:\n{got}"));
+                }
+            }
+            json!({
+                "name": format!("{}: {}", r.name, r.summary),
+                "score": u32::from(passed),
+                "max_score": 1,
+                "status": if passed { "passed" } else { "failed" },
+                "output": output,
+            })
+        })
+        .collect();
+    let mut output = format!("Score: {}\n", report.strict.rule);
+    if report.lenient != report.strict {
+        output.push_str(&format!(
+            "With white space ignored: {}\n",
+            report.lenient.rule
+        ));
+    }
+    for s in &report.shrunk {
+        output.push('\n');
+        output.push_str(&shrunk_text(s));
+    }
+    json!({
+        "score": report.strict.points,
+        "output": output,
+        "tests": tests,
+    })
+}
+
+/// `text` with every line indented by four spaces.
+fn indented(text: &str) -> String {
+    text.lines().map(|l| format!("    {l}\n")).collect()
+}
+
+/// A smallest failing input as the terminal and Gradescope show it.
+fn shrunk_text(s: &ShrunkSummary) -> String {
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "Smallest failing input for {} (from {}: {} -> {}; {} runs):",
+        s.failure, s.from, s.from_size, s.size, s.runs
+    );
+    let _ = write!(out, "  input.txt:\n{}", indented(&s.input));
+    let _ = write!(out, "  expected output.txt:\n{}", indented(&s.expected));
+    match &s.output {
+        Some(got) => {
+            let _ = write!(out, "  your output.txt:\n{}", indented(got));
+            if !got.ends_with('\n') {
+                out.push_str("    (no newline at the end)\n");
+            }
+        }
+        None => out.push_str("  your output.txt: none\n"),
+    }
+    let values: Vec<String> = s
+        .root_values
+        .iter()
+        .map(|(mv, v)| format!("{mv} {v}"))
+        .collect();
+    let _ = writeln!(
+        out,
+        "  every root move's value at depth {}: {}",
+        s.size.depth.min(s.size.empties),
+        values.join(", ")
+    );
+    let _ = writeln!(out, "  verdict: {}", s.verdict);
+    out
+}
+
+impl fmt::Display for GradeReport {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        writeln!(f, "Graded: {}", self.program)?;
+        let plural = if self.cases.len() == 1 { "" } else { "s" };
+        writeln!(
+            f,
+            "{} case{plural} ({}), {} s of CPU a case ({} s wall)",
+            self.cases.len(),
+            self.source,
+            self.time_limit,
+            self.wall_limit
+        )?;
+        writeln!(f)?;
+        let width = self.cases.iter().map(|r| r.name.len()).max().unwrap_or(0);
+        for r in &self.cases {
+            let mark = if r.verdict.passes(false) {
+                "pass"
+            } else if r.verdict.passes(true) {
+                "pass*"
+            } else {
+                "FAIL"
+            };
+            writeln!(
+                f,
+                "{:width$}  {:5}  {:6.2} s  {}",
+                r.name, mark, r.cpu, r.summary
+            )?;
+            if !r.verdict.passes(false) {
+                writeln!(f, "{:width$}         {}", "", r.verdict)?;
+            }
+        }
+        if !self.failures.is_empty() {
+            writeln!(f)?;
+            writeln!(f, "Failures:")?;
+            for (failure, names) in &self.failures {
+                let shown: Vec<&str> = names.iter().take(8).map(String::as_str).collect();
+                let more = if names.len() > 8 { ", ..." } else { "" };
+                writeln!(
+                    f,
+                    "  {failure}: {} ({}{more})",
+                    names.len(),
+                    shown.join(", ")
+                )?;
+            }
+        }
+        for s in &self.shrunk {
+            writeln!(f)?;
+            f.write_str(&shrunk_text(s))?;
+        }
+        writeln!(f)?;
+        writeln!(f, "Score: {} / 100", self.strict.points)?;
+        writeln!(f, "  {}", self.strict.rule)?;
+        if self.lenient == self.strict {
+            writeln!(f, "  (the same with white space ignored)")?;
+        } else {
+            writeln!(
+                f,
+                "With white space ignored (pass*): {} / 100",
+                self.lenient.points
+            )?;
+            writeln!(f, "  {}", self.lenient.rule)?;
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn result(verdict: Verdict) -> CaseResult {
+        CaseResult {
+            name: "case 1".into(),
+            kind: CaseKind::Random,
+            summary: String::new(),
+            size: CaseSize {
+                n: 1,
+                empties: 1,
+                depth: 1,
+                distinct_values: 1,
+            },
+            input: String::new(),
+            expected: String::new(),
+            output: None,
+            failure: verdict.failure(),
+            verdict,
+            cpu: 0.0,
+            wall: 0.0,
+            exit: Exit::Code(0),
+            files: Vec::new(),
+            stdout: String::new(),
+            stderr: String::new(),
+        }
+    }
+
+    #[test]
+    fn the_assignment_rule() {
+        let pass = || result(Verdict::Pass);
+        let spacing = || {
+            result(Verdict::Spacing {
+                differences: vec![super::super::Spacing::NoFinalNewline],
+            })
+        };
+        let timeout = || {
+            result(Verdict::Timeout {
+                cpu: 1.0,
+                wall: 1.0,
+            })
+        };
+        let crash = || {
+            result(Verdict::Crash {
+                exit: Exit::Code(1),
+                stderr: String::new(),
+            })
+        };
+        let all = vec![pass(); 50];
+        assert_eq!(Score::of(&all, false).points, 100);
+        let mut some = all.clone();
+        some[3] = timeout();
+        some[9] = crash();
+        some[10] = spacing();
+        let strict = Score::of(&some, false);
+        assert_eq!((strict.points, strict.failed), (47, 3));
+        assert!(
+            strict.rule.starts_with("47 = max(0, 50 - 3)"),
+            "{}",
+            strict.rule
+        );
+        assert_eq!(Score::of(&some, true).points, 48);
+        some[20] = result(Verdict::NoOutput);
+        assert_eq!(Score::of(&some, true).points, 0);
+        let crashes = vec![crash(); 5];
+        assert_eq!(Score::of(&crashes, false).points, 0);
+        let many = vec![timeout(); 60];
+        assert_eq!(Score::of(&many, false).points, 0);
+        assert_eq!(Score::of(&vec![spacing(); 10], false).points, 40);
+    }
+}

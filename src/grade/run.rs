@@ -1,0 +1,230 @@
+//! One run of the graded program on one case, as the course's script runs
+//! it: a fresh temporary folder, `input.txt` written and no `output.txt`,
+//! the command started there with no arguments, under the referee's
+//! process handling ([`run_limited`]): the whole process group killed at
+//! the end, a wall-clock limit, a CPU-time limit on every process and on
+//! the tree's total, standard output and error kept bounded.
+
+use std::fmt;
+use std::io;
+use std::path::Path;
+use std::time::Duration;
+
+use crate::play::referee::{
+    command_problem, program_problem, run_limited, Captured, Exit, ProgramError, RunLimits,
+    WallGuard,
+};
+
+/// The largest file a graded program may write (`output.txt` included): a
+/// 26 x 26 answer is under 1 KiB.
+pub const MAX_FILE_BYTES: u64 = 64 << 20;
+
+/// Names of files a run left beside `input.txt` that are kept for the
+/// report (to find an `output.txt` under another name).
+const FILES_KEPT: usize = 20;
+
+/// The program graded: a command `sh -c` runs in each case's folder.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Program {
+    /// The `sh -c` text.
+    command: String,
+    /// The program word checked before the first case, when known.
+    word: Option<String>,
+    /// As the user gave it.
+    shown: String,
+}
+
+impl Program {
+    /// A shell command, as the referee takes `cmd:COMMAND`: paths in it
+    /// must be absolute, since it runs in a temporary folder.
+    pub fn shell(command: &str) -> Program {
+        Program {
+            command: command.to_owned(),
+            word: None,
+            shown: format!("cmd:{command}"),
+        }
+    }
+
+    /// A program and its arguments (`grade -- python3 homework.py`), run
+    /// with each word quoted for `sh`. A word that names a file or folder
+    /// relative to `cwd` is made absolute, since each case runs in a
+    /// temporary folder. `None` for no word at all.
+    pub fn from_args(args: &[String], cwd: &Path) -> Option<Program> {
+        let words: Vec<String> = args
+            .iter()
+            .map(|a| {
+                let path = Path::new(a);
+                if !a.starts_with('-') && path.is_relative() && cwd.join(path).exists() {
+                    cwd.join(path).display().to_string()
+                } else {
+                    a.clone()
+                }
+            })
+            .collect();
+        let first = words.first()?.clone();
+        Some(Program {
+            command: words
+                .iter()
+                .map(|w| sh_quote(w))
+                .collect::<Vec<_>>()
+                .join(" "),
+            word: Some(first),
+            shown: args.join(" "),
+        })
+    }
+
+    /// The text `sh -c` runs.
+    pub fn command(&self) -> &str {
+        &self.command
+    }
+
+    /// Checks that the command starts something that exists and may be
+    /// executed, so that a typing mistake is one error before the first
+    /// case rather than a crash in every case.
+    pub fn check(&self) -> Result<(), ProgramError> {
+        let problem = match &self.word {
+            Some(word) => program_problem(word).map(|p| (word.as_str(), p)),
+            None => command_problem(&self.command),
+        };
+        match problem {
+            None => Ok(()),
+            Some((program, problem)) => Err(ProgramError {
+                side: self.shown.clone(),
+                program: program.to_owned(),
+                problem,
+            }),
+        }
+    }
+}
+
+impl fmt::Display for Program {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.shown)
+    }
+}
+
+/// `word` quoted for `sh`: as it is when it holds nothing the shell reads
+/// specially, else in single quotes.
+fn sh_quote(word: &str) -> String {
+    let plain = !word.is_empty()
+        && word
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || "-_./=:,+@%".contains(c));
+    if plain {
+        word.to_owned()
+    } else {
+        format!("'{}'", word.replace('\'', r"'\''"))
+    }
+}
+
+/// The limits of one run of a graded program.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct RunSettings {
+    /// CPU time the whole process tree may use; the wall clock allows the
+    /// referee's guard on it (three times it, plus a second).
+    pub time_limit: Duration,
+}
+
+impl RunSettings {
+    /// The process limits of a run.
+    pub fn limits(&self) -> RunLimits {
+        RunLimits {
+            wall: WallGuard::default().limit(self.time_limit.as_secs_f64()),
+            cpu: Some(self.time_limit),
+            file_bytes: Some(MAX_FILE_BYTES),
+            keep_stdout: true,
+        }
+    }
+}
+
+/// What one run of the program on a case did.
+#[derive(Clone, Debug)]
+pub struct CaseRun {
+    /// CPU seconds of the program and everything it started.
+    pub cpu: f64,
+    /// Wall-clock seconds.
+    pub wall: f64,
+    /// How it ended.
+    pub exit: Exit,
+    /// The bytes of `output.txt` (at most 1 MiB and one byte), or why there
+    /// are none (`NotFound`: not written).
+    pub output: Result<Vec<u8>, io::ErrorKind>,
+    /// Names of the other files the run left in its folder, sorted (the
+    /// first few).
+    pub files: Vec<String>,
+    /// Standard output, its start and end.
+    pub stdout: Captured,
+    /// Standard error, its start and end.
+    pub stderr: Captured,
+    /// The last lines of standard error, in one line.
+    pub stderr_tail: String,
+}
+
+/// Runs `program` on `input` in a new temporary folder (removed after).
+/// The error is the grader's own trouble (making the folder, starting
+/// `sh`); everything the program does is in the [`CaseRun`].
+pub fn run_case(program: &Program, input: &str, settings: &RunSettings) -> io::Result<CaseRun> {
+    let dir = tempfile::Builder::new()
+        .prefix("stakeraid-grade-")
+        .tempdir()?;
+    let run = run_limited(program.command(), dir.path(), input, &settings.limits())?;
+    let mut files: Vec<String> = std::fs::read_dir(dir.path())?
+        .filter_map(|e| e.ok())
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .filter(|name| name != "input.txt" && name != "output.txt")
+        .collect();
+    files.sort();
+    files.truncate(FILES_KEPT);
+    Ok(CaseRun {
+        cpu: run.cpu,
+        wall: run.wall,
+        exit: run.exit,
+        output: run.output,
+        files,
+        stdout: run.stdout,
+        stderr: run.stderr,
+        stderr_tail: run.stderr_tail,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn argument_lists_are_quoted_and_made_absolute() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("hw.py"), "").unwrap();
+        let args: Vec<String> = ["python3", "hw.py", "it's", "-v", "a b"]
+            .map(String::from)
+            .to_vec();
+        let p = Program::from_args(&args, dir.path()).unwrap();
+        let hw = dir.path().join("hw.py");
+        assert_eq!(
+            p.command(),
+            format!("python3 {} 'it'\\''s' -v 'a b'", hw.display())
+        );
+        assert_eq!(p.to_string(), "python3 hw.py it's -v a b");
+        assert!(p.check().is_ok());
+        assert!(Program::from_args(&[], dir.path()).is_none());
+        let missing = Program::from_args(&["/no/such/prog".into()], dir.path()).unwrap();
+        assert_eq!(missing.check().unwrap_err().problem, "does not exist");
+        let p = Program::shell("/etc/passwd x");
+        assert_eq!(p.check().unwrap_err().problem, "is not executable");
+        assert_eq!(p.to_string(), "cmd:/etc/passwd x");
+    }
+
+    #[test]
+    fn a_run_starts_in_a_fresh_folder_and_lists_what_it_left() {
+        let settings = RunSettings {
+            time_limit: Duration::from_secs(5),
+        };
+        let p = Program::shell("ls; cat input.txt > Output.txt; echo oops >&2; exit 3");
+        let r = run_case(&p, "hello\n", &settings).unwrap();
+        assert_eq!(r.exit, Exit::Code(3));
+        assert_eq!(r.output, Err(io::ErrorKind::NotFound));
+        assert_eq!(r.files, ["Output.txt"]);
+        assert_eq!(r.stdout.text(), "input.txt\n");
+        assert_eq!(r.stderr_tail, "oops");
+    }
+}

@@ -1,0 +1,273 @@
+//! The smallest failing case: from a case the program fails, smaller
+//! inputs that fail the same way (the same [`Failure`]), found greedily:
+//! a smaller depth, a smaller board (a corner of it), fewer empty cells,
+//! fewer distinct values; each step keeps the first smaller input that
+//! still fails, until none does or the runs allowed are spent.
+
+use std::io;
+
+use serde::Serialize;
+
+use crate::game::{Board, Player, Square};
+use crate::text::{Problem, Task};
+
+use super::cases::{with_values, Case, CaseKind, CaseSize};
+use super::judge_case;
+use super::run::{CaseRun, Program, RunSettings};
+use super::verdict::{Failure, Verdict};
+
+/// The smallest input found that fails the way a case failed.
+#[derive(Clone, Debug)]
+pub struct Shrunk {
+    /// The failure kept.
+    pub failure: Failure,
+    /// The case it started from.
+    pub from: String,
+    /// That case's size.
+    pub from_size: CaseSize,
+    /// The smallest failing input found (the first case itself when no
+    /// smaller one fails the same way).
+    pub case: Case,
+    /// The program's run on it.
+    pub run: CaseRun,
+    /// Its verdict there.
+    pub verdict: Verdict,
+    /// Program runs the search took.
+    pub runs: usize,
+}
+
+/// The size and verdict of a shrink, for reports.
+#[derive(Clone, Debug, Serialize)]
+pub struct ShrunkSummary {
+    /// The failure kept.
+    pub failure: Failure,
+    /// The case it started from.
+    pub from: String,
+    /// That case's size.
+    pub from_size: CaseSize,
+    /// The smaller input's size.
+    pub size: CaseSize,
+    /// Its `input.txt`.
+    pub input: String,
+    /// The expected `output.txt`.
+    pub expected: String,
+    /// The program's `output.txt`, if it wrote one.
+    pub output: Option<String>,
+    /// Its verdict.
+    pub verdict: Verdict,
+    /// Every root move (`"C3 Raid"`) with its exact value, in canonical order.
+    pub root_values: Vec<(String, i64)>,
+    /// Program runs the search took.
+    pub runs: usize,
+}
+
+impl Shrunk {
+    /// The summary reports show.
+    pub fn summary(&self) -> ShrunkSummary {
+        ShrunkSummary {
+            failure: self.failure,
+            from: self.from.clone(),
+            from_size: self.from_size,
+            size: self.case.size(),
+            input: self.case.input.clone(),
+            expected: self.case.expected.clone(),
+            output: self
+                .run
+                .output
+                .as_ref()
+                .ok()
+                .map(|b| String::from_utf8_lossy(b).into_owned()),
+            verdict: self.verdict.clone(),
+            root_values: self
+                .case
+                .analysis
+                .moves
+                .iter()
+                .map(|m| (m.mv.to_string(), m.value))
+                .collect(),
+            runs: self.runs,
+        }
+    }
+}
+
+/// Searches for a smaller input than `case` (on which `program` made `run`,
+/// judged `verdict`) that fails the same way, with at most `max_runs` runs
+/// of the program. Timeouts are not shrunk (each try would cost up to the
+/// time limit): the case itself is returned. A verdict that passes is an
+/// `InvalidInput` error: there is no failure to keep.
+pub fn shrink(
+    program: &Program,
+    case: &Case,
+    run: &CaseRun,
+    verdict: &Verdict,
+    settings: &RunSettings,
+    max_runs: usize,
+) -> io::Result<Shrunk> {
+    let Some(failure) = verdict.failure() else {
+        return Err(io::Error::new(
+            io::ErrorKind::InvalidInput,
+            "the case passes: there is no failure to shrink",
+        ));
+    };
+    let mut best = Shrunk {
+        failure,
+        from: case.name.clone(),
+        from_size: case.size(),
+        case: case.clone(),
+        run: run.clone(),
+        verdict: verdict.clone(),
+        runs: 0,
+    };
+    if failure == Failure::Timeout {
+        return Ok(best);
+    }
+    'search: loop {
+        for problem in smaller(&best.case.problem) {
+            if best.runs >= max_runs {
+                break 'search;
+            }
+            let Ok(candidate) = Case::new("smaller input".into(), CaseKind::Shrunk, problem) else {
+                continue;
+            };
+            let (run, verdict, runs) = judge_case(program, &candidate, settings)?;
+            best.runs += runs;
+            if verdict.failure() == Some(failure) {
+                best.case = candidate;
+                best.run = run;
+                best.verdict = verdict;
+                continue 'search;
+            }
+        }
+        break;
+    }
+    Ok(best)
+}
+
+/// Smaller versions of `problem`, most promising first: each smaller in
+/// one measure and larger in none.
+fn smaller(problem: &Problem) -> Vec<Problem> {
+    let board = &problem.board;
+    let n = board.n();
+    let Task::Exact { mode, depth } = problem.task else {
+        return Vec::new();
+    };
+    let with = |board: Board, depth: u32| Problem {
+        board,
+        player: problem.player,
+        task: Task::Exact { mode, depth },
+    };
+    let mut out = Vec::new();
+    // A smaller depth, the smallest first; beyond the empty cells, the
+    // depth makes no difference.
+    let depth_now = depth.min(board.empty_count().max(1));
+    for d in 1..depth_now {
+        out.push(with(board.clone(), d));
+    }
+    if depth > depth_now {
+        out.push(with(board.clone(), depth_now));
+    }
+    // A smaller board: half of it, three quarters, then one row and column
+    // less from each corner.
+    let mut sides: Vec<usize> = vec![n / 2, 3 * n / 4];
+    sides.retain(|&m| m >= 1 && m < n - 1);
+    for m in sides {
+        out.extend(crop(board, m, 0, 0).map(|b| with(b, depth)));
+    }
+    if n > 1 {
+        for (r0, c0) in [(0, 0), (0, 1), (1, 0), (1, 1)] {
+            out.extend(crop(board, n - 1, r0, c0).map(|b| with(b, depth)));
+        }
+    }
+    // Fewer empty cells: halves of them, then quarters, ..., then one.
+    let empty: Vec<(usize, usize)> = (0..n * n)
+        .map(|i| (i / n, i % n))
+        .filter(|&(r, c)| board.square(r, c) == Square::Empty)
+        .collect();
+    let mut chunk = empty.len() / 2;
+    while chunk >= 1 {
+        for part in empty.chunks(chunk) {
+            if part.len() < empty.len() {
+                let mut b = board.clone();
+                for &(r, c) in part {
+                    let p = if (r + c) % 2 == 0 {
+                        Player::X
+                    } else {
+                        Player::O
+                    };
+                    b.set(r, c, Square::Piece(p));
+                }
+                out.push(with(b, depth));
+            }
+        }
+        chunk /= 2;
+    }
+    // Fewer distinct values: all alike, then each value (the rarest first)
+    // made the most common other one.
+    let values: Vec<i32> = (0..n * n).map(|i| board.value(i / n, i % n)).collect();
+    let mut counts: Vec<(usize, i32)> = Vec::new();
+    for &v in &values {
+        match counts.iter_mut().find(|(_, w)| *w == v) {
+            Some((count, _)) => *count += 1,
+            None => counts.push((1, v)),
+        }
+    }
+    if counts.len() > 1 {
+        out.push(with(with_values(board, &vec![1; n * n]), depth));
+        counts.sort();
+        let common = counts.last().map_or(1, |&(_, v)| v);
+        for &(_, v) in counts.iter().filter(|&&(_, v)| v != common) {
+            let merged: Vec<i32> = values
+                .iter()
+                .map(|&w| if w == v { common } else { w })
+                .collect();
+            out.push(with(with_values(board, &merged), depth));
+        }
+    }
+    out
+}
+
+/// The `m` x `m` part of `board` from row `r0`, column `c0`, if it has an
+/// empty cell.
+fn crop(board: &Board, m: usize, r0: usize, c0: usize) -> Option<Board> {
+    let values: Vec<i32> = (0..m * m)
+        .map(|i| board.value(r0 + i / m, c0 + i % m))
+        .collect();
+    let mut b = Board::new(m, &values);
+    for r in 0..m {
+        for c in 0..m {
+            b.set(r, c, board.square(r0 + r, c0 + c));
+        }
+    }
+    (!b.is_full()).then_some(b)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::random::{random_board, Rng};
+    use crate::text::SearchMode;
+
+    #[test]
+    fn every_smaller_input_is_smaller() {
+        let mut rng = Rng::new(2);
+        for n in [1, 2, 5, 9] {
+            let problem = Problem {
+                board: random_board(&mut rng, n, 7, 0.3),
+                player: Player::O,
+                task: Task::Exact {
+                    mode: SearchMode::Minimax,
+                    depth: 4,
+                },
+            };
+            let case = Case::new("c".into(), CaseKind::Random, problem.clone()).unwrap();
+            let size = case.size();
+            let all = smaller(&problem);
+            assert!(n == 1 || all.len() > 3);
+            for p in all {
+                let c = Case::new("s".into(), CaseKind::Shrunk, p).unwrap();
+                let s = c.size();
+                assert!(s.within(&size) && s != size, "{s} from {size}");
+            }
+        }
+    }
+}

@@ -1,0 +1,796 @@
+//! The verdict on one run: a pass, or the reason for the miss, decided from
+//! what the program did and wrote, checked against the exact analysis.
+
+use std::fmt;
+use std::io;
+use std::time::Duration;
+
+use serde::{Serialize, Serializer};
+
+use crate::api::{analyse, Limits, Position};
+use crate::game::{check_move, Move, MoveKind};
+use crate::play::referee::{Exit, MAX_OUTPUT};
+use crate::search::reference;
+use crate::text::{parse_answer, SearchMode};
+
+use super::cases::Case;
+use super::run::CaseRun;
+
+/// A white-space difference between the `output.txt` written and the
+/// expected one, when nothing else differs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Spacing {
+    /// CRLF (or CR) line ends instead of Unix ones.
+    Crlf,
+    /// The last line does not end with `\n`.
+    NoFinalNewline,
+    /// Spaces or tabs at the start or end of a line.
+    EdgeSpaces,
+    /// Several spaces or a tab between the move and its type.
+    InnerSpaces,
+    /// Blank lines.
+    BlankLines,
+}
+
+impl fmt::Display for Spacing {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Spacing::Crlf => "CRLF line ends",
+            Spacing::NoFinalNewline => "no newline at the end",
+            Spacing::EdgeSpaces => "spaces at the start or end of a line",
+            Spacing::InnerSpaces => "extra spaces inside a line",
+            Spacing::BlankLines => "blank lines",
+        })
+    }
+}
+
+/// What a legal move that is not the answer means, as far as the exact
+/// analysis can tell.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(tag = "why", rename_all = "snake_case")]
+pub enum Miss {
+    /// The move has the answer's value, and the answer comes first in the
+    /// canonical order (Stakes row-major, then Raids row-major).
+    TieBreak {
+        /// The answer is the Stake on the very cell of the program's Raid.
+        twin: bool,
+    },
+    /// The move is the answer at this depth instead of the one asked.
+    OffByOne {
+        /// The depth whose answer the program gave.
+        depth: u32,
+    },
+    /// The move is what a search scoring every position for the other
+    /// player chooses.
+    WrongSide,
+    /// The program answers the same position with another move in the
+    /// other mode (at most one of its two searches is right).
+    ModesDisagree {
+        /// The other mode.
+        mode: SearchMode,
+        /// Its move there.
+        #[serde(serialize_with = "move_text")]
+        other: Move,
+    },
+    /// A lower value: the search itself goes wrong.
+    Search,
+}
+
+/// One cell of the board written that differs from the board after the
+/// program's own move.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct CellDiff {
+    /// The cell, e.g. `D3`.
+    pub cell: String,
+    /// What it should hold after the move: `X`, `O` or `.`.
+    pub expected: char,
+    /// What the program wrote.
+    pub found: char,
+}
+
+/// The verdict on one case.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(tag = "verdict", rename_all = "snake_case")]
+pub enum Verdict {
+    /// `output.txt` is the expected one, byte for byte.
+    Pass,
+    /// The right answer, but not byte for byte: only white space differs.
+    /// A strict grade fails it, a lenient one passes it.
+    Spacing {
+        /// What differs.
+        differences: Vec<Spacing>,
+    },
+    /// The program ended cleanly without writing `output.txt`.
+    NoOutput,
+    /// No `output.txt`, but a file of another name that looks meant for it.
+    WrongName {
+        /// The name written.
+        found: String,
+    },
+    /// `output.txt` is not a move followed by the board.
+    Malformed {
+        /// The line at fault, from 1, when there is one.
+        line: Option<usize>,
+        /// What is wrong.
+        reason: String,
+    },
+    /// The move cannot be played in the position.
+    IllegalMove {
+        /// The move written.
+        #[serde(rename = "move", serialize_with = "move_text")]
+        mv: Move,
+        /// Why not.
+        reason: String,
+    },
+    /// The board written is not the board after the program's own move.
+    WrongBoard {
+        /// The move written.
+        #[serde(rename = "move", serialize_with = "move_text")]
+        mv: Move,
+        /// The cells that differ, row-major.
+        cells: Vec<CellDiff>,
+    },
+    /// A legal move that is not the answer.
+    WrongMove {
+        /// The move written.
+        #[serde(rename = "move", serialize_with = "move_text")]
+        mv: Move,
+        /// Its exact value at the case's depth.
+        value: i64,
+        /// The answer.
+        #[serde(serialize_with = "move_text")]
+        answer: Move,
+        /// The answer's value.
+        answer_value: i64,
+        /// What the difference means.
+        #[serde(flatten)]
+        miss: Miss,
+    },
+    /// The run went past its CPU-time limit or the wall clock.
+    Timeout {
+        /// CPU seconds used.
+        cpu: f64,
+        /// Wall-clock seconds.
+        wall: f64,
+    },
+    /// No `output.txt`, and the program failed (a non-zero exit code or a
+    /// signal).
+    Crash {
+        /// How it ended.
+        exit: Exit,
+        /// The last lines of its standard error.
+        stderr: String,
+    },
+}
+
+/// The ways a case fails: the verdicts without their details, a wrong move
+/// split by what it means. The shrinker keeps a failure of the same kind.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Failure {
+    /// White space only.
+    Spacing,
+    /// No `output.txt`.
+    NoOutput,
+    /// `output.txt` under another name.
+    WrongName,
+    /// A malformed `output.txt`.
+    Malformed,
+    /// An illegal move.
+    IllegalMove,
+    /// A board that is not the board after the move.
+    WrongBoard,
+    /// A tie broken the wrong way.
+    TieBreak,
+    /// The answer of a depth one off.
+    OffByOne,
+    /// The other player's evaluation.
+    WrongSide,
+    /// MINIMAX and ALPHABETA answers that differ.
+    ModesDisagree,
+    /// A lower value.
+    Search,
+    /// Past the time limit.
+    Timeout,
+    /// A crash.
+    Crash,
+}
+
+impl Failure {
+    /// The failure in a few words.
+    pub const fn describe(self) -> &'static str {
+        match self {
+            Failure::Spacing => "white space only",
+            Failure::NoOutput => "no output.txt",
+            Failure::WrongName => "wrong file name",
+            Failure::Malformed => "malformed output.txt",
+            Failure::IllegalMove => "illegal move",
+            Failure::WrongBoard => "board not updated right",
+            Failure::TieBreak => "tie-break",
+            Failure::OffByOne => "depth off by one",
+            Failure::WrongSide => "wrong side's evaluation",
+            Failure::ModesDisagree => "MINIMAX and ALPHABETA disagree",
+            Failure::Search => "search (a lower value)",
+            Failure::Timeout => "timeout",
+            Failure::Crash => "crash",
+        }
+    }
+
+    /// True for the failures the assignment gives the whole program zero
+    /// for: no `output.txt` at all, one under another name, a malformed one.
+    pub const fn zeroes_the_score(self) -> bool {
+        matches!(
+            self,
+            Failure::NoOutput | Failure::WrongName | Failure::Malformed
+        )
+    }
+}
+
+impl fmt::Display for Failure {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.describe())
+    }
+}
+
+impl Verdict {
+    /// How the case failed; `None` for a pass.
+    pub fn failure(&self) -> Option<Failure> {
+        Some(match self {
+            Verdict::Pass => return None,
+            Verdict::Spacing { .. } => Failure::Spacing,
+            Verdict::NoOutput => Failure::NoOutput,
+            Verdict::WrongName { .. } => Failure::WrongName,
+            Verdict::Malformed { .. } => Failure::Malformed,
+            Verdict::IllegalMove { .. } => Failure::IllegalMove,
+            Verdict::WrongBoard { .. } => Failure::WrongBoard,
+            Verdict::WrongMove { miss, .. } => match miss {
+                Miss::TieBreak { .. } => Failure::TieBreak,
+                Miss::OffByOne { .. } => Failure::OffByOne,
+                Miss::WrongSide => Failure::WrongSide,
+                Miss::ModesDisagree { .. } => Failure::ModesDisagree,
+                Miss::Search => Failure::Search,
+            },
+            Verdict::Timeout { .. } => Failure::Timeout,
+            Verdict::Crash { .. } => Failure::Crash,
+        })
+    }
+
+    /// True when the case passes: byte for byte, or (`lenient`) up to
+    /// white space.
+    pub fn passes(&self, lenient: bool) -> bool {
+        match self {
+            Verdict::Pass => true,
+            Verdict::Spacing { .. } => lenient,
+            _ => false,
+        }
+    }
+}
+
+impl fmt::Display for Verdict {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Verdict::Pass => f.write_str("pass"),
+            Verdict::Spacing { differences } => {
+                let list: Vec<String> = differences.iter().map(|d| d.to_string()).collect();
+                write!(f, "right answer, white space differs: {}", list.join(", "))
+            }
+            Verdict::NoOutput => f.write_str("no output.txt written"),
+            Verdict::WrongName { found } => {
+                write!(f, "wrote {found:?} instead of \"output.txt\"")
+            }
+            Verdict::Malformed {
+                line: Some(line),
+                reason,
+            } => {
+                write!(f, "malformed output.txt, line {line}: {reason}")
+            }
+            Verdict::Malformed { line: None, reason } => {
+                write!(f, "malformed output.txt: {reason}")
+            }
+            Verdict::IllegalMove { mv, reason } => write!(f, "illegal move {mv}: {reason}"),
+            Verdict::WrongBoard { mv, cells } => {
+                let list: Vec<String> = cells
+                    .iter()
+                    .map(|c| format!("{} should be {}, is {}", c.cell, c.expected, c.found))
+                    .collect();
+                write!(
+                    f,
+                    "the board is not the board after {mv}: {}",
+                    list.join("; ")
+                )
+            }
+            Verdict::WrongMove {
+                mv,
+                value,
+                answer,
+                answer_value,
+                miss,
+            } => {
+                write!(
+                    f,
+                    "{mv} (value {value}) instead of {answer} (value {answer_value}): "
+                )?;
+                match miss {
+                    Miss::TieBreak { twin: true } => write!(
+                        f,
+                        "tie-break: the Stake on the same cell ties and comes before the Raid"
+                    ),
+                    Miss::TieBreak { twin: false } => write!(
+                        f,
+                        "tie-break: equal value, and {answer} comes first in canonical order"
+                    ),
+                    Miss::OffByOne { depth } => {
+                        write!(f, "off by one: {mv} is the answer at depth {depth}")
+                    }
+                    Miss::WrongSide => write!(
+                        f,
+                        "wrong side: {mv} is the choice of a search scoring for the other player"
+                    ),
+                    Miss::ModesDisagree { mode, other } => write!(
+                        f,
+                        "MINIMAX and ALPHABETA disagree: in {} mode the program answers {other}",
+                        mode.name()
+                    ),
+                    Miss::Search => write!(f, "search: a lower value"),
+                }
+            }
+            Verdict::Timeout { cpu, wall } => write!(
+                f,
+                "timeout: stopped after {cpu:.2} s of CPU, {wall:.2} s of wall time"
+            ),
+            Verdict::Crash { exit, stderr } => {
+                match exit {
+                    Exit::Code(c) => write!(f, "crash: exit code {c}")?,
+                    Exit::Signal(s) => write!(f, "crash: killed by signal {s}")?,
+                    Exit::Killed => write!(f, "crash: killed")?,
+                }
+                if !stderr.is_empty() {
+                    write!(f, ": {stderr}")?;
+                }
+                Ok(())
+            }
+        }
+    }
+}
+
+fn move_text<S: Serializer>(mv: &Move, s: S) -> Result<S::Ok, S::Error> {
+    s.collect_str(mv)
+}
+
+/// Above this many estimated textbook nodes, the wrong-side explanation
+/// (a textbook search of its own) is not tried.
+const WRONG_SIDE_MAX_NODES: u64 = 50_000_000;
+
+/// The verdict on `run` of `case` under a CPU-time limit of `time_limit`,
+/// checked in this order: past the time limit; `output.txt` there (see
+/// [`judge_output`]); a file under another name; a crash; no output.
+/// A wrong move whose only explanation is a faulty search is not compared
+/// with the other mode here (see [`with_other_mode`]).
+pub fn judge(case: &Case, run: &CaseRun, time_limit: Duration) -> Verdict {
+    let over = run.cpu >= time_limit.as_secs_f64()
+        || run.exit == Exit::Killed
+        || run.exit == Exit::Signal(libc::SIGXCPU);
+    if over {
+        return Verdict::Timeout {
+            cpu: run.cpu,
+            wall: run.wall,
+        };
+    }
+    match &run.output {
+        Ok(bytes) => return judge_output(case, bytes),
+        Err(io::ErrorKind::NotFound) => {}
+        Err(kind) => {
+            return Verdict::Malformed {
+                line: None,
+                reason: format!("output.txt cannot be read: {kind}"),
+            }
+        }
+    }
+    if let Some(found) = run.files.iter().find(|name| meant_as_output(name)) {
+        return Verdict::WrongName {
+            found: found.clone(),
+        };
+    }
+    match run.exit {
+        Exit::Code(0) => Verdict::NoOutput,
+        exit => Verdict::Crash {
+            exit,
+            stderr: run.stderr_tail.clone(),
+        },
+    }
+}
+
+/// True for a file name that looks meant as `output.txt`: `Output.txt`,
+/// `OUTPUT.TXT`, `output.txt.txt`, `output`, `out.txt`, ...
+fn meant_as_output(name: &str) -> bool {
+    let lower = name.to_ascii_lowercase();
+    lower.starts_with("output") || lower == "out.txt"
+}
+
+/// The verdict on an `output.txt` of `case`, the bytes written: a pass,
+/// white space only, malformed (with the line), an illegal move, a wrong
+/// board (with the cells), or a legal move that is not the answer, with
+/// what that means ([`Miss`]).
+pub fn judge_output(case: &Case, output: &[u8]) -> Verdict {
+    if output == case.expected.as_bytes() {
+        return Verdict::Pass;
+    }
+    if output.len() as u64 > MAX_OUTPUT {
+        return Verdict::Malformed {
+            line: None,
+            reason: format!("output.txt is longer than {MAX_OUTPUT} bytes"),
+        };
+    }
+    if let Ok(text) = std::str::from_utf8(output) {
+        if normalized(text) == normalized(&case.expected) {
+            return Verdict::Spacing {
+                differences: spacing(text),
+            };
+        }
+    }
+    let board = &case.problem.board;
+    let player = case.problem.player;
+    let answer = match parse_answer(output, board.n()) {
+        Ok(answer) => answer,
+        Err(e) => {
+            use crate::text::AnswerError::*;
+            let line = match &e {
+                Move(_) => Some(1),
+                Cell { line, .. } | RowLength { line, .. } => Some(*line),
+                NotText | Empty | RowCount { .. } => None,
+            };
+            return Verdict::Malformed {
+                line,
+                reason: e.to_string(),
+            };
+        }
+    };
+    let mv = answer.mv;
+    let first = String::from_utf8_lossy(output);
+    let first = first.lines().next().unwrap_or("");
+    let written: Vec<&str> = first.split_whitespace().collect();
+    if written.join(" ") != mv.to_string() {
+        return Verdict::Malformed {
+            line: Some(1),
+            reason: format!("the move is written {first:?}; the format is \"{mv}\""),
+        };
+    }
+    if let Err(why) = check_move(board, player, mv) {
+        return Verdict::IllegalMove {
+            mv,
+            reason: why.to_string(),
+        };
+    }
+    let mut after = board.clone();
+    after.make(mv, player);
+    let mut cells = Vec::new();
+    for (r, (want, got)) in after.cells_text().lines().zip(&answer.rows).enumerate() {
+        for (c, (w, g)) in want.chars().zip(got.chars()).enumerate() {
+            if w != g {
+                cells.push(CellDiff {
+                    cell: Move::new(r, c, MoveKind::Stake).cell_name(),
+                    expected: w,
+                    found: g,
+                });
+            }
+        }
+    }
+    if !cells.is_empty() {
+        return Verdict::WrongBoard { mv, cells };
+    }
+    let expected =
+        parse_answer(case.expected.as_bytes(), board.n()).map_or(case.analysis.best, |a| a.mv);
+    let value_of = |m: Move| {
+        case.analysis
+            .moves
+            .iter()
+            .find(|r| r.mv == m)
+            .map_or(case.analysis.value, |r| r.value)
+    };
+    if mv == expected {
+        // The folder's board differs from the one after its own move.
+        return Verdict::Malformed {
+            line: None,
+            reason: "the expected output.txt's board is not the board after its move".into(),
+        };
+    }
+    Verdict::WrongMove {
+        mv,
+        value: value_of(mv),
+        answer: expected,
+        answer_value: value_of(expected),
+        miss: explain(case, mv, value_of(mv), value_of(expected)),
+    }
+}
+
+/// `text` as the lenient grade reads it: every line's words joined by one
+/// space, blank lines dropped, `\n` after every line.
+fn normalized(text: &str) -> String {
+    let mut s = String::new();
+    for line in text.lines() {
+        let words: Vec<&str> = line.split_whitespace().collect();
+        if !words.is_empty() {
+            s.push_str(&words.join(" "));
+            s.push('\n');
+        }
+    }
+    s
+}
+
+/// The white-space differences of `text` from the canonical form.
+fn spacing(text: &str) -> Vec<Spacing> {
+    let mut found = Vec::new();
+    if text.contains('\r') {
+        found.push(Spacing::Crlf);
+    }
+    if !text.ends_with('\n') {
+        found.push(Spacing::NoFinalNewline);
+    }
+    let lines: Vec<&str> = text.lines().map(|l| l.trim_end_matches('\r')).collect();
+    if lines.iter().any(|l| l.trim() != *l && !l.trim().is_empty()) {
+        found.push(Spacing::EdgeSpaces);
+    }
+    if lines
+        .iter()
+        .any(|l| l.trim().contains("  ") || l.trim().contains('\t'))
+    {
+        found.push(Spacing::InnerSpaces);
+    }
+    if lines.iter().any(|l| l.trim().is_empty()) {
+        found.push(Spacing::BlankLines);
+    }
+    found
+}
+
+/// What the legal move `mv`, of value `value`, means against the answer of
+/// value `best`. A tie broken as a program commonly breaks it (the Raids
+/// listed first, or the last best move kept) is a tie-break; then the
+/// wrong side's choice, the answer of a depth one off, any other tie;
+/// otherwise a faulty search.
+fn explain(case: &Case, mv: Move, value: i64, best: i64) -> Miss {
+    let board = &case.problem.board;
+    let player = case.problem.player;
+    let answer = case.analysis.best;
+    let tie = Miss::TieBreak {
+        twin: answer.kind() == MoveKind::Stake
+            && mv.kind() == MoveKind::Raid
+            && (answer.row(), answer.col()) == (mv.row(), mv.col()),
+    };
+    let tied: Vec<Move> = case
+        .analysis
+        .moves
+        .iter()
+        .filter(|m| m.value == best)
+        .map(|m| m.mv)
+        .collect();
+    let raids_first = tied
+        .iter()
+        .find(|m| m.kind() == MoveKind::Raid)
+        .or(tied.first());
+    if value == best && (raids_first == Some(&mv) || tied.last() == Some(&mv)) {
+        return tie;
+    }
+    let empties = board.empty_count();
+    let depth = case.depth().min(empties);
+    if case.textbook_nodes <= WRONG_SIDE_MAX_NODES
+        && reference::alphabeta_scored_for(board, player, depth, player.other()).best == mv
+    {
+        return Miss::WrongSide;
+    }
+    let position = Position::from_problem(&case.problem);
+    let near = [case.depth().saturating_sub(1), case.depth() + 1];
+    for d in near.into_iter().filter(|&d| d >= 1).map(|d| d.min(empties)) {
+        let Ok(position) = position.as_ref() else {
+            break;
+        };
+        if d == depth {
+            continue;
+        }
+        let limits = Limits {
+            threads: 1,
+            ..Limits::to_depth(SearchMode::AlphaBeta, d)
+        };
+        if analyse(position, &limits).is_ok_and(|a| a.best == mv) {
+            return Miss::OffByOne { depth: d };
+        }
+    }
+    if value == best {
+        return tie;
+    }
+    Miss::Search
+}
+
+/// `verdict` on a case, refined by the program's run on the same position
+/// in the other mode (`other`, judged as `other_verdict`): a wrong move
+/// explained only as a faulty search becomes [`Miss::ModesDisagree`] when
+/// the other mode's answer is another legal move.
+pub fn with_other_mode(verdict: Verdict, other: &Case, other_verdict: &Verdict) -> Verdict {
+    let Verdict::WrongMove {
+        mv,
+        value,
+        answer,
+        answer_value,
+        miss: Miss::Search,
+    } = verdict
+    else {
+        return verdict;
+    };
+    let other_move = match other_verdict {
+        Verdict::Pass | Verdict::Spacing { .. } => Some(answer),
+        Verdict::WrongMove { mv, .. } => Some(*mv),
+        _ => None,
+    };
+    let miss = match other_move {
+        Some(o) if o != mv => Miss::ModesDisagree {
+            mode: other.mode(),
+            other: o,
+        },
+        _ => Miss::Search,
+    };
+    Verdict::WrongMove {
+        mv,
+        value,
+        answer,
+        answer_value,
+        miss,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::grade::cases::CaseKind;
+    use crate::parse_problem;
+
+    /// The assignment's third example: C3 Raid at depth 4, X to move.
+    fn example(mode: &str, depth: u32) -> Case {
+        let input = format!(
+            "5\n{mode}\nX\n{depth}\n20 16 1 32 30\n20 12 2 11 8\n28 48 9 1 1\n20 12 10 6 2\n\
+             25 30 23 21 10\n..XX.\n..XOX\n...O.\n..OO.\n.....\n"
+        );
+        let problem = parse_problem(input.as_bytes()).unwrap();
+        Case::new("example".into(), CaseKind::Given, problem).unwrap()
+    }
+
+    fn verdict(case: &Case, text: &str) -> Verdict {
+        judge_output(case, text.as_bytes())
+    }
+
+    const RAID: &str = "C3 Raid\n..XX.\n..XOX\n..XX.\n..XO.\n.....\n";
+
+    #[test]
+    fn passes_and_white_space() {
+        let case = example("ALPHABETA", 4);
+        assert_eq!(case.expected, RAID);
+        assert_eq!(verdict(&case, RAID), Verdict::Pass);
+        assert_eq!(
+            verdict(&case, RAID.trim_end()),
+            Verdict::Spacing {
+                differences: vec![Spacing::NoFinalNewline]
+            }
+        );
+        let crlf = RAID.replace('\n', "\r\n").replace("C3 Raid", "C3  Raid ") + "\r\n";
+        let v = verdict(&case, &crlf);
+        assert_eq!(
+            v,
+            Verdict::Spacing {
+                differences: vec![
+                    Spacing::Crlf,
+                    Spacing::EdgeSpaces,
+                    Spacing::InnerSpaces,
+                    Spacing::BlankLines
+                ]
+            }
+        );
+        assert!(v.passes(true) && !v.passes(false));
+    }
+
+    #[test]
+    fn malformed_illegal_and_wrong_boards_say_where() {
+        let case = example("ALPHABETA", 4);
+        let v = verdict(&case, "C3 Raid\n..XX.\n..XOX\n..XX.\n..X?.\n.....\n");
+        assert!(matches!(v, Verdict::Malformed { line: Some(5), .. }), "{v}");
+        let v = verdict(&case, &RAID.replace("C3 Raid", "c3 raid"));
+        assert!(matches!(v, Verdict::Malformed { line: Some(1), .. }), "{v}");
+        assert!(matches!(
+            verdict(&case, ""),
+            Verdict::Malformed { line: None, .. }
+        ));
+        let huge = format!("{RAID}{}", ".".repeat(2 << 20));
+        let v = verdict(&case, &huge);
+        assert!(v.to_string().contains("longer than 1048576 bytes"), "{v}");
+        let v = verdict(&case, &RAID.replace("C3 Raid", "C1 Stake"));
+        assert_eq!(
+            v,
+            Verdict::IllegalMove {
+                mv: "C1 Stake".parse().unwrap(),
+                reason: "C1 is taken".into()
+            }
+        );
+        // The Raid written with the board of the Stake: no flips.
+        let v = verdict(&case, "C3 Raid\n..XX.\n..XOX\n..XO.\n..OO.\n.....\n");
+        let Verdict::WrongBoard { cells, .. } = &v else {
+            panic!("{v}")
+        };
+        let names: Vec<&str> = cells.iter().map(|c| c.cell.as_str()).collect();
+        assert_eq!(names, ["D3", "C4"]);
+        assert_eq!(v.failure(), Some(Failure::WrongBoard));
+    }
+
+    #[test]
+    fn wrong_moves_are_explained() {
+        // Depth 1 answers B3 Stake, depth 4 C3 Raid.
+        let case = example("ALPHABETA", 4);
+        let b3 = "B3 Stake\n..XX.\n..XOX\n.X.O.\n..OO.\n.....\n";
+        let v = verdict(&case, b3);
+        let Verdict::WrongMove {
+            value,
+            answer_value,
+            ..
+        } = v
+        else {
+            panic!("{v}")
+        };
+        assert!(value < answer_value);
+        // At depth 2 the program that searched depth 1 is off by one.
+        let case2 = example("MINIMAX", 2);
+        let a1 = analyse(
+            &Position::from_problem(&case2.problem).unwrap(),
+            &Limits::to_depth(SearchMode::Minimax, 1),
+        )
+        .unwrap();
+        if a1.best != case2.analysis.best {
+            let text = a1.output_text();
+            assert_eq!(
+                verdict(&case2, &text).failure(),
+                Some(Failure::OffByOne),
+                "{}",
+                verdict(&case2, &text)
+            );
+        }
+        // The wrong side's choice.
+        let p = &case.problem;
+        let wrong = reference::alphabeta_scored_for(&p.board, p.player, 4, p.player.other()).best;
+        let text = crate::text::answer_text(&p.board, p.player, wrong);
+        assert_eq!(verdict(&case, &text).failure(), Some(Failure::WrongSide));
+    }
+
+    #[test]
+    fn a_quiet_raid_tied_with_its_stake_is_a_tie_break() {
+        // X at A1; B1 is worth most, and its Raid flips nothing.
+        let input = "2\nMINIMAX\nX\n1\n1 9\n1 1\nX.\n..\n";
+        let problem = parse_problem(input.as_bytes()).unwrap();
+        let case = Case::new("tie".into(), CaseKind::Given, problem).unwrap();
+        assert_eq!(case.expected, "B1 Stake\nXX\n..\n");
+        let v = verdict(&case, "B1 Raid\nXX\n..\n");
+        assert_eq!(
+            v.to_string(),
+            "B1 Raid (value 10) instead of B1 Stake (value 10): tie-break: \
+             the Stake on the same cell ties and comes before the Raid"
+        );
+        let json = serde_json::to_value(&v).unwrap();
+        assert_eq!(json["verdict"], "wrong_move");
+        assert_eq!(json["why"], "tie_break");
+        assert_eq!(json["move"], "B1 Raid");
+    }
+
+    #[test]
+    fn the_other_mode_names_a_disagreement() {
+        let case = example("ALPHABETA", 4);
+        let wrong = Verdict::WrongMove {
+            mv: "A1 Stake".parse().unwrap(),
+            value: 0,
+            answer: case.analysis.best,
+            answer_value: 1,
+            miss: Miss::Search,
+        };
+        let other = case.other_mode();
+        let v = with_other_mode(wrong.clone(), &other, &Verdict::Pass);
+        assert_eq!(v.failure(), Some(Failure::ModesDisagree));
+        assert_eq!(
+            with_other_mode(wrong.clone(), &other, &wrong).failure(),
+            Some(Failure::Search)
+        );
+    }
+}

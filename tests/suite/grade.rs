@@ -1,0 +1,491 @@
+//! `stakeraid grade` on the small Python homeworks of `tests/grade-fixtures/`:
+//! a correct textbook program and one for each common mistake, each given
+//! the verdict and the score it deserves. The expected answers are checked
+//! against the in-tree textbook search, and the shrunk inputs against the
+//! first failing case.
+
+use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
+
+use serde_json::Value;
+use stakeraid::search::reference;
+use stakeraid::{answer_text, parse_problem};
+
+use crate::util::{assert_gone, case_folders, run, wait_gone};
+
+/// The Python interpreter itself (not a version manager's shim, whose
+/// start-up would cost every run of every case).
+fn python() -> &'static str {
+    static PYTHON: OnceLock<String> = OnceLock::new();
+    PYTHON.get_or_init(|| {
+        let out = std::process::Command::new("python3")
+            .args(["-c", "import sys; print(sys.executable)"])
+            .output()
+            .expect("python3 is needed to run the grading fixtures");
+        String::from_utf8(out.stdout).unwrap().trim().to_owned()
+    })
+}
+
+fn fixture(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/grade-fixtures")
+        .join(name)
+}
+
+/// Grades the fixture `name` (with `program_args` after it) with `args`;
+/// returns the exit code and the JSON report.
+fn grade(name: &str, args: &[&str], program_args: &[&str]) -> (i32, Value) {
+    let dir = tempfile::tempdir().unwrap();
+    let path = fixture(name).display().to_string();
+    let mut all = vec!["grade", "--json", "-"];
+    all.extend_from_slice(args);
+    if !args.contains(&"--shrink-runs") {
+        all.extend_from_slice(&["--shrink-runs", "25"]);
+    }
+    all.extend_from_slice(&["--", python(), "-B", &path]);
+    all.extend_from_slice(program_args);
+    let out = run(dir.path(), &all, b"");
+    let code = out.status.code().unwrap();
+    let recheck = |report: &Value| {
+        // Each smallest input, graded on its own, fails the same way.
+        for s in report["shrunk"].as_array().unwrap() {
+            let folder = dir.path().join("shrunk");
+            std::fs::create_dir_all(&folder).unwrap();
+            std::fs::write(folder.join("input.txt"), s["input"].as_str().unwrap()).unwrap();
+            std::fs::write(folder.join("output.txt"), s["expected"].as_str().unwrap()).unwrap();
+            let from = folder.display().to_string();
+            let mut again = vec!["grade", "--json", "-", "--shrink-runs", "0", "--cases-from"];
+            again.extend_from_slice(&[&from, "--", python(), "-B", &path]);
+            again.extend_from_slice(program_args);
+            let out = run(dir.path(), &again, b"");
+            let r: Value = serde_json::from_slice(&out.stdout).unwrap();
+            assert_eq!(r["cases"][0]["failure"], s["failure"], "{s:#}");
+        }
+    };
+    assert!(
+        code == 0 || code == 1,
+        "{name}: exit {code}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let report: Value = serde_json::from_slice(&out.stdout)
+        .unwrap_or_else(|e| panic!("{name}: {e}: {}", String::from_utf8_lossy(&out.stdout)));
+    check_answers(&report);
+    check_shrunk(&report);
+    recheck(&report);
+    (code, report)
+}
+
+/// The cases of a report.
+fn cases(report: &Value) -> &Vec<Value> {
+    report["cases"].as_array().unwrap()
+}
+
+/// Every failure kind in the report, case by case (`None` for a pass).
+fn failures(report: &Value) -> Vec<Option<&str>> {
+    cases(report)
+        .iter()
+        .map(|c| c["failure"].as_str())
+        .collect()
+}
+
+/// Every expected output is the textbook search's answer.
+fn check_answers(report: &Value) {
+    for case in cases(report) {
+        let input = case["input"].as_str().unwrap();
+        let p = parse_problem(input.as_bytes()).unwrap();
+        let depth = p.task.depth().unwrap().min(p.board.empty_count());
+        let want = reference::minimax(&p.board, p.player, depth);
+        let text = answer_text(&p.board, p.player, want.best);
+        assert_eq!(case["expected"].as_str().unwrap(), text, "{input}");
+    }
+}
+
+/// Every smallest failing input fails the same way as the first case that
+/// failed so, and is no larger than it in any measure.
+fn check_shrunk(report: &Value) {
+    let shrunk = report["shrunk"].as_array().unwrap();
+    for s in shrunk {
+        let failure = s["failure"].as_str().unwrap();
+        let first = cases(report)
+            .iter()
+            .find(|c| c["failure"] == failure)
+            .unwrap();
+        assert_eq!(s["from"], first["name"]);
+        let v = &s["verdict"];
+        let kind = if v["verdict"] == "wrong_move" {
+            &v["why"]
+        } else {
+            &v["verdict"]
+        };
+        assert_eq!(kind, failure, "{s:#}");
+        assert_eq!(s["from_size"], first["size"]);
+        let size = |v: &Value, k: &str| v[k].as_u64().unwrap();
+        for k in ["n", "empties", "depth", "distinct_values"] {
+            assert!(size(&s["size"], k) <= size(&first["size"], k), "{k}: {s:#}");
+        }
+        // The shrunk input's expected answer is the textbook one too.
+        let input = s["input"].as_str().unwrap();
+        let p = parse_problem(input.as_bytes()).unwrap();
+        let depth = p.task.depth().unwrap().min(p.board.empty_count());
+        let want = reference::minimax(&p.board, p.player, depth);
+        assert_eq!(s["expected"], answer_text(&p.board, p.player, want.best));
+        assert_eq!(
+            s["root_values"].as_array().unwrap().len(),
+            stakeraid::legal_moves(&p.board, p.player).len()
+        );
+    }
+    let mut kinds: Vec<&str> = cases(report)
+        .iter()
+        .filter_map(|c| c["failure"].as_str())
+        .filter(|&f| f != "timeout")
+        .collect();
+    kinds.sort_unstable();
+    kinds.dedup();
+    if report["shrink_runs"] != 0 {
+        assert_eq!(kinds.len(), shrunk.len(), "one shrink per kind of failure");
+    }
+}
+
+/// Checks that the cases that fail all fail as `failure` (at least one),
+/// and that the strict score is 50 - N.
+fn fails_only_as(name: &str, report: &Value, failure: &str) {
+    let fails: Vec<&str> = failures(report).into_iter().flatten().collect();
+    assert!(!fails.is_empty(), "{name}: nothing failed");
+    assert!(fails.iter().all(|&f| f == failure), "{name}: {fails:?}");
+    assert_eq!(
+        report["strict"]["points"],
+        50 - fails.len() as u64,
+        "{name}: {}",
+        report["strict"]
+    );
+}
+
+const FAST: [&str; 4] = ["--cases", "12", "--time-limit", "4"];
+
+#[test]
+fn the_textbook_program_gets_100_on_several_seeds() {
+    for seed in ["1", "2", "3"] {
+        let mut args = FAST.to_vec();
+        args.extend_from_slice(&["--seed", seed, "--jobs", "2"]);
+        let (code, report) = grade("textbook.py", &args, &[]);
+        assert_eq!(failures(&report), vec![None; 12], "seed {seed}");
+        assert_eq!((code, &report["strict"]["points"]), (0, &Value::from(100)));
+        assert!(report["shrunk"].as_array().unwrap().is_empty());
+    }
+}
+
+#[test]
+fn the_textbook_program_passes_the_course_folders() {
+    let folders = case_folders();
+    if folders.is_empty() {
+        return;
+    }
+    // A few small cases, linked into a folder of their own.
+    let dir = tempfile::tempdir().unwrap();
+    let mut linked = 0;
+    for folder in &folders {
+        let input = std::fs::read(folder.join("input.txt")).unwrap();
+        let Ok(p) = parse_problem(&input) else {
+            continue;
+        };
+        let depth = p.task.depth().unwrap_or(9).min(p.board.empty_count());
+        let nodes = stakeraid::grade::textbook_nodes(&p.board, p.player, depth);
+        if stakeraid::grade::textbook_seconds(p.board.n(), nodes) < 0.2 && linked < 6 {
+            let name = folder.file_name().unwrap();
+            std::os::unix::fs::symlink(folder, dir.path().join(name)).unwrap();
+            linked += 1;
+        }
+    }
+    let from = dir.path().display().to_string();
+    let (code, report) = grade("textbook.py", &["--cases-from", &from], &[]);
+    assert_eq!(cases(&report).len(), linked);
+    assert_eq!(failures(&report), vec![None; linked]);
+    assert_eq!(code, 0);
+}
+
+#[test]
+fn raids_before_stakes_lose_the_ties() {
+    let (code, report) = grade("tie_break.py", &FAST, &[]);
+    fails_only_as("tie_break", &report, "tie_break");
+    assert_eq!(code, 1);
+    // The Stake and Raid on one cell tie in the second case.
+    let second = &cases(&report)[1];
+    assert_eq!(second["kind"], "stake_raid_tie");
+    assert_eq!(second["verdict"]["twin"], true, "{second:#}");
+}
+
+#[test]
+fn stopping_one_ply_short_is_off_by_one() {
+    let (_, report) = grade("off_by_one.py", &FAST, &[]);
+    fails_only_as("off_by_one", &report, "off_by_one");
+    for case in cases(&report) {
+        if case["failure"] == "off_by_one" {
+            let p = parse_problem(case["input"].as_str().unwrap().as_bytes()).unwrap();
+            let d = p.task.depth().unwrap() - 1;
+            assert_eq!(case["verdict"]["depth"], d.min(p.board.empty_count()));
+        }
+    }
+}
+
+#[test]
+fn scoring_for_x_is_the_wrong_side_when_o_moves() {
+    let (_, report) = grade("wrong_side.py", &FAST, &[]);
+    fails_only_as("wrong_side", &report, "wrong_side");
+    for case in cases(&report) {
+        if case["failure"] == "wrong_side" {
+            assert!(case["summary"].as_str().unwrap().contains("O to move"));
+        }
+    }
+}
+
+#[test]
+fn a_broken_alpha_beta_disagrees_with_its_own_minimax() {
+    // Seed 3 draws a case where nothing else explains the miss.
+    let mut args = FAST.to_vec();
+    args.extend_from_slice(&["--seed", "3"]);
+    let (_, report) = grade("broken_alphabeta.py", &args, &[]);
+    let mut disagree = 0;
+    for case in cases(&report) {
+        if case["failure"].is_null() {
+            continue;
+        }
+        assert!(
+            case["summary"].as_str().unwrap().contains("ALPHABETA"),
+            "{case:#}"
+        );
+        if case["failure"] == "modes_disagree" {
+            assert_eq!(case["verdict"]["mode"], "MINIMAX");
+            assert_eq!(case["verdict"]["other"], case["verdict"]["answer"]);
+            disagree += 1;
+        }
+    }
+    assert!(disagree > 0, "{:?}", failures(&report));
+}
+
+#[test]
+fn leaving_out_raids_that_flip_nothing_changes_no_answer() {
+    let (code, report) = grade("no_quiet_raids.py", &FAST, &[]);
+    assert_eq!(failures(&report), vec![None; 12]);
+    assert_eq!(code, 0);
+}
+
+#[test]
+fn a_board_without_the_flips_is_a_wrong_board() {
+    let (_, report) = grade("no_flips.py", &FAST, &[]);
+    fails_only_as("no_flips", &report, "wrong_board");
+    for case in cases(&report) {
+        if case["failure"] == "wrong_board" {
+            let v = &case["verdict"];
+            assert!(v["move"].as_str().unwrap().ends_with("Raid"));
+            assert!(!v["cells"].as_array().unwrap().is_empty());
+        }
+    }
+}
+
+#[test]
+fn a_missing_final_newline_fails_strictly_and_passes_leniently() {
+    let (code, report) = grade("no_final_newline.py", &FAST, &[]);
+    assert_eq!(failures(&report), vec![Some("spacing"); 12]);
+    assert_eq!(
+        cases(&report)[0]["verdict"]["differences"][0],
+        "no_final_newline"
+    );
+    assert_eq!(report["strict"]["points"], 38);
+    assert_eq!(report["lenient"]["points"], 100);
+    assert_eq!(code, 1);
+}
+
+#[test]
+fn a_crash_on_large_boards_fails_those_and_shrinks_to_the_smallest() {
+    let (_, report) = grade("crash_large.py", &FAST, &[]);
+    fails_only_as("crash_large", &report, "crash");
+    for case in cases(&report) {
+        let large = case["size"]["n"].as_u64().unwrap() > 12;
+        assert_eq!(case["failure"] == "crash", large, "{}", case["summary"]);
+        if large {
+            let stderr = case["verdict"]["stderr"].as_str().unwrap();
+            assert!(stderr.contains("IndexError"), "{stderr}");
+        }
+    }
+    let shrunk = &report["shrunk"][0];
+    assert_eq!(shrunk["size"]["n"], 13, "{shrunk:#}");
+}
+
+#[test]
+fn a_program_that_never_stops_times_out() {
+    let args = ["--cases", "3", "--time-limit", "0.3", "--jobs", "2"];
+    let start = std::time::Instant::now();
+    let (_, report) = grade("timeout.py", &args, &[]);
+    assert_eq!(failures(&report), vec![Some("timeout"); 3]);
+    assert_eq!(report["strict"]["points"], 47);
+    assert!(report["shrunk"].as_array().unwrap().is_empty());
+    assert!(start.elapsed().as_secs() < 20);
+}
+
+#[test]
+fn a_wrong_file_name_scores_zero() {
+    let (code, report) = grade("wrong_name.py", &["--cases", "3"], &[]);
+    assert_eq!(failures(&report), vec![Some("wrong_name"); 3]);
+    assert_eq!(cases(&report)[0]["verdict"]["found"], "Output.txt");
+    assert_eq!(report["strict"]["points"], 0);
+    assert!(report["strict"]["rule"]
+        .as_str()
+        .unwrap()
+        .starts_with("0: case 1"));
+    assert_eq!(code, 1);
+}
+
+#[test]
+fn a_flood_of_output_costs_only_what_is_kept() {
+    let (code, report) = grade("flood.py", &["--cases", "2"], &[]);
+    assert_eq!((code, failures(&report)), (0, vec![None; 2]));
+    let stdout = cases(&report)[0]["stdout"].as_str().unwrap();
+    assert!(stdout.len() < 20_000, "{}", stdout.len());
+    assert!(stdout.contains("bytes left out") && stdout.ends_with("the last line of the trace\n"));
+}
+
+#[test]
+fn a_forked_helper_does_not_outlive_its_case() {
+    let dir = tempfile::tempdir().unwrap();
+    let pids = dir.path().join("pids");
+    let pids_arg = pids.display().to_string();
+    let (code, report) = grade("fork.py", &["--cases", "3"], &[&pids_arg]);
+    assert_eq!((code, failures(&report)), (0, vec![None; 3]));
+    let pids = std::fs::read_to_string(pids).unwrap();
+    assert_eq!(pids.lines().count(), 3);
+    assert_gone(&pids, "the forked helper");
+}
+
+#[test]
+fn verdicts_do_not_depend_on_jobs() {
+    let args = |jobs| {
+        let mut a = FAST.to_vec();
+        a.extend_from_slice(&["--jobs", jobs, "--shrink-runs", "0"]);
+        a
+    };
+    let (_, one) = grade("off_by_one.py", &args("1"), &[]);
+    let (_, two) = grade("off_by_one.py", &args("2"), &[]);
+    let verdicts =
+        |r: &Value| -> Vec<Value> { cases(r).iter().map(|c| c["verdict"].clone()).collect() };
+    assert_eq!(verdicts(&one), verdicts(&two));
+    assert_eq!(one["strict"], two["strict"]);
+}
+
+#[test]
+fn the_text_report_and_gradescope_results() {
+    let dir = tempfile::tempdir().unwrap();
+    let results = dir.path().join("results.json");
+    let path = fixture("tie_break.py").display().to_string();
+    let results_arg = results.display().to_string();
+    let args = [
+        "grade",
+        "--cases",
+        "3",
+        "--gradescope",
+        &results_arg,
+        "--",
+        python(),
+        "-B",
+        &path,
+    ];
+    let out = run(dir.path(), &args, b"");
+    assert_eq!(out.status.code(), Some(1));
+    let text = String::from_utf8(out.stdout).unwrap();
+    let json: Value = serde_json::from_slice(&std::fs::read(results).unwrap()).unwrap();
+    let score = json["score"].as_u64().unwrap();
+    assert!((47..=49).contains(&score), "{json:#}");
+    assert!(text.contains(&format!("Score: {score} / 100")), "{text}");
+    assert!(
+        text.contains("tie-break: the Stake on the same cell ties"),
+        "{text}"
+    );
+    assert!(
+        text.contains("Smallest failing input for tie-break"),
+        "{text}"
+    );
+    let tests = json["tests"].as_array().unwrap();
+    assert_eq!(tests.len(), 3);
+    assert_eq!(tests[1]["status"], "failed");
+    assert_eq!(
+        (&tests[0]["score"], &tests[0]["max_score"]),
+        (&Value::from(1), &Value::from(1))
+    );
+    assert!(tests[1]["output"]
+        .as_str()
+        .unwrap()
+        .contains("expected output.txt"));
+}
+
+#[test]
+fn bad_use_is_one_line_and_status_2() {
+    let dir = tempfile::tempdir().unwrap();
+    let textbook = fixture("textbook.py").display().to_string();
+    let cases = ["grade", "--cases", "0", "--", "python3", &textbook];
+    let limit = ["grade", "--time-limit", "-1", "--", "python3", &textbook];
+    let from = [
+        "grade",
+        "--cases-from",
+        "/no/such/folder",
+        "--",
+        "python3",
+        &textbook,
+    ];
+    let missing = ["grade", "--", "/no/such/program"];
+    let not_exec = ["grade", "cmd:/etc/passwd"];
+    let unknown = ["grade", "--", "no-such-program-anywhere", "x"];
+    for args in [
+        &cases[..],
+        &limit[..],
+        &from[..],
+        &missing[..],
+        &not_exec[..],
+        &unknown[..],
+    ] {
+        let out = run(dir.path(), args, b"");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
+        assert_eq!(stderr.lines().count(), 1, "{args:?}: {stderr}");
+        assert!(stderr.starts_with("stakeraid: "), "{args:?}: {stderr}");
+        assert!(out.stdout.is_empty(), "{args:?}: no case ran");
+    }
+}
+
+#[test]
+fn ctrl_c_kills_the_programs_running() {
+    let dir = tempfile::tempdir().unwrap();
+    let pids = dir.path().join("pids");
+    let command = format!("cmd:echo $$ >> {}; sleep 30", pids.display());
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_stakeraid"))
+        .args([
+            "grade",
+            "--cases",
+            "2",
+            "--jobs",
+            "2",
+            "--time-limit",
+            "20",
+            &command,
+        ])
+        .current_dir(dir.path())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let start = std::time::Instant::now();
+    while std::fs::read_to_string(&pids).map_or(0, |p| p.lines().count()) < 2 {
+        assert!(start.elapsed().as_secs() < 20, "the programs did not start");
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    // A run is listed for the signal handler just after its start, which
+    // its program may beat on a loaded machine.
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    // SAFETY: a signal to the child this test started.
+    unsafe {
+        libc::kill(child.id() as libc::pid_t, libc::SIGINT);
+    }
+    let status = child.wait().unwrap();
+    use std::os::unix::process::ExitStatusExt;
+    assert_eq!(status.signal(), Some(libc::SIGINT));
+    let pids = std::fs::read_to_string(&pids).unwrap();
+    wait_gone(&pids, "a program", std::time::Duration::from_secs(5));
+}
