@@ -15,7 +15,11 @@ __all__ = [
     "__version__",
     "analyse",
     "competition_move",
+    "grade_cases_json",
+    "grade_json",
+    "judge_output_json",
     "run_job",
+    "shrink_json",
     "solve_text",
 ]
 
