@@ -1,0 +1,93 @@
+"""A split solve on a Ray cluster of three nodes started as a user starts
+one (``ray start --head``, then ``ray start --address ...`` for each other
+node, one CPU each, all on loopback): a worker node stopped in the middle
+of the solve (its raylet killed) leaves the answer unchanged, the jobs it
+held run again on the nodes left."""
+
+import os
+import random
+import signal
+import socket
+import subprocess
+import sys
+import time
+
+import pytest
+import stakeraid
+
+ray = pytest.importorskip("ray") if not os.environ.get("CI") else __import__("ray")
+from stakeraid import cluster  # noqa: E402
+
+from conftest import random_position  # noqa: E402
+
+RAY = os.path.join(os.path.dirname(sys.executable), "ray")
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def ray_start(home, *args):
+    # The ports of every agent are named: nodes on one machine would
+    # otherwise all ask for the same defaults. A home of its own: an auth
+    # token left in ~/.ray by other work would make the head ask the
+    # other nodes for it.
+    ports = [
+        "--node-manager-port", str(free_port()),
+        "--object-manager-port", str(free_port()),
+        "--dashboard-agent-listen-port", str(free_port()),
+        "--dashboard-agent-grpc-port", str(free_port()),
+        "--runtime-env-agent-port", str(free_port()),
+        "--metrics-export-port", str(free_port()),
+    ]
+    run = subprocess.run(
+        [RAY, "start", "--num-cpus", "1", "--node-ip-address", "127.0.0.1",
+         "--disable-usage-stats", *ports, *args],
+        capture_output=True, text=True, timeout=180, env={**os.environ, "HOME": str(home)},
+    )
+    assert run.returncode == 0, run.stdout[-2000:] + run.stderr[-2000:]
+    return int(ports[1])
+
+
+@pytest.fixture(scope="module")
+def three_nodes(tmp_path_factory):
+    assert not ray.is_initialized()
+    home = tmp_path_factory.mktemp("home")
+    head = free_port()
+    try:
+        ray_start(home, "--head", "--port", str(head), "--include-dashboard", "false")
+        workers = [ray_start(home, "--address", f"127.0.0.1:{head}") for _ in range(2)]
+        yield f"127.0.0.1:{head}", workers
+    finally:
+        if ray.is_initialized():
+            ray.shutdown()
+        subprocess.run([RAY, "stop", "--force"], capture_output=True, timeout=120)
+
+
+def raylet_pid(node_manager_port):
+    """The process id of the raylet listening on ``node_manager_port``."""
+    out = subprocess.run(["pgrep", "-f", f"raylet.*--node_manager_port={node_manager_port}"],
+                         capture_output=True, text=True).stdout.split()
+    assert len(out) == 1, out
+    return int(out[0])
+
+
+def test_a_worker_node_stopped_mid_solve_changes_no_answer(three_nodes):
+    address, workers = three_nodes
+    position = random_position(random.Random(31), 5, 14)
+    direct = stakeraid.analyse(position, depth=14, threads=1)
+    victim = raylet_pid(workers[0])
+    stopped = []
+
+    def stop_a_node(stats):
+        if not stopped and stats["done"] >= 3:
+            os.kill(victim, signal.SIGKILL)
+            stopped.append(time.monotonic())
+
+    answer = cluster.solve(position, 14, split=2, inline_plies=4, order_plies=4,
+                           address=address, progress=stop_a_node)
+    assert stopped, "the solve ended before a node could be stopped"
+    assert int(ray.cluster_resources().get("CPU", 0)) == 2, ray.cluster_resources()
+    assert (answer["best"], answer["value"]) == (str(direct.best), direct.value)
