@@ -34,6 +34,7 @@ def ray_start(home, *args):
     # otherwise all ask for the same defaults. A home of its own: an auth
     # token left in ~/.ray by other work would make the head ask the
     # other nodes for it.
+    env = {k: v for k, v in os.environ.items() if k != "RAY_AUTH_MODE"}
     ports = [
         "--node-manager-port", str(free_port()),
         "--object-manager-port", str(free_port()),
@@ -45,7 +46,7 @@ def ray_start(home, *args):
     run = subprocess.run(
         [RAY, "start", "--num-cpus", "1", "--node-ip-address", "127.0.0.1",
          "--disable-usage-stats", *ports, *args],
-        capture_output=True, text=True, timeout=180, env={**os.environ, "HOME": str(home)},
+        capture_output=True, text=True, timeout=180, env={**env, "HOME": str(home)},
     )
     assert run.returncode == 0, run.stdout[-2000:] + run.stderr[-2000:]
     return int(ports[1])
@@ -54,6 +55,9 @@ def ray_start(home, *args):
 @pytest.fixture(scope="module")
 def three_nodes(tmp_path_factory):
     assert not ray.is_initialized()
+    # ray.init of another test module leaves RAY_AUTH_MODE=token behind; a
+    # cluster started as a user starts one has no token, nor its driver.
+    auth = os.environ.pop("RAY_AUTH_MODE", None)
     home = tmp_path_factory.mktemp("home")
     head = free_port()
     try:
@@ -64,6 +68,8 @@ def three_nodes(tmp_path_factory):
         if ray.is_initialized():
             ray.shutdown()
         subprocess.run([RAY, "stop", "--force"], capture_output=True, timeout=120)
+        if auth is not None:
+            os.environ["RAY_AUTH_MODE"] = auth
 
 
 def raylet_pid(node_manager_port):
