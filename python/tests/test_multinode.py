@@ -80,20 +80,54 @@ def raylet_pid(node_manager_port):
     return int(out[0])
 
 
-def test_a_worker_node_stopped_mid_solve_changes_no_answer(three_nodes):
+def started_on(marks):
+    """A job function that notes, in the folder ``marks``, the node each
+    job starts on, then runs it."""
+
+    def run(job, threads):
+        import json
+        import os
+
+        import ray
+        import stakeraid
+
+        node = ray.get_runtime_context().get_node_id()
+        with open(os.path.join(marks, f"{node}-{json.loads(job)['id']}"), "w"):
+            pass
+        return stakeraid.run_job(job, threads)
+
+    return run
+
+
+def test_a_worker_node_stopped_mid_solve_changes_no_answer(three_nodes, tmp_path):
     address, workers = three_nodes
-    position = random_position(random.Random(31), 5, 14)
-    direct = stakeraid.analyse(position, depth=14, threads=1)
-    victim = raylet_pid(workers[0])
+    position = random_position(random.Random(31), 5, 16)
+    direct = stakeraid.analyse(position, depth=16, threads=1)
+    ray.init(address=address, include_dashboard=False, log_to_driver=False)
+    marks = str(tmp_path)
     stopped = []
 
-    def stop_a_node(stats):
-        if not stopped and stats["done"] >= 3:
-            os.kill(victim, signal.SIGKILL)
-            stopped.append(time.monotonic())
+    def stop_the_node_once_it_works(stats):
+        # The first worker node (not the head) seen running a job is
+        # stopped while it holds it: that job must run again elsewhere.
+        if stopped:
+            return
+        # Asked each time: a node can be missing from the first answers.
+        port_of = {n["NodeID"]: n["NodeManagerPort"] for n in ray.nodes()}
+        for name in os.listdir(marks):
+            port = port_of.get(name.rsplit("-", 1)[0])
+            if port in workers:
+                os.kill(raylet_pid(port), signal.SIGKILL)
+                stopped.append(port)
+                return
 
-    answer = cluster.solve(position, 14, split=2, inline_plies=4, order_plies=4,
-                           address=address, progress=stop_a_node)
-    assert stopped, "the solve ended before a node could be stopped"
-    assert int(ray.cluster_resources().get("CPU", 0)) == 2, ray.cluster_resources()
+    answer = cluster.solve(position, 16, split=2, inline_plies=4, order_plies=4,
+                           address=address, progress=stop_the_node_once_it_works,
+                           job_function=started_on(marks))
+    assert stopped, "no job ran on a worker node before the solve ended"
     assert (answer["best"], answer["value"]) == (str(direct.best), direct.value)
+    # The cluster saw the node go.
+    deadline = time.monotonic() + 90
+    while ray.cluster_resources().get("CPU", 0) != 2 and time.monotonic() < deadline:
+        time.sleep(1)
+    assert ray.cluster_resources().get("CPU", 0) == 2, ray.cluster_resources()

@@ -47,7 +47,9 @@ IN_FLIGHT_PER_CPU = 2
 def _job_task(ray: Any, job_function: Callable[[str, int], str]) -> Any:
     # One search thread per reserved CPU. Ray runs a task again when its
     # worker dies (max_retries); the driver ignores a result given twice.
-    @ray.remote(num_cpus=1, max_retries=5)
+    # Spread over the nodes: Ray's default fills the driver's node first,
+    # and jobs of a few milliseconds then rarely reach the others.
+    @ray.remote(num_cpus=1, max_retries=5, scheduling_strategy="SPREAD")
     def run(job: str) -> str:
         return job_function(job, 1)
 
