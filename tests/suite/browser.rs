@@ -650,6 +650,16 @@ fn open(server: &Server, b: &mut Browser) {
     );
 }
 
+/// The page of a new server in a new browser, or `None` (said) when
+/// there is no browser to drive.
+fn opened() -> Option<(Server, Browser)> {
+    let exe = browser_or_skip()?;
+    let server = Server::start();
+    let mut b = Browser::start(&exe);
+    open(&server, &mut b);
+    Some((server, b))
+}
+
 /// The exported input.txt of the page's position and settings.
 fn exported_input(b: &mut Browser) -> String {
     b.eval("document.getElementById('export').textContent = ''");
@@ -684,10 +694,9 @@ fn panel(b: &mut Browser) -> (String, String, String, usize) {
 
 #[test]
 fn the_panel_shows_the_position_on_the_board() {
-    let Some(exe) = browser_or_skip() else { return };
-    let server = Server::start();
-    let mut b = Browser::start(&exe);
-    open(&server, &mut b);
+    let Some((_server, mut b)) = opened() else {
+        return;
+    };
     b.load(INPUT);
 
     // An analysis of the start: its output.txt is solve's answer to the
@@ -791,10 +800,9 @@ fn the_panel_shows_the_position_on_the_board() {
 
 #[test]
 fn a_stopped_search_is_shown_as_not_exact() {
-    let Some(exe) = browser_or_skip() else { return };
-    let server = Server::start();
-    let mut b = Browser::start(&exe);
-    open(&server, &mut b);
+    let Some((_server, mut b)) = opened() else {
+        return;
+    };
     // 7x7, depth 30 in 2 s: the time ends the search long before.
     b.set("size", "7");
     b.set("seed", "3");
@@ -852,10 +860,9 @@ fn a_stopped_search_is_shown_as_not_exact() {
 
 #[test]
 fn the_page_opens_clean_and_explains_what_it_refuses() {
-    let Some(exe) = browser_or_skip() else { return };
-    let server = Server::start();
-    let mut b = Browser::start(&exe);
-    open(&server, &mut b);
+    let Some((_server, mut b)) = opened() else {
+        return;
+    };
 
     // No empty bordered box, and no gap between the score line and Undo.
     let empty = b.eval(
