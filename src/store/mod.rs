@@ -534,15 +534,6 @@ impl Store {
         }
     }
 
-    /// Folds the write-ahead log into the file, so that the file alone
-    /// holds everything written (to copy or commit it).
-    pub fn checkpoint(&self) -> Result<(), StoreError> {
-        self.conn
-            .lock()
-            .query_row("PRAGMA wal_checkpoint(TRUNCATE)", [], |_| Ok(()))
-            .map_err(|e| file::sql_error(&self.path, e))
-    }
-
     /// Folds the write-ahead log into the file, leaves no log beside it,
     /// and takes no write after: for a program about to end (on a signal,
     /// its search threads may still hold the store). What was written
@@ -560,15 +551,14 @@ impl Store {
             .map_err(|e| file::sql_error(&self.path, e))
     }
 
-    /// Folds the write-ahead log into the file and closes it, so the store
-    /// is one self-contained file (to copy or commit). Dropping a store
-    /// without closing it loses nothing: the next open replays the log.
+    /// Seals the store ([`Store::seal`]) and closes it, so the store is one
+    /// self-contained file (to copy or commit). Dropping a store without
+    /// closing it loses nothing: the next open replays the log.
     pub fn close(self) -> Result<(), StoreError> {
+        self.seal()?;
         let conn = self.conn.into_inner();
-        let path = self.path;
-        conn.query_row("PRAGMA wal_checkpoint(TRUNCATE)", [], |_| Ok(()))
-            .and_then(|()| conn.close().map_err(|(_, e)| e))
-            .map_err(|e| file::sql_error(&path, e))
+        conn.close()
+            .map_err(|(_, e)| file::sql_error(&self.path, e))
     }
 }
 

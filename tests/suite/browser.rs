@@ -660,6 +660,17 @@ fn opened() -> Option<(Server, Browser)> {
     Some((server, b))
 }
 
+/// Loads the page's random 7x7 board of seed 3.
+fn random_7x7(b: &mut Browser) {
+    b.set("size", "7");
+    b.set("seed", "3");
+    b.press("random");
+    b.wait(
+        "document.querySelectorAll('#board .cell').length === 49",
+        "the 7x7 board",
+    );
+}
+
 /// The exported input.txt of the page's position and settings.
 fn exported_input(b: &mut Browser) -> String {
     b.eval("document.getElementById('export').textContent = ''");
@@ -804,13 +815,7 @@ fn a_stopped_search_is_shown_as_not_exact() {
         return;
     };
     // 7x7, depth 30 in 2 s: the time ends the search long before.
-    b.set("size", "7");
-    b.set("seed", "3");
-    b.press("random");
-    b.wait(
-        "document.querySelectorAll('#board .cell').length === 49",
-        "the 7x7 board",
-    );
+    random_7x7(&mut b);
     b.set("mode", "ALPHABETA");
     b.set("depth", "30");
     b.set("time", "2");
@@ -1050,13 +1055,7 @@ fn a_26x26_board_is_readable_at_1400_pixels() {
 
     // The tree view wraps its long "cut:" lines: on a 7x7 board with 34
     // empty cells a cut skips dozens of moves at once.
-    b.set("size", "7");
-    b.set("seed", "3");
-    b.press("random");
-    b.wait(
-        "document.querySelectorAll('#board .cell').length === 49",
-        "the 7x7 board",
-    );
+    random_7x7(&mut b);
     b.eval("document.getElementById('tree-box').open = true; document.getElementById('tree-depth').value = 2; document.getElementById('tree').click()");
     b.wait(
         "document.querySelector('#tree-view .cut')",

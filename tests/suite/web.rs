@@ -230,11 +230,7 @@ fn the_streams_last_depth_has_the_librarys_root_values() {
         ));
         assert!(events.status.contains("200"), "{}", events.status);
         let all = events.until_done();
-        let depths: Vec<&Value> = all
-            .iter()
-            .filter(|e| e.0 == "depth")
-            .map(|e| &e.1)
-            .collect();
+        let depths = depth_events(&all);
         assert_eq!(depths.len(), depth as usize, "{all:?}");
         let last = depths.last().unwrap();
         let position = Position::from_grid(&grid).unwrap();
@@ -835,7 +831,7 @@ fn a_stopped_analysis_says_what_was_asked_and_is_not_exact() {
     assert_eq!(a["exact"], false, "{a}");
     assert_eq!(a["stopped"], true, "{a}");
     assert!(a["depth"].as_u64().unwrap() < u64::from(library.requested_depth));
-    for (_, d) in all.iter().filter(|e| e.0 == "depth") {
+    for d in depth_events(&all) {
         assert_eq!(d["requested_depth"], library.requested_depth, "{d}");
         assert_eq!(d["exact"], false, "{d}");
     }
@@ -844,11 +840,7 @@ fn a_stopped_analysis_says_what_was_asked_and_is_not_exact() {
     // depth is the answer.
     let mut events = server.stream(&analyse_query(&small_grid(), "mode=MINIMAX&depth=3"));
     let all = events.until_done();
-    let depths: Vec<&Value> = all
-        .iter()
-        .filter(|e| e.0 == "depth")
-        .map(|e| &e.1)
-        .collect();
+    let depths = depth_events(&all);
     assert_eq!(depths.len(), 3);
     for d in &depths {
         assert_eq!(d["requested_depth"], 3);
@@ -987,5 +979,13 @@ fn flipped_names(game: &stakeraid::Game) -> Vec<String> {
         .flipped
         .iter()
         .map(|&(r, c)| stakeraid::Move::new(r, c, stakeraid::MoveKind::Stake).cell_name())
+        .collect()
+}
+
+/// The analyses of a stream's `depth` events, in order.
+fn depth_events(all: &[(String, Value)]) -> Vec<&Value> {
+    all.iter()
+        .filter(|e| e.0 == "depth")
+        .map(|e| &e.1)
         .collect()
 }
