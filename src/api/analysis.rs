@@ -85,13 +85,13 @@ impl Analysis {
 }
 
 /// A move as its `output.txt` text, `"C3 Raid"`.
-mod move_text {
+pub(crate) mod move_text {
     use serde::de::Error;
     use serde::{Deserialize, Deserializer, Serializer};
 
     use crate::game::Move;
 
-    pub(super) fn serialize<S: Serializer>(mv: &Move, s: S) -> Result<S::Ok, S::Error> {
+    pub(crate) fn serialize<S: Serializer>(mv: &Move, s: S) -> Result<S::Ok, S::Error> {
         s.collect_str(mv)
     }
 

@@ -138,7 +138,9 @@ pub fn grade(
 }
 
 /// `f` over `items` on `jobs` threads, the results in the items' order;
-/// the first error (in that order) if any.
+/// the first error (in that order) if any. Plain threads, not rayon: each
+/// item mostly waits on a program it runs, and a rayon worker waiting on
+/// the engine's own pool may take up another item meanwhile.
 fn par_map<T: Sync, R: Send>(
     items: &[T],
     jobs: usize,

@@ -5,9 +5,9 @@ use std::fmt;
 use std::io;
 use std::time::Duration;
 
-use serde::{Serialize, Serializer};
+use serde::Serialize;
 
-use crate::api::{analyse, Limits, Position};
+use crate::api::{analyse, move_text, Limits, Position};
 use crate::game::{check_move, Move, MoveKind};
 use crate::play::referee::{Exit, MAX_OUTPUT};
 use crate::search::reference;
@@ -70,7 +70,7 @@ pub enum Miss {
         /// The other mode.
         mode: SearchMode,
         /// Its move there.
-        #[serde(serialize_with = "move_text")]
+        #[serde(serialize_with = "move_text::serialize")]
         other: Move,
     },
     /// A lower value: the search itself goes wrong.
@@ -118,7 +118,7 @@ pub enum Verdict {
     /// The move cannot be played in the position.
     IllegalMove {
         /// The move written.
-        #[serde(rename = "move", serialize_with = "move_text")]
+        #[serde(rename = "move", serialize_with = "move_text::serialize")]
         mv: Move,
         /// Why not.
         reason: String,
@@ -126,7 +126,7 @@ pub enum Verdict {
     /// The board written is not the board after the program's own move.
     WrongBoard {
         /// The move written.
-        #[serde(rename = "move", serialize_with = "move_text")]
+        #[serde(rename = "move", serialize_with = "move_text::serialize")]
         mv: Move,
         /// The cells that differ, row-major.
         cells: Vec<CellDiff>,
@@ -134,12 +134,12 @@ pub enum Verdict {
     /// A legal move that is not the answer.
     WrongMove {
         /// The move written.
-        #[serde(rename = "move", serialize_with = "move_text")]
+        #[serde(rename = "move", serialize_with = "move_text::serialize")]
         mv: Move,
         /// Its exact value at the case's depth.
         value: i64,
         /// The answer.
-        #[serde(serialize_with = "move_text")]
+        #[serde(serialize_with = "move_text::serialize")]
         answer: Move,
         /// The answer's value.
         answer_value: i64,
@@ -352,10 +352,6 @@ impl fmt::Display for Verdict {
             }
         }
     }
-}
-
-fn move_text<S: Serializer>(mv: &Move, s: S) -> Result<S::Ok, S::Error> {
-    s.collect_str(mv)
 }
 
 /// Above this many estimated textbook nodes, the wrong-side explanation
