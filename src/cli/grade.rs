@@ -10,9 +10,7 @@ use anyhow::Context;
 use indicatif::{ProgressBar, ProgressStyle};
 use stakeraid::grade::{grade, select_cases, GradeSettings, Program, RunSettings};
 
-use super::io::{
-    check_writable, clear_progress_on_signal, stop_programs_on_signal, write_output, write_stdout,
-};
+use super::io::{check_writable, end_on_signal, write_output, write_stdout};
 
 /// Arguments of `stakeraid grade`.
 #[derive(clap::Args)]
@@ -119,9 +117,9 @@ pub fn run_grade(args: &GradeArgs) -> anyhow::Result<bool> {
         shrink_runs: args.shrink_runs,
     };
 
-    stop_programs_on_signal();
-    let bar = if std::io::stderr().is_terminal() {
-        clear_progress_on_signal();
+    let terminal = std::io::stderr().is_terminal();
+    end_on_signal(terminal);
+    let bar = if terminal {
         let bar = ProgressBar::new(cases.len() as u64);
         bar.set_style(ProgressStyle::with_template(
             "{bar:40} {pos}/{len} cases  {msg}  [{elapsed}<{eta}]",

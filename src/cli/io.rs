@@ -197,17 +197,12 @@ fn handle(handler: extern "C" fn(libc::c_int)) {
     }
 }
 
-/// From now on, Ctrl-C or SIGTERM first clears the progress line on the
-/// terminal, then ends the program as the signal would have (no output
-/// file is written).
-pub fn clear_progress_on_signal() {
-    CLEAR_LINE.store(true, Ordering::SeqCst);
-    handle(clear_and_end);
-}
-
-/// From now on, Ctrl-C or SIGTERM kills every program being run, then
-/// ends this one as the signal would have.
-pub fn stop_programs_on_signal() {
+/// From now on, Ctrl-C or SIGTERM kills every program being run, clears
+/// the progress line if there is one (`clear_line`: standard error is a
+/// terminal showing it), then ends this program as the signal would have
+/// (no output file is written).
+pub fn end_on_signal(clear_line: bool) {
+    CLEAR_LINE.store(clear_line, Ordering::SeqCst);
     handle(clear_and_end);
 }
 
@@ -219,11 +214,10 @@ pub fn stop_programs_on_signal() {
 /// resume; that runs on a thread of its own, since a signal handler may
 /// not touch SQLite.
 pub fn on_signal(store: Option<Arc<Store>>, terminal: bool) {
-    CLEAR_LINE.store(terminal, Ordering::SeqCst);
     match store {
-        None if !terminal => {}
-        None => handle(clear_and_end),
+        None => end_on_signal(terminal),
         Some(store) => {
+            CLEAR_LINE.store(terminal, Ordering::SeqCst);
             std::thread::spawn(move || seal_on_signal(&store));
             handle(note);
         }

@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 
 use stakeraid::referee::{run_referee, GameSettings, RefereeSettings, Side, WallGuard};
 
-use super::io::{check_writable, stop_programs_on_signal, write_output, write_stdout};
+use super::io::{check_writable, end_on_signal, write_output, write_stdout};
 use super::matches::{games_bar, BoardArgs};
 
 /// Arguments of `stakeraid referee`.
@@ -68,7 +68,7 @@ pub fn run_referee_command(args: &RefereeArgs) -> anyhow::Result<()> {
     for side in [&args.a, &args.b] {
         side.check()?;
     }
-    stop_programs_on_signal();
+    end_on_signal(false);
     let bar = games_bar(&args.boards, args.trace)?;
     let mut trace = |s: &str| {
         if args.trace {
