@@ -6,7 +6,8 @@ use std::sync::Arc;
 
 use crate::game::{Board, Move, Player, Twins};
 use crate::search::root::{self, Deepening, Goal, Iterative, Pick, RootResult, RootValue};
-use crate::search::{Compact, Deadline, Progress, TableSaver, Threads};
+use crate::search::{known_choice, Known};
+use crate::search::{Compact, Deadline, Engine, Progress, Signals, TableSaver, Threads};
 use crate::store::StoreUse;
 use crate::text::SearchMode;
 
@@ -81,9 +82,9 @@ pub(crate) fn exact_search(
     });
     // With a store, the table outlives a kill too, mostly.
     let saver = compact.clone().and_then(TableSaver::start);
-    let goal = match compact {
+    let goal = match &compact {
         Some(compact) => Goal::Answer {
-            engine: Pick::Compact(compact),
+            engine: Pick::Compact(compact.clone()),
             deepening: Deepening::UnlessTimed,
         },
         None => Goal::default(),
@@ -131,24 +132,55 @@ pub(crate) fn exact_search(
     }
 
     // Step 3. The principal variation: each side's own choice at the depth
-    // left, which ends on a position scored at the root's value.
+    // left, which ends on a position scored at the root's value. Every
+    // position on it has a known value (minus the one before it), so each
+    // choice takes null-window tests in canonical order (`search/choice.rs`)
+    // rather than a search of its own; only where that fails, which a
+    // sound engine never makes it, does a full search choose.
     // Its nodes are not counted: they are not needed for the answer, and
     // with them the count would depend on whether it was asked for.
     let mut pv = vec![result.best];
-    let mut b = board.clone();
-    b.make(result.best, p);
-    let mut to_move = p.other();
-    for left in (1..depth).rev() {
-        if settings.pv == Pv::Skip || b.is_full() {
-            break;
-        }
-        let Some((mv, _)) = choice(&b, to_move, left, &deepening) else {
-            cut = true;
-            break;
+    if settings.pv == Pv::Find && depth > 1 {
+        let engine = match &compact {
+            Some(compact) => Engine::Compact(compact.clone(), settings.threads),
+            None => {
+                let bytes = root::table_bytes(board.n(), empties, plies);
+                let bytes = bytes.min(settings.table_bytes.unwrap_or(usize::MAX));
+                Engine::exact_for(board, bytes, settings.threads)
+            }
         };
-        pv.push(mv);
-        b.make(mv, to_move);
-        to_move = to_move.other();
+        let progress = settings.progress.clone().unwrap_or_default();
+        let signals = Signals {
+            deadline: stop,
+            progress: &progress,
+        };
+        let mut b = board.clone();
+        b.make(result.best, p);
+        let mut to_move = p.other();
+        let mut value = -result.value;
+        for left in (1..depth).rev() {
+            if b.is_full() {
+                break;
+            }
+            let mv = match known_choice(&engine, &b, to_move, left, value, signals) {
+                Known::Choice(mv, _) => mv,
+                Known::Aborted => {
+                    cut = true;
+                    break;
+                }
+                Known::Missed => match choice(&b, to_move, left, &deepening) {
+                    Some((mv, _)) => mv,
+                    None => {
+                        cut = true;
+                        break;
+                    }
+                },
+            };
+            pv.push(mv);
+            b.make(mv, to_move);
+            to_move = to_move.other();
+            value = -value;
+        }
     }
 
     if let Some(saver) = saver {

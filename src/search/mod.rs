@@ -5,6 +5,7 @@
 //! search with a window and one worker per thread, stopped by a
 //! [`Deadline`] and reporting to a [`Progress`].
 
+mod choice;
 mod compact;
 mod deadline;
 mod engine;
@@ -21,6 +22,7 @@ pub mod trace;
 mod window;
 mod worker;
 
+pub(crate) use choice::{known_choice, Known};
 pub(crate) use compact::{Compact, TableSaver};
 pub(crate) use deadline::process_cpu;
 pub use deadline::Deadline;
@@ -32,3 +34,4 @@ pub use reference::Decision;
 pub use root::{RootResult, RootValue};
 pub use window::Bound;
 pub(crate) use window::Window;
+pub(crate) use worker::Signals;

@@ -3,6 +3,7 @@
 //! would otherwise take over.
 
 mod agreement;
+mod choice;
 mod compact;
 
 /// A pool of `threads` workers, as the solver builds it.
