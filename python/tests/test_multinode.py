@@ -2,7 +2,8 @@
 one (``ray start --head``, then ``ray start --address ...`` for each other
 node, one CPU each, all on loopback): a worker node stopped in the middle
 of the solve (its raylet killed) leaves the answer unchanged, the jobs it
-held run again on the nodes left."""
+held run again on the nodes left; and a driver killed mid-solve and
+started again on the same store resumes to the same answer."""
 
 import os
 import random
@@ -97,6 +98,36 @@ def started_on(marks):
         return stakeraid.run_job(job, threads)
 
     return run
+
+
+def test_a_driver_killed_mid_solve_resumes_on_the_cluster(three_nodes, tmp_path):
+    # Before the node is stopped below: three nodes run the jobs here.
+    address, _ = three_nodes
+    position = random_position(random.Random(32), 5, 16)
+    direct = stakeraid.analyse(position, depth=16, threads=1)
+    store = str(tmp_path / "resume.db")
+    # The first driver is a process of its own on the cluster, killed once
+    # a few results have reached the store.
+    script = (
+        "import os, stakeraid\n"
+        "from stakeraid import cluster\n"
+        f"p = stakeraid.Position.from_input({position.to_input(depth=16)!r})\n"
+        "def stop(stats):\n"
+        "    if stats['done'] >= 5: os._exit(9)\n"
+        f"cluster.solve(p, 16, split=2, inline_plies=4, order_plies=4, store={store!r},"
+        f" address={address!r}, progress=stop)\n"
+    )
+    env = {k: v for k, v in os.environ.items() if k != "RAY_AUTH_MODE"}
+    run = subprocess.run([sys.executable, "-c", script], capture_output=True, timeout=300,
+                         env=env)
+    assert run.returncode == 9, run.stderr.decode()[-2000:]
+    try:
+        answer = cluster.solve(position, 16, split=2, inline_plies=4, order_plies=4,
+                               store=store, address=address)
+    finally:
+        ray.shutdown()
+    assert answer["stats"]["store_loaded"] > 0
+    assert (answer["best"], answer["value"]) == (str(direct.best), direct.value)
 
 
 def test_a_worker_node_stopped_mid_solve_changes_no_answer(three_nodes, tmp_path):
