@@ -1,19 +1,42 @@
 //! The speedup a split solve would reach on many workers, from its jobs'
-//! measured durations (see `stakeraid::jobs::simulate`):
+//! measured durations (the model: `stakeraid::jobs::simulate`):
 //!
-//!   cargo run --release --example split_speedup -- INPUT SPLIT[:ORDER] WORKERS...
+//!   cargo run --release --example split_speedup -- INPUT SPLIT[:ORDER] [OPTIONS] WORKERS...
+//!
+//! Options: `--own-tables` (each worker a table of its own, as a Ray
+//! cluster's processes; default one shared table, as threads),
+//! `--latency-us N` (a job's time outside its search on the cluster),
+//! `--speculate on|off|both` (default both).
 //!
 //! Prints, per worker count, the simulated wall time, the total job time,
-//! the driver's own time, jobs and nodes, and the speedup over one worker
-//! without speculation, for both settings of `Settings::speculate`.
-use stakeraid::jobs::{simulate, Settings};
+//! the driver's own time, jobs (cancelled ones among them) and nodes, and
+//! the speedup over the first row.
+use stakeraid::jobs::{simulate, Cluster, Settings};
 use stakeraid::{parse_problem, Task};
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    let [input, split, workers @ ..] = args.as_slice() else {
-        return Err("usage: split_speedup INPUT SPLIT WORKERS...".into());
+    let mut args = std::env::args().skip(1).peekable();
+    let usage = "usage: split_speedup INPUT SPLIT[:ORDER] [--own-tables] [--latency-us N] [--speculate on|off|both] WORKERS...";
+    let (Some(input), Some(split)) = (args.next(), args.next()) else {
+        return Err(usage.into());
     };
+    let (mut own_tables, mut latency_us, mut speculation) = (false, 0, vec![false, true]);
+    let mut workers = Vec::new();
+    while let Some(arg) = args.next() {
+        match arg.as_str() {
+            "--own-tables" => own_tables = true,
+            "--latency-us" => latency_us = args.next().ok_or(usage)?.parse()?,
+            "--speculate" => {
+                speculation = match args.next().as_deref() {
+                    Some("on") => vec![true],
+                    Some("off") => vec![false],
+                    Some("both") => vec![false, true],
+                    _ => return Err(usage.into()),
+                }
+            }
+            w => workers.push(w.parse::<usize>()?),
+        }
+    }
     let problem = parse_problem(std::fs::read(input)?.as_slice())?;
     let Task::Exact { depth, .. } = problem.task else {
         return Err("a MINIMAX or ALPHABETA input".into());
@@ -24,10 +47,10 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         None => (split.parse::<u32>()?, None),
     };
     let mut one = None;
-    println!("speculate  workers  wall_s  work_s  driver_s  jobs  nodes  speedup  answer");
-    for speculate in [false, true] {
-        for w in workers {
-            let w: usize = w.parse()?;
+    println!("# tables {}, latency {latency_us} us", if own_tables { "own" } else { "shared" });
+    println!("speculate  workers  wall_s  work_s  driver_s  jobs  cancelled  nodes  speedup  answer");
+    for &speculate in &speculation {
+        for &w in &workers {
             let defaults = Settings::default();
             let settings = Settings {
                 split,
@@ -35,14 +58,20 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                 speculate,
                 ..defaults
             };
-            let s = simulate(&problem.board, problem.player, depth, settings, w);
+            let cluster = Cluster {
+                workers: w,
+                own_tables,
+                latency_us,
+            };
+            let s = simulate(&problem.board, problem.player, depth, settings, cluster);
             let wall = s.makespan_us as f64 / 1e6;
             let base = *one.get_or_insert(wall);
             println!(
-                "{speculate:9}  {w:7}  {wall:6.2}  {:6.2}  {:8.2}  {:4}  {}  {:7.1}x  {} {}",
+                "{speculate:9}  {w:7}  {wall:6.2}  {:6.2}  {:8.2}  {:4}  {:9}  {}  {:7.1}x  {} {}",
                 s.work_us as f64 / 1e6,
                 s.driver_us as f64 / 1e6,
                 s.jobs,
+                s.cancelled,
                 s.nodes,
                 base / wall,
                 s.answer.best,

@@ -115,11 +115,21 @@ impl Job {
 /// Answers `job` with the fast exact engine on `threads` threads (0: one
 /// per core), on the process's kept table (see [`test`]).
 pub fn run_job(job: &Job, threads: usize) -> Result<JobResult, JobError> {
+    timed(job, |board, p| {
+        in_pool(threads, |parallel| {
+            test(board, p, job.plies, job.beta, parallel)
+        })
+    })
+}
+
+/// `job` answered by `test`, with the wall time it took.
+fn timed(
+    job: &Job,
+    test: impl FnOnce(&Board, Player) -> (i64, u64),
+) -> Result<JobResult, JobError> {
     let (board, p) = job.position()?;
     let start = Instant::now();
-    let (value, nodes) = in_pool(threads, |parallel| {
-        test(&board, p, job.plies, job.beta, parallel)
-    });
+    let (value, nodes) = test(&board, p);
     Ok(JobResult {
         id: job.id,
         value,
@@ -128,16 +138,23 @@ pub fn run_job(job: &Job, threads: usize) -> Result<JobResult, JobError> {
     })
 }
 
-/// The compact engine this process answered its last job with, and the
-/// board values it was built for: jobs of one solve share a board, and
-/// what one job's search left in the table (transpositions, the same
-/// positions tested at other windows) serves the next and the jobs running
-/// beside it, as in one parallel search (the table is built to be shared
-/// by threads).
-struct Kept {
+/// The compact engine a process (or a simulated worker) answered its last
+/// job with, and the board values it was built for: jobs of one solve
+/// share a board, and what one job's search left in the table
+/// (transpositions, the same positions tested at other windows) serves the
+/// next and the jobs running beside it, as in one parallel search (the
+/// table is built to be shared by threads).
+pub(super) struct Kept {
     values: Vec<i32>,
     bytes: usize,
     compact: Arc<Compact>,
+}
+
+impl Kept {
+    /// The table's size.
+    pub(super) fn bytes(&self) -> usize {
+        self.bytes
+    }
 }
 
 static KEPT: Mutex<Option<Kept>> = Mutex::new(None);
@@ -151,6 +168,35 @@ pub(super) fn release_kept() {
 /// with its node count: on the process's kept compact engine where the
 /// board fits one, else on a table of its own.
 pub(super) fn test(board: &Board, p: Player, plies: u32, beta: i64, parallel: bool) -> (i64, u64) {
+    // The lock is held only to take the engine: jobs side by side in one
+    // process search on it together.
+    test_on(
+        |bytes| kept_on(&mut KEPT.lock(), board, bytes),
+        board,
+        p,
+        plies,
+        beta,
+        parallel,
+    )
+}
+
+/// [`run_job`] on one thread with `kept` as the process's kept engine: a
+/// worker of a simulated cluster, each with a table of its own.
+pub(super) fn run_job_kept(job: &Job, kept: &mut Option<Kept>) -> Result<JobResult, JobError> {
+    timed(job, |board, p| {
+        let kept = |bytes| kept_on(kept, board, bytes);
+        test_on(kept, board, p, job.plies, job.beta, false)
+    })
+}
+
+fn test_on(
+    kept: impl FnOnce(usize) -> Option<Arc<Compact>>,
+    board: &Board,
+    p: Player,
+    plies: u32,
+    beta: i64,
+    parallel: bool,
+) -> (i64, u64) {
     // The table of a direct solve one ply deeper: the jobs of one solve
     // share it as the root's moves share the direct solve's (on a 22-empty
     // 5x5 solve cut at the root, half that cost 1.2x the nodes). A small
@@ -160,25 +206,27 @@ pub(super) fn test(board: &Board, p: Player, plies: u32, beta: i64, parallel: bo
     let bytes = compact_table_bytes(board.n(), board.empty_count(), plies + 1).min(small);
     let threads = Threads::pool_if(parallel);
     let window = Window::new(beta - 1, beta);
-    let n = board.n();
-    let values: Vec<i32> = (0..n * n).map(|i| board.value(i / n, i % n)).collect();
-    let kept = {
-        let mut kept = KEPT.lock();
-        if kept
-            .as_ref()
-            .is_none_or(|k| k.values != values || k.bytes < bytes)
-        {
-            *kept = Compact::new(board, bytes).map(|c| Kept {
-                values,
-                bytes,
-                compact: Arc::new(c),
-            });
-        }
-        kept.as_ref().map(|k| k.compact.clone())
-    };
-    let engine = match kept {
+    let engine = match kept(bytes) {
         Some(compact) => Engine::Compact(compact, threads),
         None => Engine::exact_for(board, bytes, threads),
     };
     engine.search_once(board, p, plies, window)
+}
+
+/// The kept engine, made anew where `kept` was built for other values or
+/// a smaller table; `None` where the board fits no compact engine.
+fn kept_on(kept: &mut Option<Kept>, board: &Board, bytes: usize) -> Option<Arc<Compact>> {
+    let n = board.n();
+    let values: Vec<i32> = (0..n * n).map(|i| board.value(i / n, i % n)).collect();
+    if kept
+        .as_ref()
+        .is_none_or(|k| k.values != values || k.bytes < bytes)
+    {
+        *kept = Compact::new(board, bytes).map(|c| Kept {
+            values,
+            bytes,
+            compact: Arc::new(c),
+        });
+    }
+    kept.as_ref().map(|k| k.compact.clone())
 }

@@ -61,7 +61,7 @@ mod simulate;
 pub use driver::{Driver, DriverStats, Hint, Settings, SplitAnswer};
 pub use job::{run_job, Job, JobError, JobFault, JobResult};
 pub use local::solve_local;
-pub use simulate::{simulate, Simulated};
+pub use simulate::{simulate, Cluster, Simulated, TABLE_BUDGET};
 
 use crate::store::Store;
 

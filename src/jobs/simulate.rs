@@ -1,92 +1,219 @@
-//! What a split solve would take on many workers, from its jobs' measured
-//! durations: the driver runs against a clock of its own, each job is
-//! answered for real (one at a time, on this thread) and takes on that
-//! clock the time it took here, and the driver's own work counts in full,
-//! since it is sequential. The makespan on `workers` workers is then the
-//! critical path the driver's order allows with that many, and the summed
-//! job time is the total work, speculative jobs included.
+//! What a split solve would take on a cluster, from its jobs' measured
+//! durations.
+//!
+//! The model: the driver runs against a clock of its own, and its work
+//! counts in full, since it is sequential. Each of `workers` workers runs
+//! one job at a time on one thread; a job handed out goes to the worker
+//! idle the longest (Ray spreads tasks over the nodes), is answered for
+//! real, here, on that worker's table, and takes on the clock the time it
+//! took here plus the cluster's latency (hand-out to start, end to result).
+//! A job the driver finds unneeded while it runs is cancelled, as the
+//! runners cancel it: its worker is free at once and only the part it ran
+//! counts as work. The makespan is then the critical path the driver's
+//! order allows on that many workers, and the summed job time the total
+//! work, speculative jobs included.
+//!
+//! Tables: threads of one process share one (the local runner); processes
+//! (a Ray cluster's workers) each keep their own from job to job. Own
+//! tables are kept up to [`TABLE_BUDGET`] in all, the least recently used
+//! dropped beyond it, so the model of many workers is pessimistic there: a
+//! real worker would still hold its table.
 
 use std::cmp::Reverse;
-use std::collections::BinaryHeap;
+use std::collections::{BinaryHeap, VecDeque};
 use std::time::Instant;
 
 use super::driver::{Driver, Settings, SplitAnswer};
-use super::job::{release_kept, run_job, JobResult};
+use super::job::{run_job_kept, JobResult, Kept};
 use crate::game::{Board, Player};
+
+/// Memory the simulated workers' own tables may take together.
+pub const TABLE_BUDGET: usize = 4 << 30;
+
+/// The cluster a split solve is simulated on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Cluster {
+    /// Workers, each running one job at a time on one thread.
+    pub workers: usize,
+    /// Each worker keeps a table of its own (processes), rather than all
+    /// sharing one (threads of one process).
+    pub own_tables: bool,
+    /// Microseconds a job spends outside its search: from the driver
+    /// handing it out to its start, and from its end to the driver holding
+    /// its result (a Ray task's overhead).
+    pub latency_us: u64,
+}
+
+impl Cluster {
+    /// `workers` threads of one process sharing a table, with no latency.
+    pub fn threads(workers: usize) -> Cluster {
+        Cluster {
+            workers,
+            own_tables: false,
+            latency_us: 0,
+        }
+    }
+}
 
 /// One simulated split solve.
 #[derive(Clone, Debug)]
 pub struct Simulated {
     /// The answer (the direct solve's).
     pub answer: SplitAnswer,
-    /// Workers simulated.
-    pub workers: usize,
+    /// The cluster simulated.
+    pub cluster: Cluster,
     /// Simulated wall time in microseconds: jobs on the workers, and the
     /// driver's own work between them.
     pub makespan_us: u64,
-    /// Summed job time in microseconds.
+    /// Summed job time in microseconds (latency not included).
     pub work_us: u64,
     /// Of it, the driver's own work (shallow ordering searches, tests too
     /// small to hand out).
     pub driver_us: u64,
     /// Jobs run.
     pub jobs: u64,
+    /// Of them, the ones cancelled before they ended.
+    pub cancelled: u64,
     /// Nodes searched in all.
     pub nodes: u64,
 }
 
+/// A job on a worker: when it was handed out on the clock, and what it
+/// returns.
+struct Running {
+    start: u64,
+    worker: usize,
+    result: JobResult,
+}
+
 /// Simulates the split solve of `board` (`p` to move, `plies` deep) on
-/// `workers` workers.
+/// `cluster`.
 pub fn simulate(
     board: &Board,
     p: Player,
     plies: u32,
     settings: Settings,
-    workers: usize,
+    cluster: Cluster,
 ) -> Simulated {
-    let workers = workers.max(1);
+    let workers = cluster.workers.max(1);
     let timed = Instant::now();
     let mut driver = Driver::new(board, p, plies, settings);
     let mut clock = timed.elapsed().as_micros() as u64;
     let mut driver_us = clock;
-    let mut work_us = 0;
-    let mut jobs = 0;
-    // Jobs running: the clock when each is done, its id, and where its
-    // result is in `results`.
-    let mut running: BinaryHeap<Reverse<(u64, u64, usize)>> = BinaryHeap::new();
-    let mut results: Vec<JobResult> = Vec::new();
+    let (mut work_us, mut jobs, mut cancelled) = (0, 0, 0);
+    let mut tables = Tables::new(workers, cluster.own_tables);
+    let mut idle: VecDeque<usize> = (0..workers).collect();
+    let mut running: Vec<Running> = Vec::new();
+    // Running jobs by end time, then id: indexes into `running`.
+    let mut ends: BinaryHeap<Reverse<(u64, u64)>> = BinaryHeap::new();
     while driver.answer().is_none() {
-        for job in driver.take_jobs(workers - running.len()) {
-            let result = run_job(&job, 1).expect("the driver's jobs are valid");
+        for job in driver.take_jobs(idle.len()) {
+            let worker = idle.pop_front().expect("as many jobs as idle workers");
+            let result = run_job_kept(&job, tables.of(worker)).expect("the driver's jobs are valid");
+            tables.used(worker);
             work_us += result.micros;
             jobs += 1;
-            running.push(Reverse((clock + result.micros, job.id, results.len())));
-            results.push(result);
+            let end = clock + cluster.latency_us + result.micros;
+            ends.push(Reverse((end, job.id)));
+            running.push(Running {
+                start: clock,
+                worker,
+                result,
+            });
         }
         if driver.answer().is_some() {
             break;
         }
-        let Reverse((done, _, at)) = running
-            .pop()
-            .expect("a driver without an answer waits on a job");
-        clock = clock.max(done);
+        let Reverse((end, id)) = ends.pop().expect("a driver without an answer waits on a job");
+        let at = running
+            .iter()
+            .position(|r| r.result.id == id)
+            .expect("every end belongs to a running job");
+        let done = running.swap_remove(at);
+        clock = clock.max(end);
+        idle.push_back(done.worker);
         let timed = Instant::now();
-        driver.finish(&results[at]);
+        driver.finish(&done.result);
+        let unneeded = driver.unneeded();
         let spent = timed.elapsed().as_micros() as u64;
         clock += spent;
         driver_us += spent;
+        // Cancelled: the worker is free now, and only what ran was work.
+        running.retain(|r| {
+            if !unneeded.contains(&r.result.id) {
+                return true;
+            }
+            let ran = clock.saturating_sub(r.start + cluster.latency_us);
+            work_us -= r.result.micros - ran.min(r.result.micros);
+            idle.push_back(r.worker);
+            cancelled += 1;
+            false
+        });
+        ends.retain(|Reverse((_, id))| !unneeded.contains(id));
     }
-    release_kept();
     Simulated {
         answer: driver
             .answer()
             .cloned()
             .expect("the loop ends with the answer"),
-        workers,
+        cluster: Cluster { workers, ..cluster },
         makespan_us: clock,
         work_us,
         driver_us,
         jobs,
+        cancelled,
         nodes: driver.stats().nodes,
+    }
+}
+
+/// The workers' tables: one shared, or one each within [`TABLE_BUDGET`].
+struct Tables {
+    own: bool,
+    kept: Vec<Option<Kept>>,
+    /// When each worker's table was last used (jobs handed out before).
+    last: Vec<u64>,
+    uses: u64,
+}
+
+impl Tables {
+    fn new(workers: usize, own: bool) -> Tables {
+        let slots = if own { workers } else { 1 };
+        Tables {
+            own,
+            kept: (0..slots).map(|_| None).collect(),
+            last: vec![0; slots],
+            uses: 0,
+        }
+    }
+
+    fn slot(&self, worker: usize) -> usize {
+        if self.own {
+            worker
+        } else {
+            0
+        }
+    }
+
+    fn of(&mut self, worker: usize) -> &mut Option<Kept> {
+        let slot = self.slot(worker);
+        &mut self.kept[slot]
+    }
+
+    /// Notes that `worker`'s table was just used, and drops the least
+    /// recently used others while all of them take more than the budget.
+    fn used(&mut self, worker: usize) {
+        let slot = self.slot(worker);
+        self.uses += 1;
+        self.last[slot] = self.uses;
+        let bytes = |kept: &[Option<Kept>]| kept.iter().flatten().map(Kept::bytes).sum::<usize>();
+        while bytes(&self.kept) > TABLE_BUDGET {
+            let oldest = (0..self.kept.len())
+                .filter(|&i| i != slot && self.kept[i].is_some())
+                .min_by_key(|&i| self.last[i]);
+            match oldest {
+                Some(i) => self.kept[i] = None,
+                None => break,
+            }
+        }
     }
 }

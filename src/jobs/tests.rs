@@ -289,3 +289,52 @@ fn a_stopped_split_solve_resumes_losing_only_the_job_in_flight() {
     }
     assert!(tried >= 8, "only {tried} positions needed two jobs or more");
 }
+
+/// The simulator answers what the textbook answers on every cluster it
+/// models, runs every job it counts, and keeps to its model's arithmetic:
+/// one worker is never faster than its work, and many never faster than
+/// their share of it or the latency of the jobs in a row.
+#[test]
+fn simulated_clusters_answer_the_reference() {
+    use super::{simulate, Cluster};
+    for seed in 0..24u64 {
+        let n = 3 + (seed % 2) as usize;
+        let (board, p) = position(600 + seed, n, (6 + seed % 4) as u32);
+        let depth = board.empty_count();
+        let expected = reference::alphabeta(&board, p, depth);
+        let workers = [1, 2, 3, 16][(seed % 4) as usize];
+        let cluster = Cluster {
+            workers,
+            own_tables: seed % 2 == 0,
+            latency_us: [0, 1500][(seed / 2 % 2) as usize],
+        };
+        let settings = Settings {
+            split: 1 + (seed % 3) as u32,
+            inline_plies: 0,
+            order_plies: (seed % 3) as u32,
+            store: None,
+            speculate: seed % 3 == 0,
+            ..Settings::default()
+        };
+        let s = simulate(&board, p, depth, settings, cluster);
+        assert_eq!(
+            (s.answer.best, s.answer.value),
+            (expected.best, expected.value),
+            "seed {seed}\n{board:?}"
+        );
+        assert_eq!(s.cluster, cluster);
+        assert!(s.cancelled <= s.jobs && s.driver_us <= s.makespan_us);
+        if workers == 1 {
+            assert!(s.makespan_us >= s.work_us + s.jobs * cluster.latency_us, "seed {seed}");
+        }
+        assert!(
+            s.makespan_us * workers as u64 >= s.work_us,
+            "seed {seed}: {} us on {workers} workers for {} us of work",
+            s.makespan_us,
+            s.work_us
+        );
+        if s.jobs > 0 {
+            assert!(s.makespan_us >= cluster.latency_us, "seed {seed}");
+        }
+    }
+}
