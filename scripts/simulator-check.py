@@ -1,0 +1,145 @@
+#!/usr/bin/env python3
+"""The split-solve simulator against real Ray runs on this machine.
+
+    target/python-test/venv/bin/python scripts/simulator-check.py INPUT SPLIT [REPEAT]
+
+Needs the release build of the simulator example
+(``cargo build --release --example split_speedup``) and the Python package
+with its ray extra (``scripts/python-test.sh`` installs both into
+target/python-test/venv). Runs, REPEAT times each (default 1), in turn:
+
+1. a local Ray instance of 2 CPUs (``ray.init(num_cpus=2)``);
+2. a cluster of three nodes started as a user starts one, all on loopback:
+   ``ray start --head --num-cpus 0`` (the driver's node, no workers) and
+   two ``ray start --address ... --num-cpus 1``: 2 workers on 2 cores;
+
+each measuring first a Ray task's latency (a task that does nothing, sent
+and waited for 200 times in a row: what a job spends outside its search),
+then the split solve (``stakeraid.cluster.solve``, SPREAD over the nodes,
+the default settings). Then the simulator predicts each from its own jobs'
+durations (``split_speedup --own-tables --latency-us`` the latency
+measured there) and the script prints measured against predicted wall.
+Nothing else should run meanwhile.
+"""
+
+import json
+import os
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+import ray
+import stakeraid
+from stakeraid import cluster
+
+REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+SIMULATOR = os.path.join(REPO, "target", "release", "examples", "split_speedup")
+RAY = os.path.join(os.path.dirname(sys.executable), "ray")
+
+
+def latency_us():
+    @ray.remote(num_cpus=1, scheduling_strategy="SPREAD")
+    def nothing(job):
+        return job
+
+    ray.get([nothing.remote("") for _ in range(4)])  # workers started
+    start = time.perf_counter()
+    for _ in range(200):
+        ray.get(nothing.remote('{"id": 1}'))
+    return (time.perf_counter() - start) / 200 * 1e6
+
+
+def solve(position, depth, split):
+    start = time.perf_counter()
+    answer = cluster.solve(position, depth, split=split)
+    wall = time.perf_counter() - start
+    return wall, answer
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def ray_start(home, cpus, *args):
+    env = {k: v for k, v in os.environ.items() if k != "RAY_AUTH_MODE"}
+    ports = []
+    for flag in ("--node-manager-port", "--object-manager-port",
+                 "--dashboard-agent-listen-port", "--dashboard-agent-grpc-port",
+                 "--runtime-env-agent-port", "--metrics-export-port"):
+        ports += [flag, str(free_port())]
+    subprocess.run(
+        [RAY, "start", "--num-cpus", str(cpus), "--node-ip-address", "127.0.0.1",
+         "--disable-usage-stats", *ports, *args],
+        check=True, capture_output=True, timeout=180, env={**env, "HOME": home},
+    )
+
+
+def simulate(input_path, split, latency):
+    out = subprocess.run(
+        [SIMULATOR, input_path, str(split), "--own-tables", "--latency-us",
+         str(round(latency)), "--speculate", "off", "2"],
+        check=True, capture_output=True, text=True,
+    ).stdout
+    row = [line.split() for line in out.splitlines() if line.startswith("false")][0]
+    return float(row[2]), int(row[5]), int(row[7])
+
+
+def main():
+    if len(sys.argv) not in (3, 4):
+        sys.exit(__doc__)
+    input_path, split = sys.argv[1], int(sys.argv[2])
+    repeat = int(sys.argv[3]) if len(sys.argv) == 4 else 1
+    text = open(input_path, encoding="utf-8").read()
+    position = stakeraid.Position.from_input(text)
+    depth = int(text.splitlines()[3])
+    start = time.perf_counter()
+    direct = stakeraid.analyse(position, depth=depth, threads=1)
+    print(f"direct one-thread solve: {direct.best} {direct.value}, {direct.nodes} nodes, "
+          f"{time.perf_counter() - start:.2f} s")
+    rows = []
+    for _ in range(repeat):
+        for setup in ("local Ray, 2 CPUs", "3 nodes: head 0 CPUs + 2 x 1 CPU"):
+            home = tempfile.mkdtemp(prefix="simcheck-")
+            auth = os.environ.pop("RAY_AUTH_MODE", None)
+            try:
+                if setup.startswith("local"):
+                    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
+                else:
+                    head = free_port()
+                    ray_start(home, 0, "--head", "--port", str(head), "--include-dashboard", "false")
+                    for _ in range(2):
+                        ray_start(home, 1, "--address", f"127.0.0.1:{head}")
+                    ray.init(address=f"127.0.0.1:{head}", include_dashboard=False,
+                             log_to_driver=False)
+                lat = latency_us()
+                wall, answer = solve(position, depth, split)
+            finally:
+                ray.shutdown()
+                if not setup.startswith("local"):
+                    subprocess.run([RAY, "stop", "--force"], capture_output=True, timeout=120,
+                                   env={**os.environ, "HOME": home})
+                if auth is not None:
+                    os.environ["RAY_AUTH_MODE"] = auth
+            assert (answer["best"], answer["value"]) == (str(direct.best), direct.value), answer
+            predicted, jobs, nodes = simulate(input_path, split, lat)
+            rows.append((setup, lat, wall, answer["stats"]["done"], answer["stats"]["nodes"],
+                         predicted, jobs, nodes))
+            print(json.dumps(rows[-1]), flush=True)
+    print()
+    print("setup                              latency_us  measured_s  jobs  nodes        "
+          "predicted_s  jobs  nodes        predicted/measured")
+    for setup, lat, wall, jobs, nodes, predicted, sjobs, snodes in rows:
+        print(f"{setup:34} {lat:10.0f}  {wall:10.2f}  {jobs:4}  {nodes:11}  {predicted:11.2f}"
+              f"  {sjobs:4}  {snodes:11}  {predicted / wall:.2f}")
+    for setup in dict.fromkeys(r[0] for r in rows):
+        ratios = [r[5] / r[2] for r in rows if r[0] == setup]
+        print(f"median predicted/measured, {setup}: {statistics.median(ratios):.2f}")
+
+
+if __name__ == "__main__":
+    main()
