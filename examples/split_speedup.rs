@@ -6,7 +6,8 @@
 //! Options: `--own-tables` (each worker a table of its own, as a Ray
 //! cluster's processes; default one shared table, as threads),
 //! `--latency-us N` (a job's time outside its search on the cluster),
-//! `--speculate on|off|both` (default both).
+//! `--speculate on|off|both` (default both), `--eager` (every child of a
+//! node predicted to need them all tested at once).
 //!
 //! Prints, per worker count, the simulated wall time, the total job time,
 //! the driver's own time, jobs (cancelled ones among them) and nodes, and
@@ -16,15 +17,17 @@ use stakeraid::{parse_problem, Task};
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let mut args = std::env::args().skip(1).peekable();
-    let usage = "usage: split_speedup INPUT SPLIT[:ORDER] [--own-tables] [--latency-us N] [--speculate on|off|both] WORKERS...";
+    let usage = "usage: split_speedup INPUT SPLIT[:ORDER] [--own-tables] [--latency-us N] [--speculate on|off|both] [--eager] WORKERS...";
     let (Some(input), Some(split)) = (args.next(), args.next()) else {
         return Err(usage.into());
     };
     let (mut own_tables, mut latency_us, mut speculation) = (false, 0, vec![false, true]);
+    let mut eager = false;
     let mut workers = Vec::new();
     while let Some(arg) = args.next() {
         match arg.as_str() {
             "--own-tables" => own_tables = true,
+            "--eager" => eager = true,
             "--latency-us" => latency_us = args.next().ok_or(usage)?.parse()?,
             "--speculate" => {
                 speculation = match args.next().as_deref() {
@@ -47,7 +50,10 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         None => (split.parse::<u32>()?, None),
     };
     let mut one = None;
-    println!("# tables {}, latency {latency_us} us", if own_tables { "own" } else { "shared" });
+    println!(
+        "# tables {}, latency {latency_us} us, eager {eager}",
+        if own_tables { "own" } else { "shared" }
+    );
     println!("speculate  workers  wall_s  work_s  driver_s  jobs  cancelled  nodes  speedup  answer");
     for &speculate in &speculation {
         for &w in &workers {
@@ -56,6 +62,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                 split,
                 order_plies: order.unwrap_or(defaults.order_plies),
                 speculate,
+                eager,
                 ..defaults
             };
             let cluster = Cluster {

@@ -50,6 +50,7 @@ fn split_solves_equal_the_reference() {
                 hint: None,
                 // Small caps cut the tree higher wherever they bind.
                 max_splits: [1, 2, 5, 4096][(seed % 4) as usize],
+                eager: (seed / 2).is_multiple_of(2),
             };
             let got =
                 solve_local(&board, p, depth, settings, 1 + (seed % 3) as usize, |_| {}).unwrap();
@@ -103,6 +104,7 @@ fn a_hint_changes_no_answer_and_a_right_one_leaves_the_least() {
                 store: None,
                 speculate: false,
                 hint: Some(hint),
+                eager: seed % 2 == 1,
                 ..Settings::default()
             };
             let split = settings.split;
@@ -142,6 +144,7 @@ fn results_in_any_order_give_the_same_answer() {
             speculate: !seed.is_multiple_of(2),
             hint: None,
             max_splits: 1 + (seed % 5) as usize,
+            eager: seed % 3 != 0,
         };
         let mut driver = Driver::new(&board, p, 9, settings);
         let mut pending = Vec::new();
@@ -314,6 +317,7 @@ fn simulated_clusters_answer_the_reference() {
             order_plies: (seed % 3) as u32,
             store: None,
             speculate: seed % 3 == 0,
+            eager: seed % 4 < 2,
             ..Settings::default()
         };
         let s = simulate(&board, p, depth, settings, cluster);
