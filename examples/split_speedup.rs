@@ -7,27 +7,36 @@
 //! cluster's processes; default one shared table, as threads),
 //! `--latency-us N` (a job's time outside its search on the cluster),
 //! `--speculate on|off|both` (default both), `--eager` (every child of a
-//! node predicted to need them all tested at once).
+//! node predicted to need them all tested at once), `--hint MOVE=VALUE`.
 //!
 //! Prints, per worker count, the simulated wall time, the total job time,
 //! the driver's own time, jobs (cancelled ones among them) and nodes, and
 //! the speedup over the first row.
-use stakeraid::jobs::{simulate, Cluster, Settings};
+use stakeraid::jobs::{simulate, Cluster, Hint, Settings};
 use stakeraid::{parse_problem, Task};
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let mut args = std::env::args().skip(1).peekable();
-    let usage = "usage: split_speedup INPUT SPLIT[:ORDER] [--own-tables] [--latency-us N] [--speculate on|off|both] [--eager] WORKERS...";
+    let usage = "usage: split_speedup INPUT SPLIT[:ORDER] [--own-tables] [--latency-us N] [--speculate on|off|both] [--eager] [--hint MOVE=VALUE] WORKERS...";
     let (Some(input), Some(split)) = (args.next(), args.next()) else {
         return Err(usage.into());
     };
     let (mut own_tables, mut latency_us, mut speculation) = (false, 0, vec![false, true]);
     let mut eager = false;
+    let mut hint = None;
     let mut workers = Vec::new();
     while let Some(arg) = args.next() {
         match arg.as_str() {
             "--own-tables" => own_tables = true,
             "--eager" => eager = true,
+            "--hint" => {
+                let text = args.next().ok_or(usage)?;
+                let (mv, value) = text.rsplit_once('=').ok_or(usage)?;
+                hint = Some(Hint {
+                    best: mv.parse()?,
+                    value: value.trim().parse()?,
+                });
+            }
             "--latency-us" => latency_us = args.next().ok_or(usage)?.parse()?,
             "--speculate" => {
                 speculation = match args.next().as_deref() {
@@ -51,7 +60,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     };
     let mut one = None;
     println!(
-        "# tables {}, latency {latency_us} us, eager {eager}",
+        "# tables {}, latency {latency_us} us, eager {eager}, hint {hint:?}",
         if own_tables { "own" } else { "shared" }
     );
     println!("speculate  workers  wall_s  work_s  driver_s  jobs  cancelled  nodes  speedup  answer");
@@ -63,6 +72,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                 order_plies: order.unwrap_or(defaults.order_plies),
                 speculate,
                 eager,
+                hint,
                 ..defaults
             };
             let cluster = Cluster {
