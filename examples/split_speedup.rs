@@ -3,8 +3,8 @@
 //!
 //!   cargo run --release --example split_speedup -- INPUT SPLIT[:ORDER] [OPTIONS] WORKERS...
 //!
-//! Options: `--own-tables` (each worker a table of its own, as a Ray
-//! cluster's processes; default one shared table, as threads),
+//! Options: `--per-table K` (workers sharing one table: 1 where each is a
+//! process, as a Ray task per CPU; default all of them, as threads),
 //! `--latency-us N` (a job's time outside its search on the cluster),
 //! `--speculate on|off|both` (default both), `--eager` (every child of a
 //! node predicted to need them all tested at once), `--hint MOVE=VALUE`.
@@ -17,17 +17,17 @@ use stakeraid::{parse_problem, Task};
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let mut args = std::env::args().skip(1).peekable();
-    let usage = "usage: split_speedup INPUT SPLIT[:ORDER] [--own-tables] [--latency-us N] [--speculate on|off|both] [--eager] [--hint MOVE=VALUE] WORKERS...";
+    let usage = "usage: split_speedup INPUT SPLIT[:ORDER] [--per-table K] [--latency-us N] [--speculate on|off|both] [--eager] [--hint MOVE=VALUE] WORKERS...";
     let (Some(input), Some(split)) = (args.next(), args.next()) else {
         return Err(usage.into());
     };
-    let (mut own_tables, mut latency_us, mut speculation) = (false, 0, vec![false, true]);
+    let (mut per_table, mut latency_us, mut speculation) = (None, 0, vec![false, true]);
     let mut eager = false;
     let mut hint = None;
     let mut workers = Vec::new();
     while let Some(arg) = args.next() {
         match arg.as_str() {
-            "--own-tables" => own_tables = true,
+            "--per-table" => per_table = Some(args.next().ok_or(usage)?.parse::<usize>()?),
             "--eager" => eager = true,
             "--hint" => {
                 let text = args.next().ok_or(usage)?;
@@ -60,8 +60,8 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     };
     let mut one = None;
     println!(
-        "# tables {}, latency {latency_us} us, eager {eager}, hint {hint:?}",
-        if own_tables { "own" } else { "shared" }
+        "# workers per table {}, latency {latency_us} us, eager {eager}, hint {hint:?}",
+        per_table.map_or("all".to_string(), |k| k.to_string())
     );
     println!("speculate  workers  wall_s  work_s  driver_s  jobs  cancelled  nodes  speedup  answer");
     for &speculate in &speculation {
@@ -77,7 +77,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             };
             let cluster = Cluster {
                 workers: w,
-                own_tables,
+                per_table: per_table.unwrap_or(w),
                 latency_us,
             };
             let s = simulate(&problem.board, problem.player, depth, settings, cluster);

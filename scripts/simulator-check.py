@@ -17,7 +17,7 @@ each measuring first a Ray task's latency (a task that does nothing, sent
 and waited for 200 times in a row: what a job spends outside its search),
 then the split solve (``stakeraid.cluster.solve``, SPREAD over the nodes,
 the default settings). Then the simulator predicts each from its own jobs'
-durations (``split_speedup --own-tables --latency-us`` the latency
+durations (``split_speedup --per-table 1 --latency-us`` the latency
 measured there) and the script prints measured against predicted wall.
 Nothing else should run meanwhile.
 """
@@ -81,7 +81,7 @@ def ray_start(home, cpus, *args):
 
 def simulate(input_path, split, latency):
     out = subprocess.run(
-        [SIMULATOR, input_path, str(split), "--own-tables", "--latency-us",
+        [SIMULATOR, input_path, str(split), "--per-table", "1", "--latency-us",
          str(round(latency)), "--speculate", "off", "2"],
         check=True, capture_output=True, text=True,
     ).stdout

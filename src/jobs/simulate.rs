@@ -13,11 +13,13 @@
 //! order allows on that many workers, and the summed job time the total
 //! work, speculative jobs included.
 //!
-//! Tables: threads of one process share one (the local runner); processes
-//! (a Ray cluster's workers) each keep their own from job to job. Own
-//! tables are kept up to [`TABLE_BUDGET`] in all, the least recently used
-//! dropped beyond it, so the model of many workers is pessimistic there: a
-//! real worker would still hold its table.
+//! Tables: the workers of one process share one, kept from job to job
+//! (threads: the local runner, or a cluster node running its jobs in one
+//! process); processes each keep their own (a Ray task per CPU). So the
+//! workers are cut into groups of `per_table`, each sharing a table.
+//! Tables are kept up to [`TABLE_BUDGET`] in all, the least recently used
+//! dropped beyond it, so the model of many small groups is pessimistic
+//! there: a real process would still hold its table.
 
 use std::cmp::Reverse;
 use std::collections::{BinaryHeap, VecDeque};
@@ -27,7 +29,7 @@ use super::driver::{Driver, Settings, SplitAnswer};
 use super::job::{run_job_kept, JobResult, Kept};
 use crate::game::{Board, Player};
 
-/// Memory the simulated workers' own tables may take together.
+/// Memory the simulated tables may take together.
 pub const TABLE_BUDGET: usize = 4 << 30;
 
 /// The cluster a split solve is simulated on.
@@ -35,9 +37,10 @@ pub const TABLE_BUDGET: usize = 4 << 30;
 pub struct Cluster {
     /// Workers, each running one job at a time on one thread.
     pub workers: usize,
-    /// Each worker keeps a table of its own (processes), rather than all
-    /// sharing one (threads of one process).
-    pub own_tables: bool,
+    /// Workers sharing one table (threads of one process): 1 where each
+    /// worker is a process of its own, `workers` where all are threads of
+    /// one; the last group may be smaller.
+    pub per_table: usize,
     /// Microseconds a job spends outside its search: from the driver
     /// handing it out to its start, and from its end to the driver holding
     /// its result (a Ray task's overhead).
@@ -49,7 +52,7 @@ impl Cluster {
     pub fn threads(workers: usize) -> Cluster {
         Cluster {
             workers,
-            own_tables: false,
+            per_table: workers,
             latency_us: 0,
         }
     }
@@ -101,7 +104,7 @@ pub fn simulate(
     let mut clock = timed.elapsed().as_micros() as u64;
     let mut driver_us = clock;
     let (mut work_us, mut jobs, mut cancelled) = (0, 0, 0);
-    let mut tables = Tables::new(workers, cluster.own_tables);
+    let mut tables = Tables::new(workers, cluster.per_table.clamp(1, workers));
     let mut idle: VecDeque<usize> = (0..workers).collect();
     let mut running: Vec<Running> = Vec::new();
     // Running jobs by end time, then id: indexes into `running`.
@@ -166,9 +169,10 @@ pub fn simulate(
     }
 }
 
-/// The workers' tables: one shared, or one each within [`TABLE_BUDGET`].
+/// The workers' tables, one per group of `per_table`, within
+/// [`TABLE_BUDGET`].
 struct Tables {
-    own: bool,
+    per_table: usize,
     kept: Vec<Option<Kept>>,
     /// When each worker's table was last used (jobs handed out before).
     last: Vec<u64>,
@@ -176,10 +180,10 @@ struct Tables {
 }
 
 impl Tables {
-    fn new(workers: usize, own: bool) -> Tables {
-        let slots = if own { workers } else { 1 };
+    fn new(workers: usize, per_table: usize) -> Tables {
+        let slots = workers.div_ceil(per_table);
         Tables {
-            own,
+            per_table,
             kept: (0..slots).map(|_| None).collect(),
             last: vec![0; slots],
             uses: 0,
@@ -187,11 +191,7 @@ impl Tables {
     }
 
     fn slot(&self, worker: usize) -> usize {
-        if self.own {
-            worker
-        } else {
-            0
-        }
+        worker / self.per_table
     }
 
     fn of(&mut self, worker: usize) -> &mut Option<Kept> {

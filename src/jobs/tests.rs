@@ -308,7 +308,7 @@ fn simulated_clusters_answer_the_reference() {
         let workers = [1, 2, 3, 16][(seed % 4) as usize];
         let cluster = Cluster {
             workers,
-            own_tables: seed % 2 == 0,
+            per_table: [1, 2, 16][(seed % 3) as usize],
             latency_us: [0, 1500][(seed / 2 % 2) as usize],
         };
         let settings = Settings {
