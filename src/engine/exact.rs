@@ -5,7 +5,7 @@
 use std::sync::Arc;
 
 use crate::game::{Board, Move, Player, Twins};
-use crate::search::root::{self, Deepening, Goal, Iterative, Pick, RootResult, RootValue};
+use crate::search::root::{self, Exact, Iterative, RootResult, RootValue};
 use crate::search::{Compact, Deadline, Progress, TableSaver, Threads};
 use crate::store::StoreUse;
 use crate::text::SearchMode;
@@ -81,17 +81,13 @@ pub(crate) fn exact_search(
     });
     // With a store, the table outlives a kill too, mostly.
     let saver = compact.clone().and_then(TableSaver::start);
-    let goal = match compact {
-        Some(compact) => Goal::Answer {
-            engine: Pick::Compact(compact),
-            deepening: Deepening::UnlessTimed,
-        },
-        None => Goal::default(),
-    };
     let deepening = |depth: u32| Iterative {
         depth,
         threads: settings.threads,
-        goal: goal.clone(),
+        purpose: Exact {
+            compact: compact.clone(),
+            direct: false,
+        },
         deadline: Some(stop.clone()),
         progress: settings.progress.clone(),
         table_limit: settings.table_bytes,
@@ -99,7 +95,7 @@ pub(crate) fn exact_search(
 
     // Step 1. The move and its value: iterative deepening, where an abort
     // leaves the last completed depth (depth 1 always completes).
-    let (result, depth) = root::iterate(board, p, &deepening(target), |d, r| {
+    let (result, depth) = root::exact(board, p, &deepening(target), |d, r| {
         on_depth(d, r.nodes);
         true
     });
@@ -185,7 +181,7 @@ fn child_value(
     p: Player,
     mv: Move,
     depth: u32,
-    deepening: &dyn Fn(u32) -> Iterative,
+    deepening: &dyn Fn(u32) -> Iterative<Exact>,
 ) -> Option<(i64, u64)> {
     let mut b = board.clone();
     b.make(mv, p);
@@ -203,7 +199,7 @@ fn choice(
     board: &Board,
     p: Player,
     depth: u32,
-    deepening: &dyn Fn(u32) -> Iterative,
+    deepening: &dyn Fn(u32) -> Iterative<Exact>,
 ) -> Option<(Move, u64)> {
     exact(board, p, depth, deepening).map(|r| (r.best, r.nodes))
 }
@@ -213,7 +209,7 @@ fn exact(
     board: &Board,
     p: Player,
     depth: u32,
-    deepening: &dyn Fn(u32) -> Iterative,
+    deepening: &dyn Fn(u32) -> Iterative<Exact>,
 ) -> Option<RootResult> {
     let settings = deepening(depth);
     // Depth 1 completes even when aborted, so only deeper searches are
@@ -221,6 +217,6 @@ fn exact(
     if depth > 1 && settings.deadline.as_ref().is_some_and(|d| d.poll()) {
         return None;
     }
-    let (r, got) = root::iterate(board, p, &settings, |_, _| true);
+    let (r, got) = root::exact(board, p, &settings, |_, _| true);
     (got == depth.min(board.empty_count())).then_some(r)
 }
