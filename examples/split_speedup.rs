@@ -7,7 +7,7 @@
 //! the driver's own time, jobs and nodes, and the speedup over one worker
 //! without speculation, for both settings of `Settings::speculate`.
 use stakeraid::jobs::{simulate, Settings};
-use stakeraid::{parse_problem, Task};
+use stakeraid::{parse_problem, Question};
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -15,7 +15,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         return Err("usage: split_speedup INPUT SPLIT WORKERS...".into());
     };
     let problem = parse_problem(std::fs::read(input)?.as_slice())?;
-    let Task::Exact { depth, .. } = problem.task else {
+    let Question::Exact { depth, .. } = problem.question else {
         return Err("a MINIMAX or ALPHABETA input".into());
     };
     // SPLIT or SPLIT:ORDER, ORDER the plies of the ordering searches.

@@ -16,8 +16,8 @@
 //! ```
 //!
 //! [`solve`] is the homework's path through [`api`], the one front door:
-//! an exact task is an [`api::analyse`] of the position (with the fast or
-//! the textbook [`Engine`]), a COMPETITION task the competition player's
+//! an exact question is an [`api::analyse`] of the position (with the fast or
+//! the textbook [`Engine`]), a COMPETITION question the competition player's
 //! move.
 //!
 //! ## For other tools: [`api::analyse`]
@@ -43,16 +43,16 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 //!
-//! What an input asks is a [`Task`]: an exact search to a depth in one
+//! What an input asks is a [`Question`]: an exact search to a depth in one
 //! [`SearchMode`] (MINIMAX or ALPHABETA, the same enum the JSON and the
 //! command line use), or a COMPETITION move with CPU seconds left.
 //!
 //! ```
-//! use stakeraid::{parse_problem, Move, MoveParseError, SearchMode, Task};
+//! use stakeraid::{parse_problem, Move, MoveParseError, SearchMode, Question};
 //!
 //! let input = "3\nALPHABETA\nX\n4\n1 8 23\n5 42 12\n26 30 9\nX..\n...\n...\n";
 //! let problem = parse_problem(input.as_bytes())?;
-//! assert_eq!(problem.task, Task::Exact { mode: SearchMode::AlphaBeta, depth: 4 });
+//! assert_eq!(problem.question, Question::Exact { mode: SearchMode::AlphaBeta, depth: 4 });
 //! assert_eq!("B3 Blitz".parse::<Move>(), Err(MoveParseError::Kind("Blitz".into())));
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
@@ -91,5 +91,6 @@ pub use play::mover::{Chosen, Mover, Turn};
 pub use play::table::{play_out, Played, Table};
 pub use play::{arena, referee};
 pub use text::{
-    answer_text, input_text, parse_problem, ParseError, ParseErrorKind, Problem, SearchMode, Task,
+    answer_text, input_text, parse_problem, ParseError, ParseErrorKind, Problem, Question,
+    SearchMode,
 };

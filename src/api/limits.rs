@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use super::ApiError;
 use crate::store::StoreUse;
-use crate::text::{SearchMode, Task};
+use crate::text::{Question, SearchMode};
 
 /// Which search proves the answer. Both give the same move, value and
 /// root values; the fast one in a fraction of the nodes.
@@ -63,10 +63,10 @@ impl Limits {
 
     /// The search an `input.txt` asks for. COMPETITION has no exact
     /// answer and is refused.
-    pub fn for_task(task: Task) -> Result<Limits, ApiError> {
-        match task {
-            Task::Exact { mode, depth } => Ok(Limits::to_depth(mode, depth)),
-            Task::Competition { .. } => Err(ApiError::NotExact(task.name())),
+    pub fn for_question(question: Question) -> Result<Limits, ApiError> {
+        match question {
+            Question::Exact { mode, depth } => Ok(Limits::to_depth(mode, depth)),
+            Question::Competition { .. } => Err(ApiError::NotExact(question.name())),
         }
     }
 }

@@ -1,6 +1,6 @@
 //! The homework's path in one call: a parsed `input.txt` to the text of its
-//! `output.txt`. An exact task is an [`analyse`](super::analyse) of its
-//! position; a COMPETITION task is the competition player's move.
+//! `output.txt`. An exact question is an [`analyse`](super::analyse) of its
+//! position; a COMPETITION question is the competition player's move.
 
 use crate::store::StoreUse;
 use std::sync::atomic::AtomicBool;
@@ -10,22 +10,22 @@ use std::time::{Duration, Instant};
 use super::{analyse_inner, ApiError, Engine, Limits, Position, Watch};
 use crate::engine::competition::{self, CompetitionOptions};
 use crate::game::Move;
-use crate::text::{answer_text, Problem, Task};
+use crate::text::{answer_text, Problem, Question};
 
 /// How to answer a problem.
 #[derive(Clone, Debug, Default)]
 pub struct SolveOptions {
-    /// Which search answers an exact task.
+    /// Which search answers an exact question.
     pub engine: Engine,
     /// Worker threads; 0 means one per core.
     pub threads: usize,
     /// Transposition table size in bytes for the fast engine (default:
     /// sized for the search).
     pub table_bytes: Option<usize>,
-    /// Wall-time limit of an exact task: when it runs out, the deepest
+    /// Wall-time limit of an exact question: when it runs out, the deepest
     /// depth completed answers, and [`Answer::exact`] is false.
     pub time: Option<Duration>,
-    /// Setting this flag (from any thread) stops an exact task's search as
+    /// Setting this flag (from any thread) stops an exact question's search as
     /// the time limit does.
     pub stop: Option<Arc<AtomicBool>>,
     /// A solve store the fast engine reads first and adds to.
@@ -59,7 +59,7 @@ pub fn solve(problem: &Problem, options: &SolveOptions) -> Result<Answer, ApiErr
 }
 
 /// [`solve`], handing `on_start` the search's [`Watch`] before an exact
-/// task's search starts (a COMPETITION move has none).
+/// question's search starts (a COMPETITION move has none).
 pub fn solve_watched(
     problem: &Problem,
     options: &SolveOptions,
@@ -68,8 +68,8 @@ pub fn solve_watched(
     let start = Instant::now();
     let position = Position::from_problem(problem)?;
     let (board, player) = (position.board(), position.player());
-    let (best, value, nodes, depth, exact) = match problem.task {
-        Task::Exact { mode, depth } => {
+    let (best, value, nodes, depth, exact) = match problem.question {
+        Question::Exact { mode, depth } => {
             let limits = Limits {
                 mode,
                 depth: Some(depth),
@@ -84,7 +84,7 @@ pub fn solve_watched(
             let a = analyse_inner(&position, &limits, false, on_start, |_| {})?;
             (a.best, a.value, a.nodes, a.depth, a.exact)
         }
-        Task::Competition { seconds } => {
+        Question::Competition { seconds } => {
             if options.threads > super::MAX_THREADS {
                 return Err(ApiError::TooManyThreads(options.threads));
             }

@@ -114,7 +114,7 @@ fn the_input_names_the_mode_and_the_depth() {
     let dir = tempfile::tempdir().unwrap();
     for (k, (input, _)) in SPEC_EXAMPLES.iter().enumerate() {
         let problem = parse_problem(input.as_bytes()).unwrap();
-        let stakeraid::Task::Exact { mode, depth } = problem.task else {
+        let stakeraid::Question::Exact { mode, depth } = problem.question else {
             unreachable!("the examples are exact")
         };
         fs::write(dir.path().join("input.txt"), input).unwrap();

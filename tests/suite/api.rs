@@ -11,7 +11,7 @@ use stakeraid::api::{
 };
 use stakeraid::rng::{random_board, Rng};
 use stakeraid::search::reference;
-use stakeraid::{legal_moves, parse_problem, Board, Player, Task};
+use stakeraid::{legal_moves, parse_problem, Board, Player, Question};
 
 use crate::util::{assert_ok, case_folders, normalized, run, SPEC_EXAMPLES};
 
@@ -89,7 +89,7 @@ fn analysis_agrees_with_text_answers_on_the_corpus() {
         let position = Position::from_problem(&problem).unwrap();
         let limits = Limits {
             threads: 1,
-            ..Limits::for_task(problem.task).unwrap()
+            ..Limits::for_question(problem.question).unwrap()
         };
         let a = analyse(&position, &limits).unwrap();
         assert_eq!(a.output_text(), expected, "{}", dir.display());
@@ -105,8 +105,8 @@ fn analysis_agrees_with_text_answers_on_the_corpus() {
         assert_eq!(a.output_text(), text, "{}", dir.display());
         assert!(a.exact && !a.stopped, "{}", dir.display());
         if matches!(
-            problem.task,
-            Task::Exact {
+            problem.question,
+            Question::Exact {
                 mode: SearchMode::Minimax,
                 ..
             }
@@ -269,7 +269,7 @@ fn errors_are_typed() {
     assert_eq!((a.requested_depth, a.depth, a.pv.len()), (9, 9, 9));
     assert!(a.exact);
     assert_eq!(
-        Limits::for_task(Task::Competition { seconds: 1.0 }).unwrap_err(),
+        Limits::for_question(Question::Competition { seconds: 1.0 }).unwrap_err(),
         ApiError::NotExact("COMPETITION")
     );
     let mut full = board;
@@ -376,7 +376,7 @@ fn a_watched_solve_shows_the_nodes_it_reports() {
         let problem = stakeraid::Problem {
             board,
             player: Player::X,
-            task: Task::Exact {
+            question: Question::Exact {
                 mode: SearchMode::AlphaBeta,
                 depth: 16,
             },

@@ -801,7 +801,7 @@ fn the_panel_shows_the_position_on_the_board() {
         stakeraid::input_text(&stakeraid::Problem {
             board: game.board().clone(),
             player: game.to_move(),
-            task: stakeraid::Task::Exact {
+            question: stakeraid::Question::Exact {
                 mode: SearchMode::Minimax,
                 depth: 3,
             },
@@ -983,7 +983,7 @@ fn a_26x26_board_is_readable_at_1400_pixels() {
     b.load(&stakeraid::input_text(&stakeraid::Problem {
         board,
         player: stakeraid::Player::O,
-        task: stakeraid::Task::Exact {
+        question: stakeraid::Question::Exact {
             mode: SearchMode::Minimax,
             depth: 1,
         },

@@ -93,7 +93,7 @@ fn check_answers(report: &Value) {
     for case in cases(report) {
         let input = case["input"].as_str().unwrap();
         let p = parse_problem(input.as_bytes()).unwrap();
-        let depth = p.task.depth().unwrap().min(p.board.empty_count());
+        let depth = p.question.depth().unwrap().min(p.board.empty_count());
         let want = reference::minimax(&p.board, p.player, depth);
         let text = answer_text(&p.board, p.player, want.best);
         assert_eq!(case["expected"].as_str().unwrap(), text, "{input}");
@@ -126,7 +126,7 @@ fn check_shrunk(report: &Value) {
         // The shrunk input's expected answer is the textbook one too.
         let input = s["input"].as_str().unwrap();
         let p = parse_problem(input.as_bytes()).unwrap();
-        let depth = p.task.depth().unwrap().min(p.board.empty_count());
+        let depth = p.question.depth().unwrap().min(p.board.empty_count());
         let want = reference::minimax(&p.board, p.player, depth);
         assert_eq!(s["expected"], answer_text(&p.board, p.player, want.best));
         assert_eq!(
@@ -188,7 +188,7 @@ fn the_textbook_program_passes_the_course_folders() {
         let Ok(p) = parse_problem(&input) else {
             continue;
         };
-        let depth = p.task.depth().unwrap_or(9).min(p.board.empty_count());
+        let depth = p.question.depth().unwrap_or(9).min(p.board.empty_count());
         let nodes = stakeraid::grade::textbook_nodes(&p.board, p.player, depth);
         if stakeraid::grade::textbook_seconds(p.board.n(), nodes) < 0.2 && linked < 6 {
             let name = folder.file_name().unwrap();
@@ -221,7 +221,7 @@ fn stopping_one_ply_short_is_off_by_one() {
     for case in cases(&report) {
         if case["failure"] == "off_by_one" {
             let p = parse_problem(case["input"].as_str().unwrap().as_bytes()).unwrap();
-            let d = p.task.depth().unwrap() - 1;
+            let d = p.question.depth().unwrap() - 1;
             assert_eq!(case["verdict"]["depth"], d.min(p.board.empty_count()));
         }
     }

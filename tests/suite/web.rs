@@ -726,7 +726,7 @@ fn post_bodies_are_json_whatever_their_content_type() {
     let input = stakeraid::input_text(&stakeraid::Problem {
         board: position.board().clone(),
         player: position.player(),
-        task: stakeraid::Task::Exact {
+        question: stakeraid::Question::Exact {
             mode: SearchMode::Minimax,
             depth: 2,
         },
