@@ -2,13 +2,13 @@
 //! whatever order or thread finishes first, the answer is the first move in
 //! canonical order whose value is maximal. See `README.md` beside `root/`.
 //!
-//! Two roots share one loop over the depths ([`iteration`]): the exact
-//! root ([`exact`]: the textbook answer, with its engine choice, its
+//! Two roots share one loop over the depths (`iteration.rs`): the exact
+//! root (`exact.rs`: the textbook answer, with its engine choice, its
 //! direct deepening, the ordering search and exact values by tests) and
-//! the play root ([`play`]: a move to play under a clock, with an
+//! the play root (`play.rs`: a move to play under a clock, with an
 //! evaluation, reductions and the best move of a cut-short iteration).
 //! Which one runs is the type of the search's settings,
-//! [`Iterative<Exact>`] or [`Iterative<Play>`], so a caller cannot ask for
+//! `Iterative<Exact>` or `Iterative<Play>`, so a caller cannot ask for
 //! a mixture of the two.
 
 use std::sync::Arc;
