@@ -11,7 +11,7 @@ use crate::api::Grid;
 use crate::engine::exact::compact_table_bytes;
 use crate::engine::pool::in_pool;
 use crate::game::{Board, Player};
-use crate::search::{Compact, Engine, Threads, Window};
+use crate::search::{Compact, FastEngine, Threads, Window};
 
 /// One null-window test: is the value of the position (`values` and
 /// `cells` as in `input.txt`, `player` to move), searched `plies` deep, at
@@ -177,8 +177,8 @@ pub(super) fn test(board: &Board, p: Player, plies: u32, beta: i64, parallel: bo
         kept.as_ref().map(|k| k.compact.clone())
     };
     let engine = match kept {
-        Some(compact) => Engine::Compact(compact, threads),
-        None => Engine::exact_for(board, bytes, threads),
+        Some(compact) => FastEngine::Compact(compact, threads),
+        None => FastEngine::exact_for(board, bytes, threads),
     };
     engine.search_once(board, p, plies, window)
 }

@@ -24,7 +24,7 @@ mod worker;
 pub(crate) use compact::{Compact, TableSaver};
 pub(crate) use deadline::process_cpu;
 pub use deadline::Deadline;
-pub(crate) use engine::{Engine, Threads};
+pub(crate) use engine::{FastEngine, Threads};
 pub use general::Eval;
 pub(crate) use narrowing::Tests;
 pub use progress::{Progress, RootProgress};

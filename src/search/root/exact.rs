@@ -9,7 +9,7 @@ use std::cmp::Reverse;
 use std::sync::Arc;
 
 use super::super::compact::Compact;
-use super::super::engine::{Engine, Threads};
+use super::super::engine::{FastEngine, Threads};
 #[cfg(test)]
 use super::super::general::Searcher;
 use super::super::general::{minimax, INF};
@@ -98,8 +98,8 @@ pub(crate) fn exact(
     let root = Root::new(board, p, settings.depth);
     let threads = settings.threads;
     let engine = match &settings.purpose.compact {
-        Some(compact) => Engine::Compact(compact.clone(), threads),
-        None => Engine::exact_for(board, root.table_bytes(settings.table_limit), threads),
+        Some(compact) => FastEngine::Compact(compact.clone(), threads),
+        None => FastEngine::exact_for(board, root.table_bytes(settings.table_limit), threads),
     };
     exact_on(&root, settings, engine, on_depth)
 }
@@ -114,7 +114,7 @@ pub(crate) fn exact_on_general(
 ) -> RootResult {
     let root = Root::new(board, p, settings.depth);
     let bytes = root.table_bytes(settings.table_limit);
-    let engine = Engine::General(Searcher::new(board.n(), bytes, settings.threads));
+    let engine = FastEngine::General(Searcher::new(board.n(), bytes, settings.threads));
     exact_on(&root, settings, engine, |_, _| true).0
 }
 
@@ -122,7 +122,7 @@ pub(crate) fn exact_on_general(
 fn exact_on(
     root: &Root<'_>,
     settings: &Iterative<Exact>,
-    engine: Engine,
+    engine: FastEngine,
     on_depth: impl FnMut(u32, &RootResult) -> bool,
 ) -> (RootResult, u32) {
     let depth = root.depth;
@@ -135,7 +135,7 @@ fn exact_on(
         .then(|| Compact::new(root.board, ORDER_TABLE))
         .flatten()
         .map(|c| {
-            let engine = Engine::Compact(Arc::new(c), settings.threads);
+            let engine = FastEngine::Compact(Arc::new(c), settings.threads);
             (depth - ORDER_SHORT, engine)
         });
     let order_depth = ordering.as_ref().map(|o| o.0);
@@ -163,7 +163,7 @@ fn exact_on(
 /// must be exact comes from null-window tests.
 fn exact_iteration(
     root: &Root<'_>,
-    engine: &Engine,
+    engine: &FastEngine,
     depth: u32,
     proved: Option<Move>,
     signals: Signals<'_>,
