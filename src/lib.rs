@@ -65,6 +65,7 @@
 #![deny(unreachable_pub)]
 
 pub mod api;
+pub mod bench;
 mod engine;
 mod game;
 pub mod grade;
@@ -79,7 +80,7 @@ pub mod web;
 
 pub use api::serve;
 pub use api::{solve, Answer, Engine, SolveOptions};
-pub use engine::{bench, competition};
+pub use engine::competition;
 pub use game::random as rng;
 pub use game::random::{random_board, Rng};
 pub use game::{
