@@ -207,15 +207,6 @@ pub fn signature() -> (u64, Duration, Vec<(Workload, Run)>) {
     (nodes, time, runs)
 }
 
-/// A pool of `threads` workers as the solver builds it, for benchmarks
-/// that drive the engines on a pool of their own.
-///
-/// # Panics
-/// If the threads cannot be started.
-pub fn thread_pool(threads: usize) -> rayon::ThreadPool {
-    crate::engine::pool::build(threads).expect("the bench's threads start")
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

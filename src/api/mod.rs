@@ -46,7 +46,7 @@ pub use crate::text::SearchMode;
 pub(crate) use analysis::move_text;
 pub use analysis::{Analysis, RootMove};
 pub use competition::competition_move;
-pub use drawing::draw;
+pub use drawing::{alphabeta_dot, draw};
 pub use limits::{Engine, Limits};
 pub use position::{Grid, Position, PositionError};
 pub use solve::{solve, solve_watched, Answer, SolveOptions};

@@ -8,8 +8,7 @@ use std::time::Duration;
 
 use anyhow::Context;
 use indicatif::{ProgressBar, ProgressStyle};
-use stakeraid::api::{analyse_with_progress, Analysis, Bound, Limits, Position};
-use stakeraid::search::trace::trace_alphabeta;
+use stakeraid::api::{alphabeta_dot, analyse_with_progress, Analysis, Bound, Limits, Position};
 use stakeraid::{Question, SearchMode};
 
 use super::io::{print, write_output};
@@ -78,9 +77,7 @@ pub fn run_analyse(args: &AnalyseArgs) -> anyhow::Result<()> {
             depth <= DOT_MAX_DEPTH,
             "--dot draws searches of depth {DOT_MAX_DEPTH} or less (this one is {depth}): give --depth"
         );
-        let trace = trace_alphabeta(position.board(), position.player(), depth)
-            .context("nothing to search")?;
-        write_output(path, trace.to_dot().as_bytes())?;
+        write_output(path, alphabeta_dot(&position, depth)?.as_bytes())?;
         if path.as_os_str() == "-" {
             return Ok(());
         }

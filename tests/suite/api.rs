@@ -10,10 +10,9 @@ use stakeraid::api::{
     analyse, Analysis, ApiError, Bound, Limits, Position, PositionError, SearchMode,
 };
 use stakeraid::rng::{random_board, Rng};
-use stakeraid::search::reference;
 use stakeraid::{legal_moves, parse_problem, Board, Player, Question};
 
-use crate::util::{assert_ok, case_folders, normalized, run, SPEC_EXAMPLES};
+use crate::util::{assert_ok, case_folders, normalized, run, textbook, SPEC_EXAMPLES};
 
 /// The textbook value for `p` of playing `mv` with `depth` plies in all.
 fn reference_child_value(board: &Board, p: Player, mv: stakeraid::Move, depth: u32) -> i64 {
@@ -22,7 +21,7 @@ fn reference_child_value(board: &Board, p: Player, mv: stakeraid::Move, depth: u
     if depth == 1 || b.is_full() {
         b.score(p)
     } else {
-        -reference::minimax(&b, p.other(), depth - 1).value
+        -textbook(&b, p.other(), SearchMode::Minimax, depth - 1).value
     }
 }
 
@@ -132,7 +131,7 @@ fn root_values_and_pv_match_the_reference() {
         let depth = 1 + (round % 3) as u32;
         let position = Position::new(board.clone(), player).unwrap();
         let threads = 1 + round % 2;
-        let truth = reference::alphabeta(&board, player, depth);
+        let truth = textbook(&board, player, SearchMode::AlphaBeta, depth);
         for mode in [SearchMode::Minimax, SearchMode::AlphaBeta] {
             let a = analyse(
                 &position,
@@ -167,7 +166,7 @@ fn root_values_and_pv_match_the_reference() {
                 if b.is_full() {
                     break;
                 }
-                let mv = reference::alphabeta(&b, to_move, left).best;
+                let mv = textbook(&b, to_move, SearchMode::AlphaBeta, left).best;
                 expected.push(mv);
                 b.make(mv, to_move);
                 to_move = to_move.other();
@@ -189,7 +188,7 @@ fn a_set_stop_flag_answers_depth_one() {
             ..Limits::to_depth(mode, 30)
         };
         let a = analyse(&position, &limits).unwrap();
-        let truth = reference::alphabeta(&board, Player::O, 1);
+        let truth = textbook(&board, Player::O, SearchMode::AlphaBeta, 1);
         assert_eq!((a.depth, a.best, a.value), (1, truth.best, truth.value));
         assert!(!a.exact && a.stopped && a.requested_depth == 30);
         assert_eq!(a.pv, vec![a.best]);

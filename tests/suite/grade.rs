@@ -8,10 +8,9 @@ use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
 use serde_json::Value;
-use stakeraid::search::reference;
-use stakeraid::{answer_text, parse_problem};
+use stakeraid::{answer_text, parse_problem, SearchMode};
 
-use crate::util::{assert_gone, case_folders, run, wait_gone};
+use crate::util::{assert_gone, case_folders, run, textbook, wait_gone};
 
 /// The Python interpreter itself (not a version manager's shim, whose
 /// start-up would cost every run of every case).
@@ -94,7 +93,7 @@ fn check_answers(report: &Value) {
         let input = case["input"].as_str().unwrap();
         let p = parse_problem(input.as_bytes()).unwrap();
         let depth = p.question.depth().unwrap().min(p.board.empty_count());
-        let want = reference::minimax(&p.board, p.player, depth);
+        let want = textbook(&p.board, p.player, SearchMode::Minimax, depth);
         let text = answer_text(&p.board, p.player, want.best);
         assert_eq!(case["expected"].as_str().unwrap(), text, "{input}");
     }
@@ -127,7 +126,7 @@ fn check_shrunk(report: &Value) {
         let input = s["input"].as_str().unwrap();
         let p = parse_problem(input.as_bytes()).unwrap();
         let depth = p.question.depth().unwrap().min(p.board.empty_count());
-        let want = reference::minimax(&p.board, p.player, depth);
+        let want = textbook(&p.board, p.player, SearchMode::Minimax, depth);
         assert_eq!(s["expected"], answer_text(&p.board, p.player, want.best));
         assert_eq!(
             s["root_values"].as_array().unwrap().len(),

@@ -51,7 +51,7 @@ pub(crate) struct Exact {
 }
 
 /// Full-width minimax (MINIMAX mode): every root value exact, textbook node count.
-pub fn minimax(board: &Board, p: Player, depth: u32, parallel: bool) -> RootResult {
+pub(crate) fn minimax(board: &Board, p: Player, depth: u32, parallel: bool) -> RootResult {
     let canon = legal_moves(board, p);
     let (values, nodes) = minimax::root_values(board, p, depth, &canon, parallel);
     // Strict `>` while scanning in canonical order: the first maximal move.
@@ -75,7 +75,7 @@ pub fn minimax(board: &Board, p: Player, depth: u32, parallel: bool) -> RootResu
 
 /// Alpha-beta (ALPHABETA mode) by iterative deepening, the root split across
 /// threads with the tie-break rule.
-pub fn alphabeta(board: &Board, p: Player, depth: u32, parallel: bool) -> RootResult {
+pub(crate) fn alphabeta(board: &Board, p: Player, depth: u32, parallel: bool) -> RootResult {
     let settings = Iterative {
         depth,
         threads: Threads::pool_if(parallel),

@@ -24,7 +24,7 @@ mod play;
 
 #[cfg(test)]
 pub(crate) use exact::exact_on_general;
-pub use exact::{alphabeta, minimax};
+pub(crate) use exact::{alphabeta, minimax};
 pub(crate) use exact::{exact, Exact};
 pub(crate) use play::{immediate, play, Play};
 
@@ -48,7 +48,7 @@ impl RootValue {
 
 /// The outcome of a root search.
 #[derive(Clone, Debug)]
-pub struct RootResult {
+pub(crate) struct RootResult {
     /// The chosen move: the first in canonical order with the maximal value.
     pub best: Move,
     /// Its exact minimax value.
