@@ -7,7 +7,7 @@ use criterion::{criterion_group, BenchmarkId, Criterion, Throughput};
 use stakeraid::api::{analyse, Engine, Limits, Position};
 use stakeraid::bench::Workload;
 use stakeraid::{generate, solve, Answer, Board, MoveList, Player};
-use stakeraid::{Problem, Question, SearchMode, SolveOptions};
+use stakeraid::{Problem, Question, SearchMode};
 
 /// The node count of every single-threaded search the benches run: (group,
 /// position, depth, nodes). These are the counts `solve` reports (MINIMAX
@@ -76,11 +76,11 @@ fn problem(board: &Board, mode: SearchMode, depth: u32) -> Problem {
 
 /// `problem` solved on `threads` threads, as `stakeraid solve` answers it.
 fn run(problem: &Problem, threads: usize) -> Answer {
-    let options = SolveOptions {
+    let limits = Limits {
         threads,
-        ..SolveOptions::default()
+        ..Limits::default()
     };
-    solve(problem, &options).expect("the benches' positions have moves")
+    solve(problem, &limits).expect("the benches' positions have moves")
 }
 
 /// One single-threaded search of [`NODES`], as the benches run it.

@@ -11,7 +11,7 @@
 
 use std::time::{Duration, Instant};
 
-use crate::api::{solve, SolveOptions};
+use crate::api::{solve, Limits};
 use crate::game::random::{random_board, Rng};
 use crate::game::{Board, Player};
 use crate::text::{Problem, Question, SearchMode};
@@ -64,12 +64,12 @@ impl Workload {
                 depth: self.depth,
             },
         };
-        let options = SolveOptions {
+        let limits = Limits {
             threads,
-            ..SolveOptions::default()
+            ..Limits::default()
         };
         let start = Instant::now();
-        let r = solve(&problem, &options).expect("a workload's position has a move");
+        let r = solve(&problem, &limits).expect("a workload's position has a move");
         Run {
             nodes: r.nodes,
             elapsed: start.elapsed(),

@@ -5,11 +5,11 @@
 //! chooses (the first maximal move in canonical order), fast.
 //!
 //! ```
-//! use stakeraid::{parse_problem, solve, SolveOptions};
+//! use stakeraid::{parse_problem, solve, Limits};
 //!
 //! let input = "3\nMINIMAX\nO\n2\n1 8 23\n5 42 12\n26 30 9\nX..\n...\n...\n";
 //! let problem = parse_problem(input.as_bytes())?;
-//! let answer = solve(&problem, &SolveOptions::default())?;
+//! let answer = solve(&problem, &Limits::default())?;
 //! assert_eq!(answer.best.to_string(), "B3 Stake");
 //! assert_eq!(answer.text, "B3 Stake\nX..\n...\n.O.\n");
 //! # Ok::<(), Box<dyn std::error::Error>>(())
@@ -79,7 +79,7 @@ mod text;
 pub mod web;
 
 pub use api::serve;
-pub use api::{solve, Answer, Engine, SolveOptions};
+pub use api::{solve, Answer, Engine, Limits};
 pub use engine::competition;
 pub use game::random as rng;
 pub use game::random::{random_board, Rng};

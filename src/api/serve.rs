@@ -41,7 +41,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use crate::api::lines::{read_line, Line};
-use crate::api::{analyse, Analysis, ApiError, Grid, Limits, Position, SearchMode, MAX_THREADS};
+use crate::api::{analyse, Analysis, ApiError, Grid, Limits, Position, SearchMode};
 use crate::text::{parse_problem, Question};
 
 /// The longest request line served, in bytes (1 MiB), its line end not
@@ -179,15 +179,7 @@ impl Request {
             threads: self.threads.unwrap_or(0),
             ..Limits::default()
         };
-        if limits.depth == Some(0) {
-            return Err(ApiError::ZeroDepth.into());
-        }
-        if limits.depth.is_none() && limits.time.is_none() {
-            return Err(ApiError::NoLimit.into());
-        }
-        if limits.threads > MAX_THREADS {
-            return Err(ApiError::TooManyThreads(limits.threads).into());
-        }
+        limits.check()?;
         Ok((position, limits))
     }
 }

@@ -9,8 +9,8 @@ use anyhow::Context;
 use stakeraid::arena::{own_sum, Agent, Seat};
 use stakeraid::rng::{random_board, Rng};
 use stakeraid::{
-    parse_problem, solve, Board, Chosen, Game, Move, Player, Problem, Question, SearchMode,
-    SolveOptions, Square, Table,
+    parse_problem, solve, Board, Chosen, Game, Limits, Move, Player, Problem, Question, SearchMode,
+    Square, Table,
 };
 
 use super::io::read_input;
@@ -327,11 +327,11 @@ pub fn run_play(args: &PlayArgs) -> anyhow::Result<()> {
                         depth,
                     },
                 };
-                let options = SolveOptions {
+                let limits = Limits {
                     threads: 1,
-                    ..SolveOptions::default()
+                    ..Limits::default()
                 };
-                let search = || solve(&problem, &options);
+                let search = || solve(&problem, &limits);
                 let hint = if live {
                     with_ticker(&mut out, "hint: thinking", TICK, search)
                 } else {

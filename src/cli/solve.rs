@@ -8,7 +8,7 @@ use indicatif::{ProgressBar, ProgressStyle};
 use stakeraid::api::{analyse_watched, solve_watched, Limits, Position, RootProgress, Watch};
 use stakeraid::jobs::Hint;
 use stakeraid::store::StoreUse;
-use stakeraid::{legacy, Engine, Move, Problem, Question, SearchMode, SolveOptions};
+use stakeraid::{legacy, Engine, Move, Problem, Question, SearchMode};
 
 use super::deep;
 use super::io::{print, write_output};
@@ -144,19 +144,19 @@ pub fn run_solve(args: &SolveArgs) -> anyhow::Result<()> {
     if let Some(split) = args.split {
         return run_split(&problem, args, split, store.as_ref());
     }
-    if args.json {
-        return print_json(&problem, args, store);
-    }
-    let options = SolveOptions {
+    let limits = Limits {
         engine: args.engine,
         threads: args.threads,
         table_bytes: table_bytes(args),
         time: args.time,
-        stop: None,
         store: store.clone(),
+        ..Limits::default()
     };
+    if args.json {
+        return print_json(&problem, args, &limits);
+    }
     let spinner = searching(&problem, store.as_ref());
-    let answer = solve_watched(&problem, &options, |watch| {
+    let answer = solve_watched(&problem, &limits, |watch| {
         show_progress(&spinner, watch, store.clone())
     });
     spinner.finish_and_clear();
@@ -257,15 +257,15 @@ fn read_problem(args: &SolveArgs) -> anyhow::Result<Problem> {
 
 /// `--json`: the analysis on standard output, and for an input.txt the
 /// output file too (unless that is standard output).
-fn print_json(problem: &Problem, args: &SolveArgs, store: Option<StoreUse>) -> anyhow::Result<()> {
+fn print_json(problem: &Problem, args: &SolveArgs, limits: &Limits) -> anyhow::Result<()> {
     let position = Position::from_problem(problem)?;
+    let asked = Limits::for_question(problem.question)?;
     let limits = Limits {
-        threads: args.threads,
-        time: args.time,
-        table_bytes: table_bytes(args),
-        store: store.clone(),
-        ..Limits::for_question(problem.question)?
+        mode: asked.mode,
+        depth: asked.depth,
+        ..limits.clone()
     };
+    let store = limits.store.clone();
     let spinner = searching(problem, store.as_ref());
     let analysis = analyse_watched(
         &position,

@@ -94,7 +94,7 @@ fn analysis_agrees_with_text_answers_on_the_corpus() {
         assert_eq!(a.output_text(), expected, "{}", dir.display());
         let text = stakeraid::solve(
             &problem,
-            &stakeraid::SolveOptions {
+            &Limits {
                 threads: 1,
                 ..Default::default()
             },
@@ -383,7 +383,7 @@ fn a_watched_solve_shows_the_nodes_it_reports() {
         let watch = std::sync::Mutex::new(None);
         let answer = stakeraid::api::solve_watched(
             &problem,
-            &stakeraid::SolveOptions {
+            &Limits {
                 threads,
                 ..Default::default()
             },
