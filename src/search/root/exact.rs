@@ -126,6 +126,9 @@ fn exact_on(
     on_depth: impl FnMut(u32, &RootResult) -> bool,
 ) -> (RootResult, u32) {
     let depth = root.depth;
+    // The compact engine's deeper iterations order the next one's moves
+    // worse than none at all, so unless a clock may need a shallower
+    // answer it goes from the first iteration straight to the last.
     let untimed = settings.deadline.as_ref().is_none_or(|d| d.is_untimed());
     let direct = engine.is_compact() && (settings.purpose.direct || untimed);
     // The ordering search keeps its shallow entries out of the deep
