@@ -1,30 +1,32 @@
-//! Where the time goes: move generation, make/unmake, full minimax and
-//! alpha-beta by depth, and thread scaling, on named positions. Search
-//! benches report nodes/s and assert the node counts recorded in [`NODES`].
+//! Where the time goes: move generation, make/unmake, the exact search
+//! `solve` runs in MINIMAX and ALPHABETA mode by depth, and thread
+//! scaling, on named positions. Search benches report nodes/s and assert
+//! the node counts recorded in [`NODES`].
 
 use criterion::{criterion_group, BenchmarkId, Criterion, Throughput};
-use stakeraid::bench::thread_pool;
+use stakeraid::api::{analyse, Engine, Limits, Position};
 use stakeraid::bench::Workload;
-use stakeraid::search::{reference, root};
-use stakeraid::SearchMode;
-use stakeraid::{generate, Board, MoveList, Player};
+use stakeraid::{generate, solve, Answer, Board, MoveList, Player};
+use stakeraid::{Problem, Question, SearchMode};
 
 /// The node count of every single-threaded search the benches run: (group,
-/// position, depth, nodes). These are the in-tree engine's counts, which a
+/// position, depth, nodes). These are the counts `solve` reports (MINIMAX
+/// mode's are alpha-beta's and its proofs of the bounded root values, not
+/// the textbook tree's), which a
 /// change to search behaviour changes; record the new ones here in the same
 /// commit (as `profiles/signature.txt` for the signature). Before any bench
 /// runs, every count is checked, and a difference prints the whole table as
 /// the engine now gives it, ready to paste (`cargo test --bench search`
 /// runs the check and each bench once).
 const NODES: &[(&str, &str, u32, u64)] = &[
-    ("minimax", "small5", 3, 15462),
-    ("minimax", "small5", 4, 386719),
-    ("minimax", "small5", 5, 9013722),
-    ("minimax", "small5", 6, 213852810),
-    ("minimax", "mid8", 2, 2691),
-    ("minimax", "mid8", 3, 143071),
-    ("minimax", "mid8", 4, 6277308),
-    ("minimax", "mid8", 5, 310896136),
+    ("minimax", "small5", 3, 1014),
+    ("minimax", "small5", 4, 5948),
+    ("minimax", "small5", 5, 16936),
+    ("minimax", "small5", 6, 110038),
+    ("minimax", "mid8", 2, 2226),
+    ("minimax", "mid8", 3, 4259),
+    ("minimax", "mid8", 4, 12674),
+    ("minimax", "mid8", 5, 70905),
     ("alphabeta", "small5", 4, 2035),
     ("alphabeta", "small5", 5, 6113),
     ("alphabeta", "small5", 6, 26531),
@@ -54,12 +56,48 @@ fn nodes(group: &str, name: &str, depth: u32) -> u64 {
         .unwrap_or_else(|| panic!("no node count recorded for {group} {name} depth {depth}"))
 }
 
-/// One single-threaded search of [`NODES`], as the benches run it.
-fn search(group: &str, board: &Board, depth: u32) -> root::RootResult {
+/// The mode a group of [`NODES`] searches in.
+fn mode(group: &str) -> SearchMode {
     match group {
-        "minimax" => root::minimax(board, Player::X, depth, false),
-        _ => root::alphabeta(board, Player::X, depth, false),
+        "minimax" => SearchMode::Minimax,
+        _ => SearchMode::AlphaBeta,
     }
+}
+
+/// The `input.txt` asking for a search of `board`, X to move, `depth`
+/// plies in `mode`.
+fn problem(board: &Board, mode: SearchMode, depth: u32) -> Problem {
+    Problem {
+        board: board.clone(),
+        player: Player::X,
+        question: Question::Exact { mode, depth },
+    }
+}
+
+/// `problem` solved on `threads` threads, as `stakeraid solve` answers it.
+fn run(problem: &Problem, threads: usize) -> Answer {
+    let limits = Limits {
+        threads,
+        ..Limits::default()
+    };
+    solve(problem, &limits).expect("the benches' positions have moves")
+}
+
+/// One single-threaded search of [`NODES`], as the benches run it.
+fn search(group: &str, board: &Board, depth: u32) -> Answer {
+    run(&problem(board, mode(group), depth), 1)
+}
+
+/// The textbook search's move and value for `board`, X to move, `depth`
+/// plies in `mode` (the in-tree reference engine).
+fn textbook(board: &Board, mode: SearchMode, depth: u32) -> (stakeraid::Move, i64) {
+    let position = Position::new(board.clone(), Player::X).expect("a board with a move");
+    let limits = Limits {
+        engine: Engine::Reference,
+        ..Limits::to_depth(mode, depth)
+    };
+    let a = analyse(&position, &limits).expect("an exact analysis");
+    (a.best, a.value)
 }
 
 /// Checks every recorded node count against the engine, and fails with
@@ -152,14 +190,16 @@ fn minimax_by_depth(c: &mut Criterion) {
     ] {
         for depth in depths {
             let expected = nodes("minimax", name, depth);
+            let problem = problem(&board, SearchMode::Minimax, depth);
             if depth <= 4 {
-                // The reported count is the textbook tree's.
-                assert_eq!(expected, reference::minimax(&board, Player::X, depth).nodes);
+                let first = run(&problem, 1);
+                let want = textbook(&board, SearchMode::Minimax, depth);
+                assert_eq!((first.best, first.value), want);
             }
             g.throughput(Throughput::Elements(expected));
-            g.bench_with_input(BenchmarkId::new(name, depth), &depth, |b, &d| {
+            g.bench_with_input(BenchmarkId::new(name, depth), &depth, |b, _| {
                 b.iter(|| {
-                    let r = root::minimax(&board, Player::X, d, false);
+                    let r = run(&problem, 1);
                     assert_eq!(r.nodes, expected);
                     r.best
                 })
@@ -176,15 +216,16 @@ fn alphabeta_by_depth(c: &mut Criterion) {
     for ((name, board), depths) in [(small, 4..=8), (mid, 4..=8), (empty, 2..=4), (end, 6..=10)] {
         for depth in depths {
             let expected = nodes("alphabeta", &name, depth);
+            let problem = problem(&board, SearchMode::AlphaBeta, depth);
             if depth <= 5 {
-                let first = root::alphabeta(&board, Player::X, depth, false);
-                let textbook = reference::alphabeta(&board, Player::X, depth);
-                assert_eq!((first.best, first.value), (textbook.best, textbook.value));
+                let first = run(&problem, 1);
+                let want = textbook(&board, SearchMode::AlphaBeta, depth);
+                assert_eq!((first.best, first.value), want);
             }
             g.throughput(Throughput::Elements(expected));
-            g.bench_with_input(BenchmarkId::new(&name, depth), &depth, |b, &d| {
+            g.bench_with_input(BenchmarkId::new(&name, depth), &depth, |b, _| {
                 b.iter(|| {
-                    let r = root::alphabeta(&board, Player::X, d, false);
+                    let r = run(&problem, 1);
                     assert_eq!(r.nodes, expected);
                     r.best
                 })
@@ -201,23 +242,24 @@ fn thread_scaling(c: &mut Criterion) {
     let mut counts = vec![1, 2, cores];
     counts.dedup();
     let mid = positions().remove(1).1;
-    let mm = root::minimax(&mid, Player::X, 5, false);
-    let ab = root::alphabeta(&mid, Player::X, 8, false);
+    let (mm_problem, ab_problem) = (
+        problem(&mid, SearchMode::Minimax, 5),
+        problem(&mid, SearchMode::AlphaBeta, 8),
+    );
+    let (mm, ab) = (run(&mm_problem, 1), run(&ab_problem, 1));
     assert_eq!(
         (mm.nodes, ab.nodes),
         (nodes("minimax", "mid8", 5), nodes("alphabeta", "mid8", 8))
     );
     for threads in counts {
-        let pool = thread_pool(threads);
-        let par = threads > 1;
         g.throughput(Throughput::Elements(mm.nodes));
         g.bench_with_input(
             BenchmarkId::new("minimax-mid8-d5", threads),
             &threads,
             |b, _| {
                 b.iter(|| {
-                    let r = pool.install(|| root::minimax(&mid, Player::X, 5, par));
-                    assert_eq!((r.best, r.nodes), (mm.best, mm.nodes));
+                    let r = run(&mm_problem, threads);
+                    assert_eq!((r.best, r.value), (mm.best, mm.value));
                 })
             },
         );
@@ -227,7 +269,7 @@ fn thread_scaling(c: &mut Criterion) {
             &threads,
             |b, _| {
                 b.iter(|| {
-                    let r = pool.install(|| root::alphabeta(&mid, Player::X, 8, par));
+                    let r = run(&ab_problem, threads);
                     assert_eq!(r.best, ab.best);
                 })
             },

@@ -13,7 +13,7 @@
 //! the driver's own time, jobs (cancelled ones among them) and nodes, and
 //! the speedup over the first row.
 use stakeraid::jobs::{simulate, Cluster, Hint, Settings};
-use stakeraid::{parse_problem, Task};
+use stakeraid::{parse_problem, Question};
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let mut args = std::env::args().skip(1).peekable();
@@ -50,7 +50,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         }
     }
     let problem = parse_problem(std::fs::read(input)?.as_slice())?;
-    let Task::Exact { depth, .. } = problem.task else {
+    let Question::Exact { depth, .. } = problem.question else {
         return Err("a MINIMAX or ALPHABETA input".into());
     };
     // SPLIT or SPLIT:ORDER, ORDER the plies of the ordering searches.

@@ -5,8 +5,8 @@
 //! alpha-beta one.
 //!
 //! ```
+//! use stakeraid::api::{analyse, Limits, Position, SearchMode};
 //! use stakeraid::legacy::{move_text, parse_board, TO_MOVE};
-//! use stakeraid::search::reference;
 //!
 //! let file = "20,0\t16,0\t(1,1)\t32,1\t30,0\n\
 //!             20,0\t12,0\t2,1\t11,2\t8,1\n\
@@ -14,7 +14,9 @@
 //!             20,0\t12,0\t10,2\t6,2\t2,0\n\
 //!             25,0\t30,0\t23,0\t21,0\t10,0\n";
 //! let board = parse_board(file.as_bytes())?;
-//! assert_eq!(move_text(reference::alphabeta(&board, TO_MOVE, 4).best), "blitz,C,3");
+//! let position = Position::new(board, TO_MOVE)?;
+//! let analysis = analyse(&position, &Limits::to_depth(SearchMode::AlphaBeta, 4))?;
+//! assert_eq!(move_text(analysis.best), "blitz,C,3");
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 

@@ -5,19 +5,19 @@
 //! chooses (the first maximal move in canonical order), fast.
 //!
 //! ```
-//! use stakeraid::{parse_problem, solve, SolveOptions};
+//! use stakeraid::{parse_problem, solve, Limits};
 //!
 //! let input = "3\nMINIMAX\nO\n2\n1 8 23\n5 42 12\n26 30 9\nX..\n...\n...\n";
 //! let problem = parse_problem(input.as_bytes())?;
-//! let answer = solve(&problem, &SolveOptions::default())?;
+//! let answer = solve(&problem, &Limits::default())?;
 //! assert_eq!(answer.best.to_string(), "B3 Stake");
 //! assert_eq!(answer.text, "B3 Stake\nX..\n...\n.O.\n");
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 //!
 //! [`solve`] is the homework's path through [`api`], the one front door:
-//! an exact task is an [`api::analyse`] of the position (with the fast or
-//! the textbook [`Engine`]), a COMPETITION task the competition player's
+//! an exact question is an [`api::analyse`] of the position (with the fast or
+//! the textbook [`Engine`]), a COMPETITION question the competition player's
 //! move.
 //!
 //! ## For other tools: [`api::analyse`]
@@ -43,16 +43,16 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 //!
-//! What an input asks is a [`Task`]: an exact search to a depth in one
+//! What an input asks is a [`Question`]: an exact search to a depth in one
 //! [`SearchMode`] (MINIMAX or ALPHABETA, the same enum the JSON and the
 //! command line use), or a COMPETITION move with CPU seconds left.
 //!
 //! ```
-//! use stakeraid::{parse_problem, Move, MoveParseError, SearchMode, Task};
+//! use stakeraid::{parse_problem, Move, MoveParseError, SearchMode, Question};
 //!
 //! let input = "3\nALPHABETA\nX\n4\n1 8 23\n5 42 12\n26 30 9\nX..\n...\n...\n";
 //! let problem = parse_problem(input.as_bytes())?;
-//! assert_eq!(problem.task, Task::Exact { mode: SearchMode::AlphaBeta, depth: 4 });
+//! assert_eq!(problem.question, Question::Exact { mode: SearchMode::AlphaBeta, depth: 4 });
 //! assert_eq!("B3 Blitz".parse::<Move>(), Err(MoveParseError::Kind("Blitz".into())));
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
@@ -65,6 +65,7 @@
 #![deny(unreachable_pub)]
 
 pub mod api;
+pub mod bench;
 mod engine;
 mod game;
 pub mod grade;
@@ -78,8 +79,8 @@ mod text;
 pub mod web;
 
 pub use api::serve;
-pub use api::{solve, Answer, Engine, SolveOptions};
-pub use engine::{bench, competition};
+pub use api::{solve, Answer, Engine, Limits};
+pub use engine::competition;
 pub use game::random as rng;
 pub use game::random::{random_board, Rng};
 pub use game::{
@@ -91,5 +92,6 @@ pub use play::mover::{Chosen, Mover, Turn};
 pub use play::table::{play_out, Played, Table};
 pub use play::{arena, referee};
 pub use text::{
-    answer_text, input_text, parse_problem, ParseError, ParseErrorKind, Problem, SearchMode, Task,
+    answer_text, input_text, parse_problem, ParseError, ParseErrorKind, Problem, Question,
+    SearchMode,
 };

@@ -9,7 +9,7 @@ use pyo3::types::PyBytes;
 use stakeraid::api::{self, Grid, PositionError};
 use stakeraid::{
     input_text, legal_moves, parse_problem, Board, Move as RustMove, MoveKind, Player, Problem,
-    SearchMode, Task,
+    SearchMode, Question,
 };
 
 use crate::errors::value_error;
@@ -98,7 +98,7 @@ impl PyPosition {
         if self.board.is_full() {
             return Err(value_error(PositionError::Full));
         }
-        let task = match mode.to_ascii_uppercase().as_str() {
+        let question = match mode.to_ascii_uppercase().as_str() {
             name @ ("MINIMAX" | "ALPHABETA") => {
                 if seconds.is_some() {
                     return Err(value_error(format!("{name} takes a depth, not seconds")));
@@ -114,12 +114,12 @@ impl PyPosition {
                     })?,
                 };
                 if name == "MINIMAX" {
-                    Task::Exact {
+                    Question::Exact {
                         mode: SearchMode::Minimax,
                         depth,
                     }
                 } else {
-                    Task::Exact {
+                    Question::Exact {
                         mode: SearchMode::AlphaBeta,
                         depth,
                     }
@@ -137,7 +137,7 @@ impl PyPosition {
                             "COMPETITION needs seconds (the CPU seconds left)",
                         ))
                     }
-                    Some(s) if s.is_finite() && s >= 0.0 => Task::Competition { seconds: s },
+                    Some(s) if s.is_finite() && s >= 0.0 => Question::Competition { seconds: s },
                     Some(s) => {
                         return Err(value_error(format!(
                             "seconds must be a finite number >= 0, got {s}"
@@ -154,7 +154,7 @@ impl PyPosition {
         Ok(input_text(&Problem {
             board: self.board.clone(),
             player: self.player,
-            task,
+            question,
         }))
     }
 

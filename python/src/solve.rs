@@ -7,7 +7,7 @@ use std::sync::Arc;
 use pyo3::prelude::*;
 
 use stakeraid::competition::{self, CompetitionOptions};
-use stakeraid::{parse_problem, solve, SolveOptions};
+use stakeraid::{parse_problem, solve, Limits};
 
 use crate::errors::{thread_count, value_error};
 use crate::interrupt::interruptible;
@@ -24,12 +24,12 @@ use crate::position::PyPosition;
 pub(crate) fn solve_text(py: Python<'_>, input_text: &str, threads: i64) -> PyResult<String> {
     let problem = parse_problem(input_text.as_bytes()).map_err(value_error)?;
     let halt = Arc::new(AtomicBool::new(false));
-    let options = SolveOptions {
+    let limits = Limits {
         threads: thread_count(threads)?,
         stop: Some(halt.clone()),
-        ..SolveOptions::default()
+        ..Limits::default()
     };
-    interruptible(py, &halt, || solve(&problem, &options))?
+    interruptible(py, &halt, || solve(&problem, &limits))?
         .map(|answer| answer.text)
         .map_err(value_error)
 }

@@ -6,7 +6,8 @@ use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 use std::time::Duration;
 
-use super::{ApiError, Position, Watch, MAX_THREADS};
+use super::limits::check_threads;
+use super::{ApiError, Position, Watch};
 use crate::engine::competition::{self, Clock, CompetitionOptions, Played};
 use crate::search::Progress as Counters;
 
@@ -21,9 +22,7 @@ pub fn competition_move(
     stop: Option<Arc<AtomicBool>>,
     on_start: impl FnOnce(Watch),
 ) -> Result<Played, ApiError> {
-    if threads > MAX_THREADS {
-        return Err(ApiError::TooManyThreads(threads));
-    }
+    check_threads(threads)?;
     let counters = Arc::new(Counters::default());
     on_start(Watch(counters.clone()));
     let options = CompetitionOptions {

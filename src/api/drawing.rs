@@ -1,8 +1,23 @@
-//! The board drawn for a person to read.
+//! The board drawn for a person to read, and the textbook search's tree
+//! drawn for Graphviz.
 
 use std::fmt::Write;
 
+use super::{ApiError, Position};
 use crate::game::{Board, Player, Square};
+use crate::search::trace::trace_alphabeta;
+
+/// The textbook alpha-beta search of `position`, `depth` plies deep, as a
+/// Graphviz DOT graph (`stakeraid analyse --dot`): every position it
+/// visits with its window and value, the principal variation marked, and
+/// the moves each cut-off left unsearched. The drawing grows with the
+/// tree, so keep `depth` small.
+pub fn alphabeta_dot(position: &Position, depth: u32) -> Result<String, ApiError> {
+    // A position always has a move, so only a depth of 0 leaves nothing.
+    trace_alphabeta(position.board(), position.player(), depth)
+        .map(|trace| trace.to_dot())
+        .ok_or(ApiError::ZeroDepth)
+}
 
 /// `board` with column letters above, row numbers to the left, each cell
 /// as its owner's mark (`X`, `O` or `.`) followed by its value, and a last

@@ -1,13 +1,14 @@
-//! How far and how an analysis searches: mode, depth, time, threads and an
-//! optional stop flag.
+//! How far and how a search goes: mode, depth, time, threads, engine,
+//! table, an optional stop flag and store. One value for [`super::analyse`]
+//! and [`super::solve`] alike, checked in one place ([`Limits::check`]).
 
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 use std::time::Duration;
 
-use super::ApiError;
+use super::{ApiError, MAX_THREADS};
 use crate::store::StoreUse;
-use crate::text::{SearchMode, Task};
+use crate::text::{Question, SearchMode};
 
 /// Which search proves the answer. Both give the same move, value and
 /// root values; the fast one in a fraction of the nodes.
@@ -21,7 +22,9 @@ pub enum Engine {
     Fast,
 }
 
-/// The limits of one analysis. At least one of `depth` and `time` is needed.
+/// The limits of one search. At least one of `depth` and `time` is needed
+/// for an analysis; [`super::solve`] takes the mode and depth from its
+/// problem instead.
 #[derive(Clone, Debug, Default)]
 pub struct Limits {
     /// Which root values to prove.
@@ -61,12 +64,38 @@ impl Limits {
         }
     }
 
+    /// Refuses limits no search can keep: a depth of 0 (nothing to
+    /// search), neither a depth nor a time (a search that never ends),
+    /// more than [`MAX_THREADS`] threads. The one check of them:
+    /// [`super::analyse`] makes it before it searches, and `serve` when it
+    /// reads a request, to refuse it at once rather than when its turn
+    /// comes.
+    pub(crate) fn check(&self) -> Result<(), ApiError> {
+        if self.depth == Some(0) {
+            return Err(ApiError::ZeroDepth);
+        }
+        if self.depth.is_none() && self.time.is_none() {
+            return Err(ApiError::NoLimit);
+        }
+        check_threads(self.threads)
+    }
+
     /// The search an `input.txt` asks for. COMPETITION has no exact
     /// answer and is refused.
-    pub fn for_task(task: Task) -> Result<Limits, ApiError> {
-        match task {
-            Task::Exact { mode, depth } => Ok(Limits::to_depth(mode, depth)),
-            Task::Competition { .. } => Err(ApiError::NotExact(task.name())),
+    pub fn for_question(question: Question) -> Result<Limits, ApiError> {
+        match question {
+            Question::Exact { mode, depth } => Ok(Limits::to_depth(mode, depth)),
+            Question::Competition { .. } => Err(ApiError::NotExact(question.name())),
         }
     }
+}
+
+/// Refuses more than [`MAX_THREADS`] worker threads, for an exact search
+/// ([`Limits::check`]) and a competition move ([`super::solve`],
+/// [`super::competition_move`]) alike.
+pub(crate) fn check_threads(threads: usize) -> Result<(), ApiError> {
+    if threads > MAX_THREADS {
+        return Err(ApiError::TooManyThreads(threads));
+    }
+    Ok(())
 }

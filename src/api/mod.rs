@@ -46,10 +46,10 @@ pub use crate::text::SearchMode;
 pub(crate) use analysis::move_text;
 pub use analysis::{Analysis, RootMove};
 pub use competition::competition_move;
-pub use drawing::draw;
+pub use drawing::{alphabeta_dot, draw};
 pub use limits::{Engine, Limits};
 pub use position::{Grid, Position, PositionError};
-pub use solve::{solve, solve_watched, Answer, SolveOptions};
+pub use solve::{solve, solve_watched, Answer};
 
 use crate::engine::exact::{exact_search, ExactRun, ExactSettings, Pv};
 use crate::engine::pool::in_pool;
@@ -164,15 +164,7 @@ fn analyse_inner(
     on_start: impl FnOnce(Watch),
     on_depth: impl Fn(Progress) + Sync,
 ) -> Result<Analysis, ApiError> {
-    if limits.depth == Some(0) {
-        return Err(ApiError::ZeroDepth);
-    }
-    if limits.depth.is_none() && limits.time.is_none() {
-        return Err(ApiError::NoLimit);
-    }
-    if limits.threads > MAX_THREADS {
-        return Err(ApiError::TooManyThreads(limits.threads));
-    }
+    limits.check()?;
     let start = Instant::now();
     let (board, player) = (position.board(), position.player());
     // Beyond the last empty cell there is nothing left to search.

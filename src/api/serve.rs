@@ -41,8 +41,8 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use crate::api::lines::{read_line, Line};
-use crate::api::{analyse, Analysis, ApiError, Grid, Limits, Position, SearchMode, MAX_THREADS};
-use crate::text::{parse_problem, Task};
+use crate::api::{analyse, Analysis, ApiError, Grid, Limits, Position, SearchMode};
+use crate::text::{parse_problem, Question};
 
 /// The longest request line served, in bytes (1 MiB), its line end not
 /// counted. A longer line is read through without being held, and answered
@@ -162,13 +162,13 @@ impl Request {
             (Some(text), None) => {
                 let problem = parse_problem(text.as_bytes()).map_err(ApiError::from)?;
                 let position = Position::from_problem(&problem).map_err(ApiError::from)?;
-                match problem.task {
-                    Task::Exact { mode, depth } => (position, Some(mode), Some(depth)),
+                match problem.question {
+                    Question::Exact { mode, depth } => (position, Some(mode), Some(depth)),
                     // A competition input says nothing exact: the request must.
-                    Task::Competition { .. } if self.mode.is_none() => {
-                        return Err(ApiError::NotExact(problem.task.name()).into())
+                    Question::Competition { .. } if self.mode.is_none() => {
+                        return Err(ApiError::NotExact(problem.question.name()).into())
                     }
-                    Task::Competition { .. } => (position, None, None),
+                    Question::Competition { .. } => (position, None, None),
                 }
             }
         };
@@ -179,15 +179,7 @@ impl Request {
             threads: self.threads.unwrap_or(0),
             ..Limits::default()
         };
-        if limits.depth == Some(0) {
-            return Err(ApiError::ZeroDepth.into());
-        }
-        if limits.depth.is_none() && limits.time.is_none() {
-            return Err(ApiError::NoLimit.into());
-        }
-        if limits.threads > MAX_THREADS {
-            return Err(ApiError::TooManyThreads(limits.threads).into());
-        }
+        limits.check()?;
         Ok((position, limits))
     }
 }

@@ -1,36 +1,14 @@
 //! The homework's path in one call: a parsed `input.txt` to the text of its
-//! `output.txt`. An exact task is an [`analyse`](super::analyse) of its
-//! position; a COMPETITION task is the competition player's move.
+//! `output.txt`. An exact question is an [`analyse`](super::analyse) of its
+//! position; a COMPETITION question is the competition player's move.
 
-use crate::store::StoreUse;
-use std::sync::atomic::AtomicBool;
-use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use super::{analyse_inner, ApiError, Engine, Limits, Position, Watch};
+use super::limits::check_threads;
+use super::{analyse_inner, ApiError, Limits, Position, Watch};
 use crate::engine::competition::{self, CompetitionOptions};
 use crate::game::Move;
-use crate::text::{answer_text, Problem, Task};
-
-/// How to answer a problem.
-#[derive(Clone, Debug, Default)]
-pub struct SolveOptions {
-    /// Which search answers an exact task.
-    pub engine: Engine,
-    /// Worker threads; 0 means one per core.
-    pub threads: usize,
-    /// Transposition table size in bytes for the fast engine (default:
-    /// sized for the search).
-    pub table_bytes: Option<usize>,
-    /// Wall-time limit of an exact task: when it runs out, the deepest
-    /// depth completed answers, and [`Answer::exact`] is false.
-    pub time: Option<Duration>,
-    /// Setting this flag (from any thread) stops an exact task's search as
-    /// the time limit does.
-    pub stop: Option<Arc<AtomicBool>>,
-    /// A solve store the fast engine reads first and adds to.
-    pub store: Option<StoreUse>,
-}
+use crate::text::{answer_text, Problem, Question};
 
 /// The answer to a problem.
 #[derive(Clone, Debug)]
@@ -53,43 +31,40 @@ pub struct Answer {
     pub text: String,
 }
 
-/// Answers `problem`.
-pub fn solve(problem: &Problem, options: &SolveOptions) -> Result<Answer, ApiError> {
-    solve_watched(problem, options, |_| {})
+/// Answers `problem` within `limits`. The problem says what is asked: an
+/// exact question's mode and depth take the place of `limits.mode` and
+/// `limits.depth`, and the rest of `limits` (time, threads, engine,
+/// table, stop flag, store) says how its search runs. A COMPETITION
+/// question takes only `limits.threads`: its time is the problem's.
+pub fn solve(problem: &Problem, limits: &Limits) -> Result<Answer, ApiError> {
+    solve_watched(problem, limits, |_| {})
 }
 
 /// [`solve`], handing `on_start` the search's [`Watch`] before an exact
-/// task's search starts (a COMPETITION move has none).
+/// question's search starts (a COMPETITION move has none).
 pub fn solve_watched(
     problem: &Problem,
-    options: &SolveOptions,
+    limits: &Limits,
     on_start: impl FnOnce(Watch),
 ) -> Result<Answer, ApiError> {
     let start = Instant::now();
     let position = Position::from_problem(problem)?;
     let (board, player) = (position.board(), position.player());
-    let (best, value, nodes, depth, exact) = match problem.task {
-        Task::Exact { mode, depth } => {
+    let (best, value, nodes, depth, exact) = match problem.question {
+        Question::Exact { mode, depth } => {
             let limits = Limits {
                 mode,
                 depth: Some(depth),
-                time: options.time,
-                threads: options.threads,
-                engine: options.engine,
-                table_bytes: options.table_bytes,
-                stop: options.stop.clone(),
-                store: options.store.clone(),
+                ..limits.clone()
             };
             // The output names the move only: no principal variation.
             let a = analyse_inner(&position, &limits, false, on_start, |_| {})?;
             (a.best, a.value, a.nodes, a.depth, a.exact)
         }
-        Task::Competition { seconds } => {
-            if options.threads > super::MAX_THREADS {
-                return Err(ApiError::TooManyThreads(options.threads));
-            }
+        Question::Competition { seconds } => {
+            check_threads(limits.threads)?;
             let settings = CompetitionOptions {
-                threads: options.threads,
+                threads: limits.threads,
                 ..CompetitionOptions::default()
             };
             let played = competition::play(board, player, seconds, &settings);

@@ -8,9 +8,8 @@ use std::time::Duration;
 
 use anyhow::Context;
 use indicatif::{ProgressBar, ProgressStyle};
-use stakeraid::api::{analyse_with_progress, Analysis, Bound, Limits, Position};
-use stakeraid::search::trace::trace_alphabeta;
-use stakeraid::{SearchMode, Task};
+use stakeraid::api::{alphabeta_dot, analyse_with_progress, Analysis, Bound, Limits, Position};
+use stakeraid::{Question, SearchMode};
 
 use super::io::{print, write_output};
 use super::load::{load, Format};
@@ -60,12 +59,12 @@ pub struct AnalyseArgs {
 /// Analyses one position.
 pub fn run_analyse(args: &AnalyseArgs) -> anyhow::Result<()> {
     let loaded = load(&args.input, args.format)?;
-    let file_depth = loaded.task.and_then(Task::depth);
+    let file_depth = loaded.question.and_then(Question::depth);
     let time = args.time;
     let depth = args.depth.or(file_depth);
     if depth.is_none() && time.is_none() {
-        let named = match loaded.task {
-            Some(task) => format!("a {} input names no depth", task.name()),
+        let named = match loaded.question {
+            Some(question) => format!("a {} input names no depth", question.name()),
             None => "a drop-blitz board names no depth".to_string(),
         };
         anyhow::bail!("{named}: give --depth, --time or both");
@@ -78,17 +77,15 @@ pub fn run_analyse(args: &AnalyseArgs) -> anyhow::Result<()> {
             depth <= DOT_MAX_DEPTH,
             "--dot draws searches of depth {DOT_MAX_DEPTH} or less (this one is {depth}): give --depth"
         );
-        let trace = trace_alphabeta(position.board(), position.player(), depth)
-            .context("nothing to search")?;
-        write_output(path, trace.to_dot().as_bytes())?;
+        write_output(path, alphabeta_dot(&position, depth)?.as_bytes())?;
         if path.as_os_str() == "-" {
             return Ok(());
         }
     }
 
-    let mode = match (args.mode, loaded.task) {
+    let mode = match (args.mode, loaded.question) {
         (Some(mode), _) => mode,
-        (None, Some(Task::Exact { mode, .. })) => mode,
+        (None, Some(Question::Exact { mode, .. })) => mode,
         (None, _) => SearchMode::default(),
     };
     let limits = Limits {

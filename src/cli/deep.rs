@@ -10,7 +10,7 @@ use anyhow::Context;
 use indicatif::ProgressBar;
 use stakeraid::jobs::{max_split, solve_local, DriverStats, Hint, Settings};
 use stakeraid::store::{Store, StoreStats, StoreUse};
-use stakeraid::{answer_text, check_move, Problem, Task};
+use stakeraid::{answer_text, check_move, Problem, Question};
 
 /// The store named by `--store`, opened for `problem`'s board: read at
 /// once, written as the search goes.
@@ -20,7 +20,7 @@ pub(super) fn open_store(
     min_nodes: u64,
 ) -> anyhow::Result<StoreUse> {
     anyhow::ensure!(
-        matches!(problem.task, Task::Exact { .. }),
+        matches!(problem.question, Question::Exact { .. }),
         "--store and --split solve MINIMAX and ALPHABETA inputs (COMPETITION has no exact answer)"
     );
     let store = Store::open(path, &problem.board)?;
@@ -68,7 +68,7 @@ pub(super) fn split_solve(
     hint: Option<Hint>,
     bar: &ProgressBar,
 ) -> anyhow::Result<(String, i64, DriverStats)> {
-    let Task::Exact { depth, .. } = problem.task else {
+    let Question::Exact { depth, .. } = problem.question else {
         anyhow::bail!("--split solves MINIMAX and ALPHABETA inputs");
     };
     let most = max_split(&problem.board, depth);

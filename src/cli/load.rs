@@ -5,7 +5,7 @@ use std::path::Path;
 
 use anyhow::Context;
 use clap::ValueEnum;
-use stakeraid::{legacy, parse_problem, Board, Move, Player, Task};
+use stakeraid::{legacy, parse_problem, Board, Move, Player, Question};
 
 use super::io::read_input;
 
@@ -38,7 +38,7 @@ pub struct Loaded {
     /// The player to move.
     pub player: Player,
     /// What the file asks.
-    pub task: Option<Task>,
+    pub question: Option<Question>,
 }
 
 /// Reads `path` (`-`: standard input) in `format`.
@@ -51,7 +51,7 @@ pub fn load(path: &Path, format: Format) -> anyhow::Result<Loaded> {
             Loaded {
                 board: problem.board,
                 player: problem.player,
-                task: Some(problem.task),
+                question: Some(problem.question),
             }
         }
         Format::DropBlitz => {
@@ -59,7 +59,7 @@ pub fn load(path: &Path, format: Format) -> anyhow::Result<Loaded> {
             Loaded {
                 board,
                 player: legacy::TO_MOVE,
-                task: None,
+                question: None,
             }
         }
     })

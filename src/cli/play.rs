@@ -8,8 +8,10 @@ use std::time::{Duration, Instant};
 use anyhow::Context;
 use stakeraid::arena::{own_sum, Agent, Seat};
 use stakeraid::rng::{random_board, Rng};
-use stakeraid::search::root;
-use stakeraid::{parse_problem, Board, Chosen, Game, Move, Player, Square, Table};
+use stakeraid::{
+    parse_problem, solve, Board, Chosen, Game, Limits, Move, Player, Problem, Question, SearchMode,
+    Square, Table,
+};
 
 use super::io::read_input;
 
@@ -317,12 +319,24 @@ pub fn run_play(args: &PlayArgs) -> anyhow::Result<()> {
                 } else {
                     HINT_DEPTH.min(empties)
                 };
-                let search = || root::alphabeta(&board, p, depth, false);
+                let problem = Problem {
+                    board,
+                    player: p,
+                    question: Question::Exact {
+                        mode: SearchMode::AlphaBeta,
+                        depth,
+                    },
+                };
+                let limits = Limits {
+                    threads: 1,
+                    ..Limits::default()
+                };
+                let search = || solve(&problem, &limits);
                 let hint = if live {
                     with_ticker(&mut out, "hint: thinking", TICK, search)
                 } else {
                     search()
-                };
+                }?;
                 let how = if exact {
                     "exact: solved to the end of the game".to_owned()
                 } else {

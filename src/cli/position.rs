@@ -4,7 +4,7 @@ use std::path::PathBuf;
 
 use anyhow::Context;
 use clap::ValueEnum;
-use stakeraid::{input_text, Player, Problem, SearchMode, Task};
+use stakeraid::{input_text, Player, Problem, Question, SearchMode};
 
 use super::io::write_output;
 
@@ -70,16 +70,16 @@ pub fn run_position(args: &PositionArgs) -> anyhow::Result<()> {
             args.depth
         )),
     };
-    let task = match args.mode {
-        Asked::Minimax => Task::Exact {
+    let question = match args.mode {
+        Asked::Minimax => Question::Exact {
             mode: SearchMode::Minimax,
             depth: depth()?,
         },
-        Asked::Alphabeta => Task::Exact {
+        Asked::Alphabeta => Question::Exact {
             mode: SearchMode::AlphaBeta,
             depth: depth()?,
         },
-        Asked::Competition => Task::Competition {
+        Asked::Competition => Question::Competition {
             seconds: args
                 .depth
                 .trim()
@@ -103,7 +103,7 @@ pub fn run_position(args: &PositionArgs) -> anyhow::Result<()> {
     let problem = Problem {
         board,
         player,
-        task,
+        question,
     };
     anyhow::ensure!(
         !stakeraid::legal_moves(&problem.board, player).is_empty(),

@@ -8,7 +8,7 @@ use indicatif::{ProgressBar, ProgressStyle};
 use stakeraid::api::{analyse_watched, solve_watched, Limits, Position, RootProgress, Watch};
 use stakeraid::jobs::Hint;
 use stakeraid::store::StoreUse;
-use stakeraid::{legacy, Engine, Move, Problem, SearchMode, SolveOptions, Task};
+use stakeraid::{legacy, Engine, Move, Problem, Question, SearchMode};
 
 use super::deep;
 use super::io::{print, write_output};
@@ -144,19 +144,19 @@ pub fn run_solve(args: &SolveArgs) -> anyhow::Result<()> {
     if let Some(split) = args.split {
         return run_split(&problem, args, split, store.as_ref());
     }
-    if args.json {
-        return print_json(&problem, args, store);
-    }
-    let options = SolveOptions {
+    let limits = Limits {
         engine: args.engine,
         threads: args.threads,
         table_bytes: table_bytes(args),
         time: args.time,
-        stop: None,
         store: store.clone(),
+        ..Limits::default()
     };
+    if args.json {
+        return print_json(&problem, args, &limits);
+    }
     let spinner = searching(&problem, store.as_ref());
-    let answer = solve_watched(&problem, &options, |watch| {
+    let answer = solve_watched(&problem, &limits, |watch| {
         show_progress(&spinner, watch, store.clone())
     });
     spinner.finish_and_clear();
@@ -168,7 +168,7 @@ pub fn run_solve(args: &SolveArgs) -> anyhow::Result<()> {
         eprintln!(
             "stakeraid: time limit reached: the answer is the best move at depth {}, not the exact answer at depth {}",
             answer.depth,
-            problem.task.depth().unwrap_or(0).min(problem.board.empty_count())
+            problem.question.depth().unwrap_or(0).min(problem.board.empty_count())
         );
     }
     match args.format {
@@ -232,17 +232,17 @@ fn print_stats(best: Move, value: i64, nodes: u64, elapsed: Duration) {
 /// mode and depth of the command line.
 fn read_problem(args: &SolveArgs) -> anyhow::Result<Problem> {
     let loaded = load(&args.input, args.format)?;
-    let task = match (args.format, loaded.task) {
-        (Format::InputTxt, Some(task)) => {
+    let question = match (args.format, loaded.question) {
+        (Format::InputTxt, Some(question)) => {
             anyhow::ensure!(
                 args.mode.is_none() && args.depth.is_none(),
                 "--mode and --depth go with --format drop-blitz (an input.txt names its own)"
             );
-            task
+            question
         }
         _ => {
             let depth = args.depth.context("--format drop-blitz needs --depth")?;
-            Task::Exact {
+            Question::Exact {
                 mode: args.mode.unwrap_or_default(),
                 depth,
             }
@@ -251,21 +251,21 @@ fn read_problem(args: &SolveArgs) -> anyhow::Result<Problem> {
     Ok(Problem {
         board: loaded.board,
         player: loaded.player,
-        task,
+        question,
     })
 }
 
 /// `--json`: the analysis on standard output, and for an input.txt the
 /// output file too (unless that is standard output).
-fn print_json(problem: &Problem, args: &SolveArgs, store: Option<StoreUse>) -> anyhow::Result<()> {
+fn print_json(problem: &Problem, args: &SolveArgs, limits: &Limits) -> anyhow::Result<()> {
     let position = Position::from_problem(problem)?;
+    let asked = Limits::for_question(problem.question)?;
     let limits = Limits {
-        threads: args.threads,
-        time: args.time,
-        table_bytes: table_bytes(args),
-        store: store.clone(),
-        ..Limits::for_task(problem.task)?
+        mode: asked.mode,
+        depth: asked.depth,
+        ..limits.clone()
     };
+    let store = limits.store.clone();
     let spinner = searching(problem, store.as_ref());
     let analysis = analyse_watched(
         &position,
@@ -312,7 +312,7 @@ fn searching(problem: &stakeraid::Problem, store: Option<&StoreUse>) -> Progress
         .unwrap_or_else(|_| ProgressStyle::default_spinner());
     bar.set_style(style);
     let n = problem.board.n();
-    bar.set_prefix(format!("{} {n}x{n}", problem.task.name()));
+    bar.set_prefix(format!("{} {n}x{n}", problem.question.name()));
     bar.enable_steady_tick(Duration::from_millis(200));
     bar
 }

@@ -32,7 +32,7 @@ use std::time::{Duration, Instant};
 use crate::engine::pool::in_pool;
 use crate::game::{legal_moves, Move};
 use crate::game::{Board, Player};
-use crate::search::root::{self, immediate, iterate, Deepening, Goal, Iterative, Pick};
+use crate::search::root::{self, immediate, Exact, Iterative, Play};
 use crate::search::{process_cpu, Compact, Deadline, Eval, Progress, Threads};
 
 /// CPU time one move of the `stakeraid` process costs besides its search:
@@ -250,7 +250,7 @@ pub fn play_for(board: &Board, p: Player, limit: Duration, options: &Competition
     let table = (limit.as_secs_f64() * NODE_RATE / 4.0) as usize;
     let settings = Iterative {
         depth: empties,
-        goal: Goal::Play(options.eval),
+        purpose: Play { eval: options.eval },
         deadline: Some(deadline.clone()),
         progress: options.progress.clone(),
         table_limit: Some(table.saturating_mul(slot).max(1 << 16)),
@@ -262,7 +262,7 @@ pub fn play_for(board: &Board, p: Player, limit: Duration, options: &Competition
             threads: Threads::pool_if(parallel),
             ..settings
         };
-        iterate(board, p, &settings, |_, _| {
+        root::play(board, p, &settings, |_, _| {
             clock.now(start).saturating_sub(started) < new_depth_before && !deadline.poll()
         })
     });
@@ -308,15 +308,15 @@ fn solve(
     let deadline = Arc::new(options.clock.deadline(limit, &options.stop));
     let settings = Iterative {
         depth: empties,
-        goal: Goal::Answer {
-            engine: Pick::Compact(compact),
-            deepening: Deepening::Direct,
+        purpose: Exact {
+            compact: Some(compact),
+            direct: true,
         },
         deadline: Some(deadline),
         progress: options.progress.clone(),
         ..Iterative::default()
     };
-    let (result, depth) = iterate(board, p, &settings, |_, _| true);
+    let (result, depth) = root::exact(board, p, &settings, |_, _| true);
     (depth == empties).then(|| Played {
         best: result.best,
         value: result.value,

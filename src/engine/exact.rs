@@ -5,9 +5,9 @@
 use std::sync::Arc;
 
 use crate::game::{Board, Move, Player, Twins};
-use crate::search::root::{self, Deepening, Goal, Iterative, Pick, RootResult, RootValue};
+use crate::search::root::{self, Exact, Iterative, RootResult, RootValue};
 use crate::search::{known_choice, Known};
-use crate::search::{Compact, Deadline, Engine, Progress, Signals, TableSaver, Threads};
+use crate::search::{Compact, Deadline, FastEngine, Progress, Signals, TableSaver, Threads};
 use crate::store::StoreUse;
 use crate::text::SearchMode;
 
@@ -82,17 +82,13 @@ pub(crate) fn exact_search(
     });
     // With a store, the table outlives a kill too, mostly.
     let saver = compact.clone().and_then(TableSaver::start);
-    let goal = match &compact {
-        Some(compact) => Goal::Answer {
-            engine: Pick::Compact(compact.clone()),
-            deepening: Deepening::UnlessTimed,
-        },
-        None => Goal::default(),
-    };
     let deepening = |depth: u32| Iterative {
         depth,
         threads: settings.threads,
-        goal: goal.clone(),
+        purpose: Exact {
+            compact: compact.clone(),
+            direct: false,
+        },
         deadline: Some(stop.clone()),
         progress: settings.progress.clone(),
         table_limit: settings.table_bytes,
@@ -100,7 +96,7 @@ pub(crate) fn exact_search(
 
     // Step 1. The move and its value: iterative deepening, where an abort
     // leaves the last completed depth (depth 1 always completes).
-    let (result, depth) = root::iterate(board, p, &deepening(target), |d, r| {
+    let (result, depth) = root::exact(board, p, &deepening(target), |d, r| {
         on_depth(d, r.nodes);
         true
     });
@@ -142,11 +138,11 @@ pub(crate) fn exact_search(
     let mut pv = vec![result.best];
     if settings.pv == Pv::Find && depth > 1 {
         let engine = match &compact {
-            Some(compact) => Engine::Compact(compact.clone(), settings.threads),
+            Some(compact) => FastEngine::Compact(compact.clone(), settings.threads),
             None => {
                 let bytes = root::table_bytes(board.n(), empties, plies);
                 let bytes = bytes.min(settings.table_bytes.unwrap_or(usize::MAX));
-                Engine::exact_for(board, bytes, settings.threads)
+                FastEngine::exact_for(board, bytes, settings.threads)
             }
         };
         let progress = settings.progress.clone().unwrap_or_default();
@@ -217,7 +213,7 @@ fn child_value(
     p: Player,
     mv: Move,
     depth: u32,
-    deepening: &dyn Fn(u32) -> Iterative,
+    deepening: &dyn Fn(u32) -> Iterative<Exact>,
 ) -> Option<(i64, u64)> {
     let mut b = board.clone();
     b.make(mv, p);
@@ -235,7 +231,7 @@ fn choice(
     board: &Board,
     p: Player,
     depth: u32,
-    deepening: &dyn Fn(u32) -> Iterative,
+    deepening: &dyn Fn(u32) -> Iterative<Exact>,
 ) -> Option<(Move, u64)> {
     exact(board, p, depth, deepening).map(|r| (r.best, r.nodes))
 }
@@ -245,7 +241,7 @@ fn exact(
     board: &Board,
     p: Player,
     depth: u32,
-    deepening: &dyn Fn(u32) -> Iterative,
+    deepening: &dyn Fn(u32) -> Iterative<Exact>,
 ) -> Option<RootResult> {
     let settings = deepening(depth);
     // Depth 1 completes even when aborted, so only deeper searches are
@@ -253,6 +249,6 @@ fn exact(
     if depth > 1 && settings.deadline.as_ref().is_some_and(|d| d.poll()) {
         return None;
     }
-    let (r, got) = root::iterate(board, p, &settings, |_, _| true);
+    let (r, got) = root::exact(board, p, &settings, |_, _| true);
     (got == depth.min(board.empty_count())).then_some(r)
 }

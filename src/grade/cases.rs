@@ -12,7 +12,7 @@ use serde::Serialize;
 use crate::api::{analyse, Analysis, ApiError, Limits, Position};
 use crate::game::random::{random_board_from, Rng};
 use crate::game::{legal_moves, Board, MoveKind, Player, Square};
-use crate::text::{input_text, parse_problem, Problem, SearchMode, Task};
+use crate::text::{input_text, parse_problem, Problem, Question, SearchMode};
 
 /// Why a case was drawn: a course-style random position, or one of the
 /// positions that catch a common mistake.
@@ -123,7 +123,7 @@ impl Case {
     /// MINIMAX and ALPHABETA problems on a board with an empty cell have
     /// one.
     pub fn new(name: String, kind: CaseKind, problem: Problem) -> Result<Case, ApiError> {
-        let depth = exact_depth(problem.task)?;
+        let depth = exact_depth(problem.question)?;
         let position = Position::from_problem(&problem)?;
         let limits = Limits {
             threads: 1,
@@ -142,17 +142,17 @@ impl Case {
         })
     }
 
-    /// The mode asked for (a case's task is always MINIMAX or ALPHABETA).
+    /// The mode asked for (a case's question is always MINIMAX or ALPHABETA).
     pub fn mode(&self) -> SearchMode {
-        match self.problem.task {
-            Task::Exact { mode, .. } => mode,
-            Task::Competition { .. } => SearchMode::default(),
+        match self.problem.question {
+            Question::Exact { mode, .. } => mode,
+            Question::Competition { .. } => SearchMode::default(),
         }
     }
 
     /// The depth asked for.
     pub fn depth(&self) -> u32 {
-        self.problem.task.depth().unwrap_or(1)
+        self.problem.question.depth().unwrap_or(1)
     }
 
     /// How large the case is.
@@ -190,7 +190,7 @@ impl Case {
             SearchMode::AlphaBeta => SearchMode::Minimax,
         };
         let mut case = self.clone();
-        case.problem.task = Task::Exact {
+        case.problem.question = Question::Exact {
             mode,
             depth: self.depth(),
         };
@@ -199,11 +199,11 @@ impl Case {
     }
 }
 
-/// The depth of an exact task; COMPETITION has no answer to grade.
-fn exact_depth(task: Task) -> Result<u32, ApiError> {
-    match task {
-        Task::Exact { depth, .. } => Ok(depth),
-        Task::Competition { .. } => Err(ApiError::NotExact(task.name())),
+/// The depth of an exact question; COMPETITION has no answer to grade.
+fn exact_depth(question: Question) -> Result<u32, ApiError> {
+    match question {
+        Question::Exact { depth, .. } => Ok(depth),
+        Question::Competition { .. } => Err(ApiError::NotExact(question.name())),
     }
 }
 
@@ -423,7 +423,7 @@ fn draw(kind: CaseKind, rng: &mut Rng, budget: f64) -> Problem {
     Problem {
         board,
         player,
-        task: Task::Exact { mode, depth },
+        question: Question::Exact { mode, depth },
     }
 }
 

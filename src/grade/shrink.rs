@@ -9,7 +9,7 @@ use std::io;
 use serde::Serialize;
 
 use crate::game::{Board, Player, Square};
-use crate::text::{Problem, Task};
+use crate::text::{Problem, Question};
 
 use super::cases::{with_values, Case, CaseKind, CaseSize};
 use super::judge_case;
@@ -148,13 +148,13 @@ pub fn shrink(
 fn smaller(problem: &Problem) -> Vec<Problem> {
     let board = &problem.board;
     let n = board.n();
-    let Task::Exact { mode, depth } = problem.task else {
+    let Question::Exact { mode, depth } = problem.question else {
         return Vec::new();
     };
     let with = |board: Board, depth: u32| Problem {
         board,
         player: problem.player,
-        task: Task::Exact { mode, depth },
+        question: Question::Exact { mode, depth },
     };
     let mut out = Vec::new();
     // A smaller depth, the smallest first; beyond the empty cells, the
@@ -254,7 +254,7 @@ mod tests {
             let problem = Problem {
                 board: random_board(&mut rng, n, 7, 0.3),
                 player: Player::O,
-                task: Task::Exact {
+                question: Question::Exact {
                     mode: SearchMode::Minimax,
                     depth: 4,
                 },

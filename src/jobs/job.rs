@@ -11,7 +11,7 @@ use crate::api::Grid;
 use crate::engine::exact::compact_table_bytes;
 use crate::engine::pool::in_pool;
 use crate::game::{Board, Player};
-use crate::search::{Compact, Engine, Threads, Window};
+use crate::search::{Compact, FastEngine, Threads, Window};
 
 /// One null-window test: is the value of the position (`values` and
 /// `cells` as in `input.txt`, `player` to move), searched `plies` deep, at
@@ -207,8 +207,8 @@ fn test_on(
     let threads = Threads::pool_if(parallel);
     let window = Window::new(beta - 1, beta);
     let engine = match kept(bytes) {
-        Some(compact) => Engine::Compact(compact, threads),
-        None => Engine::exact_for(board, bytes, threads),
+        Some(compact) => FastEngine::Compact(compact, threads),
+        None => FastEngine::exact_for(board, bytes, threads),
     };
     engine.search_once(board, p, plies, window)
 }

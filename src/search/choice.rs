@@ -13,7 +13,7 @@
 //! the moves after it need no search at all. On a solve store the tests
 //! are mostly answered by the bounds the solve proved.
 
-use super::engine::Engine;
+use super::engine::FastEngine;
 use super::window::Window;
 use super::worker::{Signals, Worker};
 use crate::game::{legal_moves, Board, Move, Player, Twins};
@@ -32,7 +32,7 @@ pub(crate) enum Known {
 /// The move `p` chooses on `board` searching `plies` deep, given that the
 /// position's value for `p` is `value` (see the module docs).
 pub(crate) fn known_choice(
-    engine: &Engine,
+    engine: &FastEngine,
     board: &Board,
     p: Player,
     plies: u32,

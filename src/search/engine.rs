@@ -1,7 +1,8 @@
-//! The one choice between the two fast engines, made once at the root of
-//! a search: the general engine (any board, any evaluation, play) or the
-//! compact one (boards of up to 64 cells, the game score, exact answers).
-//! Everything above the root's children sees only [`Engine`].
+//! The one choice between the two fast engines of an exact search, made
+//! once at its root: the general engine (any board) or the compact one
+//! (boards of up to 64 cells). Everything above the root's children sees
+//! only [`FastEngine`]; the play root, whose evaluations and reductions
+//! only the general engine has, holds that engine's `Searcher` itself.
 
 use std::sync::Arc;
 
@@ -34,22 +35,23 @@ impl Threads {
     }
 }
 
-/// The engine of one search.
-pub(crate) enum Engine {
-    /// Any board and evaluation, with or without the reductions of play.
+/// The fast engine of one exact search (what [`crate::api::Engine::Fast`]
+/// runs): the general one or the compact one.
+pub(crate) enum FastEngine {
+    /// Any board.
     General(Searcher),
     /// The game score on a board of up to 64 cells; its table may outlive
     /// the search and serve the next one on the same board.
     Compact(Arc<Compact>, Threads),
 }
 
-impl Engine {
+impl FastEngine {
     /// The engine of an exact search of `board` with a table of about
     /// `bytes` of its own: the compact one where it applies.
-    pub(crate) fn exact_for(board: &Board, bytes: usize, threads: Threads) -> Engine {
+    pub(crate) fn exact_for(board: &Board, bytes: usize, threads: Threads) -> FastEngine {
         match Compact::new(board, bytes) {
-            Some(compact) => Engine::Compact(Arc::new(compact), threads),
-            None => Engine::General(Searcher::new(board.n(), bytes, threads)),
+            Some(compact) => FastEngine::Compact(Arc::new(compact), threads),
+            None => FastEngine::General(Searcher::new(board.n(), bytes, threads)),
         }
     }
 
@@ -83,8 +85,8 @@ impl Engine {
         w: &mut Worker<'_>,
     ) -> i64 {
         match self {
-            Engine::General(s) => s.search(board, p, remaining, window, w),
-            Engine::Compact(c, threads) => c.search(board, p, remaining, window, *threads, w),
+            FastEngine::General(s) => s.search(board, p, remaining, window, w),
+            FastEngine::Compact(c, threads) => c.search(board, p, remaining, window, *threads, w),
         }
     }
 
@@ -92,14 +94,14 @@ impl Engine {
     /// plies deep, proved best, if the compact engine's table still holds it.
     pub(crate) fn proved_best(&self, board: &Board, p: Player, remaining: u32) -> Option<Move> {
         match self {
-            Engine::General(_) => None,
-            Engine::Compact(c, _) => c.proved_best(board, p, remaining),
+            FastEngine::General(_) => None,
+            FastEngine::Compact(c, _) => c.proved_best(board, p, remaining),
         }
     }
 
-    /// Counts a search that bounds from [`Engine::known`] made needless.
+    /// Counts a search that bounds from [`FastEngine::known`] made needless.
     pub(crate) fn note_store_answer(&self) {
-        if let Engine::Compact(c, _) = self {
+        if let FastEngine::Compact(c, _) = self {
             c.note_store_answer();
         }
     }
@@ -108,21 +110,21 @@ impl Engine {
     /// that the compact engine's solve store holds, if any.
     pub(crate) fn known(&self, board: &Board, p: Player, remaining: u32) -> Option<(i64, i64)> {
         match self {
-            Engine::General(_) => None,
-            Engine::Compact(c, _) => c.known(board, p, remaining),
+            FastEngine::General(_) => None,
+            FastEngine::Compact(c, _) => c.known(board, p, remaining),
         }
     }
 
     /// Whether the compact engine searches.
     pub(crate) fn is_compact(&self) -> bool {
-        matches!(self, Engine::Compact(..))
+        matches!(self, FastEngine::Compact(..))
     }
 
     /// How the search spreads over threads.
     pub(crate) fn threads(&self) -> Threads {
         match self {
-            Engine::General(s) => s.threads(),
-            Engine::Compact(_, threads) => *threads,
+            FastEngine::General(s) => s.threads(),
+            FastEngine::Compact(_, threads) => *threads,
         }
     }
 }

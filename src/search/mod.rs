@@ -1,5 +1,9 @@
-//! The searches. [`mod@reference`] holds the textbook oracle; [`root`] the
-//! fast exact engines behind the tie-break layer (see `README.md` here):
+//! The searches. Outside the crate they run only through [`crate::api`]
+//! (what stays public here are types its settings and results name).
+//! `reference.rs` holds the textbook oracle (the answer of
+//! [`crate::api::Engine::Reference`]) and `trace.rs` a recording copy of
+//! it ([`crate::api::alphabeta_dot`]); `root/` the fast exact engines
+//! behind the tie-break layer (see `README.md` here):
 //! the root picks one engine for a search, the general one (`general/`,
 //! any board) or the compact one (`compact/`, up to 64 cells), and both
 //! search with a window and one worker per thread, stopped by a
@@ -12,13 +16,13 @@ mod engine;
 mod general;
 mod narrowing;
 mod progress;
-pub mod reference;
-pub mod root;
+pub(crate) mod reference;
+pub(crate) mod root;
 mod split;
 mod split_point;
 #[cfg(test)]
 mod tests;
-pub mod trace;
+pub(crate) mod trace;
 mod window;
 mod worker;
 
@@ -26,12 +30,11 @@ pub(crate) use choice::{known_choice, Known};
 pub(crate) use compact::{Compact, TableSaver};
 pub(crate) use deadline::process_cpu;
 pub use deadline::Deadline;
-pub(crate) use engine::{Engine, Threads};
+pub(crate) use engine::{FastEngine, Threads};
 pub use general::Eval;
 pub(crate) use narrowing::Tests;
 pub use progress::{Progress, RootProgress};
-pub use reference::Decision;
-pub use root::{RootResult, RootValue};
+pub use root::RootValue;
 pub use window::Bound;
 pub(crate) use window::Window;
 pub(crate) use worker::Signals;

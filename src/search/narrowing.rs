@@ -1,5 +1,5 @@
 //! A root move's exact value from null-window tests, the one rule the
-//! direct solve (`root.rs`) and the split driver (`jobs/driver.rs`) share.
+//! direct solve (`root/exact.rs`) and the split driver (`jobs/driver.rs`) share.
 //!
 //! A fail-soft test of the window `(beta - 1, beta)` that returns
 //! `t >= beta` proves `v >= t`, and one that returns `t < beta` proves

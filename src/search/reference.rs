@@ -9,7 +9,7 @@ use crate::search::root::RootValue;
 
 /// The answer of a textbook search.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Decision {
+pub(crate) struct Decision {
     /// The chosen root move.
     pub best: Move,
     /// Its minimax value, from the root player's point of view.
@@ -148,7 +148,7 @@ impl<'a> Search<'a> {
 
 /// Textbook minimax decision for `player` to `depth` plies (`depth >= 1`,
 /// the board not full).
-pub fn minimax(board: &Board, player: Player, depth: u32) -> Decision {
+pub(crate) fn minimax(board: &Board, player: Player, depth: u32) -> Decision {
     minimax_until(board, player, depth, &|| false)
         .expect("never stopped")
         .decision
@@ -156,7 +156,7 @@ pub fn minimax(board: &Board, player: Player, depth: u32) -> Decision {
 
 /// Textbook alpha-beta decision: the root is a max node whose alpha is the
 /// best value so far, so a later move must be strictly better to be chosen.
-pub fn alphabeta(board: &Board, player: Player, depth: u32) -> Decision {
+pub(crate) fn alphabeta(board: &Board, player: Player, depth: u32) -> Decision {
     alphabeta_scored_for(board, player, depth, player)
 }
 
@@ -164,7 +164,7 @@ pub fn alphabeta(board: &Board, player: Player, depth: u32) -> Decision {
 /// instead of `player`'s. With the other player it is the choice of a
 /// program whose evaluation takes the wrong side (`player` still moves
 /// first and maximizes): the grader names that mistake by it.
-pub fn alphabeta_scored_for(
+pub(crate) fn alphabeta_scored_for(
     board: &Board,
     player: Player,
     depth: u32,
@@ -180,7 +180,7 @@ pub fn alphabeta_scored_for(
 /// A decision with what the search proved about each root move, in
 /// canonical order.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Rooted {
+pub(crate) struct Rooted {
     /// The decision.
     pub decision: Decision,
     /// Every root move: exact, or at most a value where alpha-beta cut it.
@@ -189,7 +189,7 @@ pub struct Rooted {
 
 /// [`minimax`] with every root value, or `None` once `stop` (asked now and
 /// then) says so.
-pub fn minimax_until(
+pub(crate) fn minimax_until(
     board: &Board,
     player: Player,
     depth: u32,
@@ -215,7 +215,7 @@ pub fn minimax_until(
 /// [`alphabeta`] with every root value, or `None` once `stop` (asked now
 /// and then) says so. A move no better than the best before it is only
 /// bounded: its search stopped once it could not be chosen.
-pub fn alphabeta_until(
+pub(crate) fn alphabeta_until(
     board: &Board,
     player: Player,
     depth: u32,

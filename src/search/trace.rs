@@ -11,7 +11,7 @@ use crate::game::{Board, Player};
 
 /// What a node of the tree is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum NodeKind {
+pub(crate) enum NodeKind {
     /// The root player moves: the node takes its children's maximum.
     Max,
     /// The opponent moves: the node takes its children's minimum.
@@ -22,7 +22,7 @@ pub enum NodeKind {
 
 /// One visited position.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct TraceNode {
+pub(crate) struct TraceNode {
     /// The move that led here (`None` at the root).
     pub mv: Option<Move>,
     /// Max, min or leaf.
@@ -42,7 +42,7 @@ pub struct TraceNode {
 
 /// A recorded search.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Trace {
+pub(crate) struct Trace {
     /// The root (a max node; its window is the textbook root's, from minus
     /// to plus infinity, while each child gets the best value so far as alpha).
     pub root: TraceNode,
@@ -136,7 +136,7 @@ impl Recorder {
 
 /// Textbook alpha-beta for `player` to `depth` plies, recorded. `None`
 /// when there is nothing to search (a depth of 0 or a full board).
-pub fn trace_alphabeta(board: &Board, player: Player, depth: u32) -> Option<Trace> {
+pub(crate) fn trace_alphabeta(board: &Board, player: Player, depth: u32) -> Option<Trace> {
     if depth == 0 || board.is_full() {
         return None;
     }
@@ -193,7 +193,7 @@ impl Trace {
     /// entry window. Edges carry the moves; the principal variation is
     /// bold; the moves a cut-off skipped hang off their node in one dashed
     /// grey "pruned" box.
-    pub fn to_dot(&self) -> String {
+    pub(crate) fn to_dot(&self) -> String {
         let mut out = String::from(
             "digraph alphabeta {\n  // Textbook alpha-beta; values are the root player's score.\n  \
              node [fontname=\"Helvetica\", fontsize=10];\n  edge [fontname=\"Helvetica\", fontsize=9];\n",

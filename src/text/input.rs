@@ -7,7 +7,7 @@ use std::fmt;
 use crate::game::{Board, MAX_N};
 use crate::text::checks;
 use crate::text::lines::{Lines, NotText, Quoted};
-use crate::text::{Problem, SearchMode, Task};
+use crate::text::{Problem, Question, SearchMode};
 
 /// Why an input was refused, and on which line (1-based).
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -152,11 +152,11 @@ pub fn parse_problem(bytes: &[u8]) -> Result<Problem, ParseError> {
     };
 
     let (l, text) = next_line(&mut lines, "the depth or time")?;
-    let task = if mode_upper == "COMPETITION" {
+    let question = if mode_upper == "COMPETITION" {
         match text.parse::<f64>() {
             // Whatever a referee writes once the time has run out, the
             // quickest legal move is the best answer to it.
-            Ok(s) if s.is_finite() => Task::Competition {
+            Ok(s) if s.is_finite() => Question::Competition {
                 seconds: s.max(0.0),
             },
             _ => return err(l, BadTime(text.into())),
@@ -171,7 +171,7 @@ pub fn parse_problem(bytes: &[u8]) -> Result<Problem, ParseError> {
         } else {
             SearchMode::AlphaBeta
         };
-        Task::Exact { mode, depth }
+        Question::Exact { mode, depth }
     };
 
     let mut values = Vec::with_capacity(n * n);
@@ -225,7 +225,7 @@ pub fn parse_problem(bytes: &[u8]) -> Result<Problem, ParseError> {
     Ok(Problem {
         board,
         player,
-        task,
+        question,
     })
 }
 
@@ -246,7 +246,7 @@ mod tests {
             parse_problem(lower.as_bytes()).unwrap(),
             parse_problem(upper.as_bytes()).unwrap(),
         );
-        assert_eq!((a.player, a.task), (b.player, b.task));
+        assert_eq!((a.player, a.question), (b.player, b.question));
         assert_eq!(a.board.cells_text(), b.board.cells_text());
         assert_eq!(a.board.cells_text(), "X.O\n...\n...\n");
     }
@@ -257,8 +257,8 @@ mod tests {
         assert_eq!(p.board.n(), 3);
         assert_eq!(p.player, Player::O);
         assert_eq!(
-            p.task,
-            Task::Exact {
+            p.question,
+            Question::Exact {
                 mode: SearchMode::Minimax,
                 depth: 2
             }
@@ -295,7 +295,7 @@ mod tests {
     fn accepts_big_values_and_competition_time() {
         let text = "1\nCOMPETITION\nX\n12.5\n2147483647\n.\n";
         let p = parse_problem(text.as_bytes()).unwrap();
-        assert_eq!(p.task, Task::Competition { seconds: 12.5 });
+        assert_eq!(p.question, Question::Competition { seconds: 12.5 });
         assert_eq!(p.board.value(0, 0), i32::MAX);
     }
 

@@ -1,7 +1,7 @@
 //! The text the program writes: `output.txt`, and an `input.txt` for a
 //! problem (for tests and the position generator).
 
-use super::problem::{Problem, Task};
+use super::problem::{Problem, Question};
 use crate::game::{Board, Move, Player};
 
 /// The text of `output.txt` for `mv` played on `before`: the move line and
@@ -27,13 +27,13 @@ pub(crate) fn output_text<'a>(mv: Move, rows: impl IntoIterator<Item = &'a str>)
 pub fn input_text(problem: &Problem) -> String {
     let board = &problem.board;
     let n = board.n();
-    let limit = match problem.task {
-        Task::Exact { depth, .. } => depth.to_string(),
-        Task::Competition { seconds } => seconds.to_string(),
+    let limit = match problem.question {
+        Question::Exact { depth, .. } => depth.to_string(),
+        Question::Competition { seconds } => seconds.to_string(),
     };
     let mut s = format!(
         "{n}\n{}\n{}\n{limit}\n",
-        problem.task.name(),
+        problem.question.name(),
         problem.player.symbol()
     );
     for r in 0..n {

@@ -33,9 +33,12 @@ impl SearchMode {
     }
 }
 
-/// What an input asks for, with its limit.
+/// What an input asks of its position, with its limit: the question a
+/// [`crate::solve`] answers. Not a second search mode: an exact question
+/// carries its [`SearchMode`], and a competition move is no search to a
+/// depth at all but a clock.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub enum Task {
+pub enum Question {
     /// The textbook answer of a search to `depth` plies (MINIMAX or
     /// ALPHABETA in `input.txt`).
     Exact {
@@ -52,20 +55,20 @@ pub enum Task {
     },
 }
 
-impl Task {
+impl Question {
     /// The mode's name as written in `input.txt`.
     pub const fn name(self) -> &'static str {
         match self {
-            Task::Exact { mode, .. } => mode.name(),
-            Task::Competition { .. } => "COMPETITION",
+            Question::Exact { mode, .. } => mode.name(),
+            Question::Competition { .. } => "COMPETITION",
         }
     }
 
     /// The cut-off depth of an exact search.
     pub const fn depth(self) -> Option<u32> {
         match self {
-            Task::Exact { depth, .. } => Some(depth),
-            Task::Competition { .. } => None,
+            Question::Exact { depth, .. } => Some(depth),
+            Question::Competition { .. } => None,
         }
     }
 }
@@ -77,6 +80,6 @@ pub struct Problem {
     pub board: Board,
     /// The player to move, whose point of view the score takes (`YOUPLAY`).
     pub player: Player,
-    /// What is asked.
-    pub task: Task,
+    /// What is asked of the position.
+    pub question: Question,
 }

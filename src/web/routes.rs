@@ -18,7 +18,8 @@ use super::{analysis, engine, stream};
 use crate::api::{Grid, Position};
 use crate::search::trace::{trace_alphabeta, NodeKind, TraceNode};
 use crate::{
-    check_move, input_text, parse_problem, Board, Move, MoveKind, Player, Problem, SearchMode, Task,
+    check_move, input_text, parse_problem, Board, Move, MoveKind, Player, Problem, Question,
+    SearchMode,
 };
 
 const INDEX: &str = include_str!("../../web/index.html");
@@ -116,11 +117,11 @@ async fn parse(JsonBody(req): JsonBody<ParseRequest>) -> Result<Json<Parsed>, We
     let problem = parse_problem(req.text.as_bytes()).map_err(WebError::bad)?;
     Ok(Json(Parsed {
         view: view_of(&problem.board, problem.player),
-        mode: problem.task.name(),
-        depth: problem.task.depth(),
-        seconds: match problem.task {
-            Task::Competition { seconds } => Some(seconds),
-            Task::Exact { .. } => None,
+        mode: problem.question.name(),
+        depth: problem.question.depth(),
+        seconds: match problem.question {
+            Question::Competition { seconds } => Some(seconds),
+            Question::Exact { .. } => None,
         },
     }))
 }
@@ -215,7 +216,7 @@ async fn export(JsonBody(req): JsonBody<ExportRequest>) -> Result<String, WebErr
     Ok(input_text(&Problem {
         board: position.board().clone(),
         player: position.player(),
-        task: Task::Exact {
+        question: Question::Exact {
             mode: req.mode,
             depth: req.depth,
         },

@@ -1,8 +1,10 @@
 //! Engine agreement on seeded random positions.
 
+use stakeraid::api::{Bound, SearchMode};
 use stakeraid::rng::{random_board, Rng};
-use stakeraid::search::reference;
-use stakeraid::Player;
+use stakeraid::{Board, Player};
+
+use crate::util::{fast, textbook};
 
 /// Textbook minimax and alpha-beta choose the same move with the same value,
 /// and alpha-beta never visits more positions.
@@ -17,8 +19,8 @@ fn reference_minimax_equals_reference_alphabeta() {
         let board = random_board(&mut rng, n, max_value, fill);
         let depth = 1 + (round % 4) as u32;
         let player = if round % 2 == 0 { Player::X } else { Player::O };
-        let mm = reference::minimax(&board, player, depth);
-        let ab = reference::alphabeta(&board, player, depth);
+        let mm = textbook(&board, player, SearchMode::Minimax, depth);
+        let ab = textbook(&board, player, SearchMode::AlphaBeta, depth);
         assert_eq!(
             (mm.best, mm.value),
             (ab.best, ab.value),
@@ -34,10 +36,6 @@ fn reference_minimax_equals_reference_alphabeta() {
     );
     assert!(ab_nodes < mm_nodes);
 }
-
-use stakeraid::bench::thread_pool as pool;
-use stakeraid::search::root;
-use stakeraid::Board;
 
 /// A depth for `board` that keeps the textbook minimax tree small enough
 /// to run thousands of times (at most `max` plies).
@@ -57,22 +55,21 @@ fn affordable_depth(board: &Board, rng: &mut Rng, max: u32) -> u32 {
 #[test]
 fn root_values_are_proved() {
     let mut rng = Rng::new(5);
-    let pool = pool(2);
     for round in 0..300 {
         let n = 2 + round % 6;
         let board = random_board(&mut rng, n, 5, 0.4);
         let depth = affordable_depth(&board, &mut rng, 4);
         let player = if round % 2 == 0 { Player::X } else { Player::O };
-        let ab = pool.install(|| root::alphabeta(&board, player, depth, true));
-        let mm = root::minimax(&board, player, depth, false);
-        for ((mv, proved), (mv2, exact)) in ab.moves.iter().zip(&mm.moves) {
-            assert_eq!(mv, mv2);
-            let root::RootValue::Exact(truth) = *exact else {
-                panic!("minimax values are exact")
-            };
-            match *proved {
-                root::RootValue::Exact(v) => assert_eq!(v, truth, "{mv}"),
-                root::RootValue::AtMost(v) => assert!(truth <= v && v <= ab.value, "{mv}"),
+        let ab = fast(&board, player, SearchMode::AlphaBeta, depth, 2);
+        let mm = textbook(&board, player, SearchMode::Minimax, depth);
+        for (proved, exact) in ab.moves.iter().zip(&mm.moves) {
+            let (mv, truth, v) = (proved.mv, exact.value, proved.value);
+            assert_eq!(mv, exact.mv);
+            assert_eq!(exact.bound, Bound::Exact, "minimax values are exact");
+            match proved.bound {
+                Bound::Exact => assert_eq!(v, truth, "{mv}"),
+                Bound::Upper => assert!(truth <= v && v <= ab.value, "{mv}"),
+                Bound::Lower => panic!("{mv}: a root value is never a lower bound"),
             }
         }
     }
@@ -82,12 +79,11 @@ fn root_values_are_proved() {
 #[test]
 fn repeated_parallel_runs_agree() {
     let mut rng = Rng::new(31337);
-    let pool = pool(8);
     for _ in 0..20 {
         let board = random_board(&mut rng, 6, 2, 0.3);
-        let expected = reference::alphabeta(&board, Player::X, 4);
+        let expected = textbook(&board, Player::X, SearchMode::AlphaBeta, 4);
         for _ in 0..10 {
-            let got = pool.install(|| root::alphabeta(&board, Player::X, 4, true));
+            let got = fast(&board, Player::X, SearchMode::AlphaBeta, 4, 8);
             assert_eq!((got.best, got.value), (expected.best, expected.value));
         }
     }

@@ -3,10 +3,10 @@
 
 use std::fs;
 
-use stakeraid::search::reference;
+use stakeraid::api::SearchMode;
 use stakeraid::{legal_moves, parse_problem, Player};
 
-use crate::util::{assert_ok, run, SPEC_EXAMPLES};
+use crate::util::{assert_ok, run, textbook, SPEC_EXAMPLES};
 
 #[test]
 fn table_lists_every_root_value_best_first() {
@@ -34,7 +34,7 @@ fn table_lists_every_root_value_best_first() {
     for mv in moves {
         let mut b = board.clone();
         b.make(mv, p);
-        let truth = -reference::minimax(&b, p.other(), depth - 1).value;
+        let truth = -textbook(&b, p.other(), SearchMode::Minimax, depth - 1).value;
         let row = rows.iter().find(|(m, _)| *m == mv.to_string()).unwrap();
         assert_eq!(row.1, truth, "{mv}");
     }
@@ -78,7 +78,7 @@ fn dot_draws_the_alphabeta_tree_with_its_cuts() {
         );
         let dot = fs::read_to_string(dir.path().join("tree.dot")).unwrap();
         assert!(dot.starts_with("digraph") && dot.trim_end().ends_with('}'));
-        let truth = reference::alphabeta(&problem.board, Player::O, depth);
+        let truth = textbook(&problem.board, Player::O, SearchMode::AlphaBeta, depth);
         // One drawn node per position the textbook search visits.
         let drawn = dot
             .lines()
@@ -114,7 +114,7 @@ fn the_input_names_the_mode_and_the_depth() {
     let dir = tempfile::tempdir().unwrap();
     for (k, (input, _)) in SPEC_EXAMPLES.iter().enumerate() {
         let problem = parse_problem(input.as_bytes()).unwrap();
-        let stakeraid::Task::Exact { mode, depth } = problem.task else {
+        let stakeraid::Question::Exact { mode, depth } = problem.question else {
             unreachable!("the examples are exact")
         };
         fs::write(dir.path().join("input.txt"), input).unwrap();

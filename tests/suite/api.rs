@@ -10,10 +10,9 @@ use stakeraid::api::{
     analyse, Analysis, ApiError, Bound, Limits, Position, PositionError, SearchMode,
 };
 use stakeraid::rng::{random_board, Rng};
-use stakeraid::search::reference;
-use stakeraid::{legal_moves, parse_problem, Board, Player, Task};
+use stakeraid::{legal_moves, parse_problem, Board, Player, Question};
 
-use crate::util::{assert_ok, case_folders, normalized, run, SPEC_EXAMPLES};
+use crate::util::{assert_ok, case_folders, normalized, run, textbook, SPEC_EXAMPLES};
 
 /// The textbook value for `p` of playing `mv` with `depth` plies in all.
 fn reference_child_value(board: &Board, p: Player, mv: stakeraid::Move, depth: u32) -> i64 {
@@ -22,7 +21,7 @@ fn reference_child_value(board: &Board, p: Player, mv: stakeraid::Move, depth: u
     if depth == 1 || b.is_full() {
         b.score(p)
     } else {
-        -reference::minimax(&b, p.other(), depth - 1).value
+        -textbook(&b, p.other(), SearchMode::Minimax, depth - 1).value
     }
 }
 
@@ -89,13 +88,13 @@ fn analysis_agrees_with_text_answers_on_the_corpus() {
         let position = Position::from_problem(&problem).unwrap();
         let limits = Limits {
             threads: 1,
-            ..Limits::for_task(problem.task).unwrap()
+            ..Limits::for_question(problem.question).unwrap()
         };
         let a = analyse(&position, &limits).unwrap();
         assert_eq!(a.output_text(), expected, "{}", dir.display());
         let text = stakeraid::solve(
             &problem,
-            &stakeraid::SolveOptions {
+            &Limits {
                 threads: 1,
                 ..Default::default()
             },
@@ -105,8 +104,8 @@ fn analysis_agrees_with_text_answers_on_the_corpus() {
         assert_eq!(a.output_text(), text, "{}", dir.display());
         assert!(a.exact && !a.stopped, "{}", dir.display());
         if matches!(
-            problem.task,
-            Task::Exact {
+            problem.question,
+            Question::Exact {
                 mode: SearchMode::Minimax,
                 ..
             }
@@ -132,7 +131,7 @@ fn root_values_and_pv_match_the_reference() {
         let depth = 1 + (round % 3) as u32;
         let position = Position::new(board.clone(), player).unwrap();
         let threads = 1 + round % 2;
-        let truth = reference::alphabeta(&board, player, depth);
+        let truth = textbook(&board, player, SearchMode::AlphaBeta, depth);
         for mode in [SearchMode::Minimax, SearchMode::AlphaBeta] {
             let a = analyse(
                 &position,
@@ -167,7 +166,7 @@ fn root_values_and_pv_match_the_reference() {
                 if b.is_full() {
                     break;
                 }
-                let mv = reference::alphabeta(&b, to_move, left).best;
+                let mv = textbook(&b, to_move, SearchMode::AlphaBeta, left).best;
                 expected.push(mv);
                 b.make(mv, to_move);
                 to_move = to_move.other();
@@ -189,7 +188,7 @@ fn a_set_stop_flag_answers_depth_one() {
             ..Limits::to_depth(mode, 30)
         };
         let a = analyse(&position, &limits).unwrap();
-        let truth = reference::alphabeta(&board, Player::O, 1);
+        let truth = textbook(&board, Player::O, SearchMode::AlphaBeta, 1);
         assert_eq!((a.depth, a.best, a.value), (1, truth.best, truth.value));
         assert!(!a.exact && a.stopped && a.requested_depth == 30);
         assert_eq!(a.pv, vec![a.best]);
@@ -269,7 +268,7 @@ fn errors_are_typed() {
     assert_eq!((a.requested_depth, a.depth, a.pv.len()), (9, 9, 9));
     assert!(a.exact);
     assert_eq!(
-        Limits::for_task(Task::Competition { seconds: 1.0 }).unwrap_err(),
+        Limits::for_question(Question::Competition { seconds: 1.0 }).unwrap_err(),
         ApiError::NotExact("COMPETITION")
     );
     let mut full = board;
@@ -376,7 +375,7 @@ fn a_watched_solve_shows_the_nodes_it_reports() {
         let problem = stakeraid::Problem {
             board,
             player: Player::X,
-            task: Task::Exact {
+            question: Question::Exact {
                 mode: SearchMode::AlphaBeta,
                 depth: 16,
             },
@@ -384,7 +383,7 @@ fn a_watched_solve_shows_the_nodes_it_reports() {
         let watch = std::sync::Mutex::new(None);
         let answer = stakeraid::api::solve_watched(
             &problem,
-            &stakeraid::SolveOptions {
+            &Limits {
                 threads,
                 ..Default::default()
             },

@@ -20,10 +20,10 @@ use std::time::{Duration, Instant};
 
 use serde_json::{json, Value};
 use stakeraid::api::{analyse, check_move, Limits, Position, SearchMode};
-use stakeraid::search::reference;
 use tungstenite::{Message, WebSocket};
 
 use super::web::Server;
+use crate::util::textbook;
 
 /// The example input: 3x3, O to move, MINIMAX to depth 3.
 const INPUT: &str = "3\nMINIMAX\nO\n3\n1 8 23\n5 42 12\n26 30 9\nX..\n...\n...\n";
@@ -460,11 +460,11 @@ fn the_page_in_a_headless_browser() {
     let (board, player) = (position.board(), position.player());
     assert_eq!(
         b.eval("Number(document.getElementById('tree-counts').dataset.minimax)"),
-        reference::minimax(board, player, 3).nodes
+        textbook(board, player, SearchMode::Minimax, 3).nodes
     );
     assert_eq!(
         b.eval("Number(document.getElementById('tree-counts').dataset.alphabeta)"),
-        reference::alphabeta(board, player, 3).nodes
+        textbook(board, player, SearchMode::AlphaBeta, 3).nodes
     );
     b.eval("[...document.querySelectorAll('#tree-view .tn.min')].slice(0, 2).forEach((n) => n.click())");
     b.eval("document.getElementById('tree-view').scrollIntoView()");
@@ -801,7 +801,7 @@ fn the_panel_shows_the_position_on_the_board() {
         stakeraid::input_text(&stakeraid::Problem {
             board: game.board().clone(),
             player: game.to_move(),
-            task: stakeraid::Task::Exact {
+            question: stakeraid::Question::Exact {
                 mode: SearchMode::Minimax,
                 depth: 3,
             },
@@ -983,7 +983,7 @@ fn a_26x26_board_is_readable_at_1400_pixels() {
     b.load(&stakeraid::input_text(&stakeraid::Problem {
         board,
         player: stakeraid::Player::O,
-        task: stakeraid::Task::Exact {
+        question: stakeraid::Question::Exact {
             mode: SearchMode::Minimax,
             depth: 1,
         },

@@ -5,10 +5,10 @@
 //! reference engine alone, then the fast engine against it on every
 //! position of the smallest boards.
 
-use stakeraid::bench::thread_pool as pool;
 use stakeraid::rng::{random_board_from, Rng};
-use stakeraid::search::{reference, root};
-use stakeraid::{Board, Move, MoveKind, Player, Square};
+use stakeraid::{Board, Move, MoveKind, Player, SearchMode, Square};
+
+use crate::util::{fast, textbook};
 
 /// `p`'s value of `board` with `to_move` to move, searched `depth` plies
 /// by the textbook alpha-beta.
@@ -16,7 +16,7 @@ fn value_for(board: &Board, p: Player, to_move: Player, depth: u32) -> i64 {
     if depth == 0 || board.is_full() {
         return board.score(p);
     }
-    let v = reference::alphabeta(board, to_move, depth).value;
+    let v = textbook(board, to_move, SearchMode::AlphaBeta, depth).value;
     if to_move == p {
         v
     } else {
@@ -99,7 +99,6 @@ fn a_flipping_raid_is_worth_at_least_its_stake() {
 /// the tree) chooses the textbook move with the textbook value, for both
 /// players at every depth, at 1 and 2 threads.
 fn every_position_agrees(n: usize, value_sets: &[&[i32]], max_empty: u32) -> u64 {
-    let pools = [pool(1), pool(2)];
     let cells = n * n;
     let mut checked = 0u64;
     for values in value_sets {
@@ -121,10 +120,9 @@ fn every_position_agrees(n: usize, value_sets: &[&[i32]], max_empty: u32) -> u64
             }
             for p in [Player::X, Player::O] {
                 for depth in 1..=empties {
-                    let want = reference::alphabeta(&board, p, depth);
-                    let pool = &pools[(code as usize + depth as usize) % 2];
-                    let parallel = pool.current_num_threads() > 1;
-                    let got = pool.install(|| root::alphabeta(&board, p, depth, parallel));
+                    let want = textbook(&board, p, SearchMode::AlphaBeta, depth);
+                    let threads = 1 + (code as usize + depth as usize) % 2;
+                    let got = fast(&board, p, SearchMode::AlphaBeta, depth, threads);
                     assert_eq!(
                         (got.best, got.value),
                         (want.best, want.value),

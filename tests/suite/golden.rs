@@ -1,25 +1,25 @@
 //! Golden answers: the SPEC's examples and the case corpus.
 
-use stakeraid::{parse_problem, solve, Engine, SolveOptions};
+use stakeraid::{parse_problem, solve, Engine, Limits};
 
 use crate::util::{case_folders, normalized, SPEC_EXAMPLES};
 
-fn engines() -> [SolveOptions; 3] {
+fn engines() -> [Limits; 3] {
     [
-        SolveOptions {
+        Limits {
             engine: Engine::Reference,
             threads: 1,
-            ..SolveOptions::default()
+            ..Limits::default()
         },
-        SolveOptions {
+        Limits {
             engine: Engine::Fast,
             threads: 1,
-            ..SolveOptions::default()
+            ..Limits::default()
         },
-        SolveOptions {
+        Limits {
             engine: Engine::Fast,
             threads: 2,
-            ..SolveOptions::default()
+            ..Limits::default()
         },
     ]
 }

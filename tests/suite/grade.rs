@@ -8,10 +8,9 @@ use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
 use serde_json::Value;
-use stakeraid::search::reference;
-use stakeraid::{answer_text, parse_problem};
+use stakeraid::{answer_text, parse_problem, SearchMode};
 
-use crate::util::{assert_gone, case_folders, run, wait_gone};
+use crate::util::{assert_gone, case_folders, run, textbook, wait_gone};
 
 /// The Python interpreter itself (not a version manager's shim, whose
 /// start-up would cost every run of every case).
@@ -93,8 +92,8 @@ fn check_answers(report: &Value) {
     for case in cases(report) {
         let input = case["input"].as_str().unwrap();
         let p = parse_problem(input.as_bytes()).unwrap();
-        let depth = p.task.depth().unwrap().min(p.board.empty_count());
-        let want = reference::minimax(&p.board, p.player, depth);
+        let depth = p.question.depth().unwrap().min(p.board.empty_count());
+        let want = textbook(&p.board, p.player, SearchMode::Minimax, depth);
         let text = answer_text(&p.board, p.player, want.best);
         assert_eq!(case["expected"].as_str().unwrap(), text, "{input}");
     }
@@ -126,8 +125,8 @@ fn check_shrunk(report: &Value) {
         // The shrunk input's expected answer is the textbook one too.
         let input = s["input"].as_str().unwrap();
         let p = parse_problem(input.as_bytes()).unwrap();
-        let depth = p.task.depth().unwrap().min(p.board.empty_count());
-        let want = reference::minimax(&p.board, p.player, depth);
+        let depth = p.question.depth().unwrap().min(p.board.empty_count());
+        let want = textbook(&p.board, p.player, SearchMode::Minimax, depth);
         assert_eq!(s["expected"], answer_text(&p.board, p.player, want.best));
         assert_eq!(
             s["root_values"].as_array().unwrap().len(),
@@ -188,7 +187,7 @@ fn the_textbook_program_passes_the_course_folders() {
         let Ok(p) = parse_problem(&input) else {
             continue;
         };
-        let depth = p.task.depth().unwrap_or(9).min(p.board.empty_count());
+        let depth = p.question.depth().unwrap_or(9).min(p.board.empty_count());
         let nodes = stakeraid::grade::textbook_nodes(&p.board, p.player, depth);
         if stakeraid::grade::textbook_seconds(p.board.n(), nodes) < 0.2 && linked < 6 {
             let name = folder.file_name().unwrap();
@@ -221,7 +220,7 @@ fn stopping_one_ply_short_is_off_by_one() {
     for case in cases(&report) {
         if case["failure"] == "off_by_one" {
             let p = parse_problem(case["input"].as_str().unwrap().as_bytes()).unwrap();
-            let d = p.task.depth().unwrap() - 1;
+            let d = p.question.depth().unwrap() - 1;
             assert_eq!(case["verdict"]["depth"], d.min(p.board.empty_count()));
         }
     }

@@ -5,10 +5,9 @@
 use std::fs;
 
 use stakeraid::rng::{random_board, Rng};
-use stakeraid::search::reference;
-use stakeraid::{Board, MoveKind, Player, Square};
+use stakeraid::{Board, MoveKind, Player, SearchMode, Square};
 
-use crate::util::{assert_ok, run};
+use crate::util::{assert_ok, run, textbook};
 
 /// A board file written here, independently of the code under test:
 /// owner 1 is `me`, `paren` picks the `(v,o)` notation.
@@ -111,7 +110,7 @@ fn random_boards_match_the_reference() {
             board_file(&board, me, round % 2 == 1),
         )
         .unwrap();
-        let expected = answer(reference::minimax(&board, me, depth).best);
+        let expected = answer(textbook(&board, me, SearchMode::Minimax, depth).best);
         let mode = ["minimax", "alphabeta"][round % 2];
         let depth = depth.to_string();
         let out = run(

@@ -6,10 +6,9 @@ use std::os::unix::process::CommandExt;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use stakeraid::parse_problem;
-use stakeraid::search::reference;
+use stakeraid::{parse_problem, SearchMode};
 
-use crate::util::{answered_move, empty_8x8_input, run};
+use crate::util::{answered_move, empty_8x8_input, run, textbook};
 
 /// An empty 8x8 board searched to the end.
 fn endless_input() -> String {
@@ -50,7 +49,7 @@ fn a_time_limit_answers_from_the_deepest_depth_and_says_so() {
     if depth <= 3 {
         assert_eq!(
             got,
-            reference::alphabeta(&problem.board, problem.player, depth).best
+            textbook(&problem.board, problem.player, SearchMode::AlphaBeta, depth).best
         );
     }
 }
@@ -76,7 +75,7 @@ fn the_table_size_does_not_change_the_answer() {
     assert_eq!(answers[0], answers[1]);
     assert_eq!(answers[0], answers[2]);
     let problem = parse_problem(input.as_bytes()).unwrap();
-    let want = reference::alphabeta(&problem.board, problem.player, 9).best;
+    let want = textbook(&problem.board, problem.player, SearchMode::AlphaBeta, 9).best;
     let got = answered_move(&answers[0]);
     assert_eq!(got, want);
 }
@@ -176,6 +175,6 @@ fn the_reference_engine_honours_the_time_limit() {
     let problem = parse_problem(input.as_bytes()).unwrap();
     assert_eq!(
         answered_move(&out.stdout),
-        reference::alphabeta(&problem.board, problem.player, depth).best
+        textbook(&problem.board, problem.player, SearchMode::AlphaBeta, depth).best
     );
 }

@@ -7,11 +7,10 @@ use std::sync::mpsc::{self, Receiver};
 use std::time::Duration;
 
 use serde_json::{json, Value};
-use stakeraid::api::Analysis;
-use stakeraid::search::reference;
+use stakeraid::api::{Analysis, SearchMode};
 use stakeraid::{legal_moves, parse_problem};
 
-use crate::util::{empty_8x8_input, SPEC_EXAMPLES};
+use crate::util::{empty_8x8_input, textbook, SPEC_EXAMPLES};
 
 /// A running server with its response lines arriving on a channel, so a
 /// hung server fails the test instead of hanging it.
@@ -152,7 +151,13 @@ fn scripted_session() {
     if a.depth <= 2 {
         assert_eq!(
             a.best,
-            reference::alphabeta(&problem_board, stakeraid::Player::X, a.depth).best
+            textbook(
+                &problem_board,
+                stakeraid::Player::X,
+                SearchMode::AlphaBeta,
+                a.depth
+            )
+            .best
         );
     }
     let r = server.response();

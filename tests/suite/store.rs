@@ -397,7 +397,7 @@ fn the_readme_deep_solve_recipe_solves_a_deep_position() {
     let text = std::fs::read_to_string(dir.path().join("deep.txt")).unwrap();
     let problem = stakeraid::parse_problem(text.as_bytes()).unwrap();
     let empties = problem.board.empty_count();
-    let depth = problem.task.depth().unwrap();
+    let depth = problem.question.depth().unwrap();
     assert!(
         empties >= 15 && depth >= empties,
         "{empties} empty cells, depth {depth}"

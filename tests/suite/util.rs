@@ -1,7 +1,11 @@
-//! Shared helpers: the case corpus and running the binary.
+//! Shared helpers: the case corpus, running the binary, and the textbook
+//! and the fast search reached through the api.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
+
+use stakeraid::api::{analyse, Analysis, Engine, Limits, Position, SearchMode};
+use stakeraid::{Board, Player};
 
 /// The golden corpus beside the crate, if it is there.
 pub fn cases_dir() -> Option<PathBuf> {
@@ -188,4 +192,34 @@ fn runs(pid: libc::pid_t) -> bool {
             .is_some_and(|s| s.trim_start().starts_with('Z'))
     });
     exists && !zombie
+}
+
+/// The in-tree textbook search (the oracle every faster search is held
+/// to), reached through the public api: `board` with `player` to move,
+/// `depth` plies in `mode`, its node count the textbook tree's.
+pub fn textbook(board: &Board, player: Player, mode: SearchMode, depth: u32) -> Analysis {
+    let position = Position::new(board.clone(), player).expect("a board with a move");
+    let limits = Limits {
+        engine: Engine::Reference,
+        threads: 1,
+        ..Limits::to_depth(mode, depth)
+    };
+    analyse(&position, &limits).expect("an exact analysis")
+}
+
+/// The fast exact search `solve` runs, on `threads` threads: `board` with
+/// `player` to move, `depth` plies in `mode`.
+pub fn fast(
+    board: &Board,
+    player: Player,
+    mode: SearchMode,
+    depth: u32,
+    threads: usize,
+) -> Analysis {
+    let position = Position::new(board.clone(), player).expect("a board with a move");
+    let limits = Limits {
+        threads,
+        ..Limits::to_depth(mode, depth)
+    };
+    analyse(&position, &limits).expect("an exact analysis")
 }

@@ -8,8 +8,9 @@ use std::time::{Duration, Instant};
 
 use serde_json::{json, Value};
 use stakeraid::api::{analyse, check_move, Grid, Limits, Position, SearchMode};
-use stakeraid::search::reference;
 use stakeraid::{legal_moves, Player};
+
+use crate::util::textbook;
 
 /// The server, killed when dropped.
 pub struct Server {
@@ -446,8 +447,8 @@ fn the_tree_counts_are_the_textbook_counts() {
         let tree: Value = serde_json::from_str(&answer).unwrap();
         let position = Position::from_grid(&grid).unwrap();
         let (board, player) = (position.board(), position.player());
-        let minimax = reference::minimax(board, player, 3);
-        let alphabeta = reference::alphabeta(board, player, 3);
+        let minimax = textbook(board, player, SearchMode::Minimax, 3);
+        let alphabeta = textbook(board, player, SearchMode::AlphaBeta, 3);
         assert_eq!(tree["nodes_minimax"], minimax.nodes);
         assert_eq!(tree["nodes_alphabeta"], alphabeta.nodes);
         assert_eq!(tree["best"], alphabeta.best.to_string());
@@ -726,7 +727,7 @@ fn post_bodies_are_json_whatever_their_content_type() {
     let input = stakeraid::input_text(&stakeraid::Problem {
         board: position.board().clone(),
         player: position.player(),
-        task: stakeraid::Task::Exact {
+        question: stakeraid::Question::Exact {
             mode: SearchMode::Minimax,
             depth: 2,
         },

@@ -2,7 +2,7 @@
 //! the CPU seconds it has left, written so that it is never told more than
 //! it has.
 
-use crate::{input_text, Board, Player, Problem, Task};
+use crate::{input_text, Board, Player, Problem, Question};
 
 /// What a program is told it has left of `seconds`: rounded down to the
 /// microsecond, so it is never told more than it has, and at most 1e9.
@@ -26,7 +26,7 @@ pub fn competition_input(board: &Board, player: Player, seconds_left: f64) -> St
     input_text(&Problem {
         board: board.clone(),
         player,
-        task: Task::Competition {
+        question: Question::Competition {
             seconds: told(seconds_left),
         },
     })
@@ -51,7 +51,7 @@ mod tests {
         let board = random_board(&mut Rng::new(1), 2, 9, 0.0);
         let input = competition_input(&board, Player::O, 1.5);
         let p = crate::parse_problem(input.as_bytes()).unwrap();
-        assert_eq!(p.task, Task::Competition { seconds: 1.5 });
+        assert_eq!(p.question, Question::Competition { seconds: 1.5 });
         assert_eq!(p.player, Player::O);
         assert_eq!(input.lines().nth(3), Some("1.5"), "{input}");
         let input = competition_input(&board, Player::X, 0.1234567);

@@ -6,7 +6,7 @@ use super::pool;
 use crate::game::random::{random_board, Rng};
 use crate::game::{Board, Player};
 use crate::search::reference;
-use crate::search::root::{self, iterate, Deepening, Goal, Iterative, Pick};
+use crate::search::root::{self, Iterative};
 use crate::search::Threads;
 
 /// A depth for `board` that keeps the textbook minimax tree small enough
@@ -28,13 +28,9 @@ fn general(board: &Board, p: Player, depth: u32, parallel: bool) -> root::RootRe
     let settings = Iterative {
         depth,
         threads: Threads::pool_if(parallel),
-        goal: Goal::Answer {
-            engine: Pick::General,
-            deepening: Deepening::UnlessTimed,
-        },
         ..Iterative::default()
     };
-    iterate(board, p, &settings, |_, _| true).0
+    root::exact_on_general(board, p, &settings)
 }
 
 /// The fast engines return exactly the textbook move and value, at every

@@ -9,7 +9,7 @@ use super::pool;
 use crate::game::random::{random_board, Rng};
 use crate::game::Player;
 use crate::search::general::Searcher;
-use crate::search::{known_choice, reference, Compact, Deadline, Engine, Known, Progress};
+use crate::search::{known_choice, reference, Compact, Deadline, FastEngine, Known, Progress};
 use crate::search::{Signals, Threads};
 
 #[test]
@@ -37,8 +37,8 @@ fn a_known_value_finds_the_textbook_choice() {
         let truth = reference::alphabeta(&board, player, depth);
         let pool = &pools[round % 2];
         let threads = Threads::pool_if(pool.current_num_threads() > 1);
-        let general = Engine::General(Searcher::new(n, 1 << 20, threads));
-        let compact = Compact::new(&board, 1 << 20).map(|c| Engine::Compact(Arc::new(c), threads));
+        let general = FastEngine::General(Searcher::new(n, 1 << 20, threads));
+        let compact = Compact::new(&board, 1 << 20).map(|c| FastEngine::Compact(Arc::new(c), threads));
         for engine in std::iter::once(&general).chain(compact.as_ref()) {
             let found = |value| pool.install(|| known_choice(engine, &board, player, depth, value, signals));
             assert!(

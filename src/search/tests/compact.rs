@@ -8,7 +8,7 @@ use super::pool;
 use crate::game::random::{random_board_from, Rng};
 use crate::game::{Board, Player};
 use crate::search::reference;
-use crate::search::root::{iterate, Deepening, Goal, Iterative, Pick, RootResult, RootValue};
+use crate::search::root::{exact, exact_on_general, Exact, Iterative, RootResult, RootValue};
 use crate::search::Threads;
 
 /// A board of side `n` with values `0..=max` and `empties` empty cells
@@ -23,9 +23,9 @@ fn board_with_empties(rng: &mut Rng, n: usize, max: i32, empties: u32) -> Board 
     }
 }
 
-fn search(board: &Board, p: Player, depth: u32, settings: Iterative) -> RootResult {
+fn search(board: &Board, p: Player, depth: u32, settings: Iterative<Exact>) -> RootResult {
     let settings = Iterative { depth, ..settings };
-    iterate(board, p, &settings, |_, _| true).0
+    exact(board, p, &settings, |_, _| true).0
 }
 
 #[test]
@@ -68,11 +68,8 @@ fn assert_compact_equals_general(
 ) {
     let threads = Threads::pool_if(pool.current_num_threads() > 1);
     let general = Iterative {
+        depth,
         threads,
-        goal: Goal::Answer {
-            engine: Pick::General,
-            deepening: Deepening::UnlessTimed,
-        },
         ..Iterative::default()
     };
     let compact = Iterative {
@@ -80,7 +77,7 @@ fn assert_compact_equals_general(
         table_limit,
         ..Iterative::default()
     };
-    let want = pool.install(|| search(board, p, depth, general));
+    let want = pool.install(|| exact_on_general(board, p, &general));
     let got = pool.install(|| search(board, p, depth, compact));
     assert_eq!(
         (got.best, got.value),

@@ -11,11 +11,10 @@
 
 use std::time::{Duration, Instant};
 
-use crate::engine::pool::in_pool;
+use crate::api::{solve, Limits};
 use crate::game::random::{random_board, Rng};
 use crate::game::{Board, Player};
-use crate::search::root;
-use crate::text::SearchMode;
+use crate::text::{Problem, Question, SearchMode};
 
 /// One named search on one generated position.
 #[derive(Clone, Debug, PartialEq)]
@@ -51,14 +50,26 @@ impl Workload {
         )
     }
 
-    /// Runs the search on `threads` workers.
+    /// Runs the search on `threads` workers, as [`solve`] runs it for an
+    /// `input.txt` asking it.
+    ///
+    /// # Panics
+    /// If the generated board is full (as a fill of 1 makes it).
     pub fn run(&self, threads: usize) -> Run {
-        let board = self.board();
+        let problem = Problem {
+            board: self.board(),
+            player: self.player,
+            question: Question::Exact {
+                mode: self.search,
+                depth: self.depth,
+            },
+        };
+        let limits = Limits {
+            threads,
+            ..Limits::default()
+        };
         let start = Instant::now();
-        let r = in_pool(threads, |par| match self.search {
-            SearchMode::Minimax => root::minimax(&board, self.player, self.depth, par),
-            SearchMode::AlphaBeta => root::alphabeta(&board, self.player, self.depth, par),
-        });
+        let r = solve(&problem, &limits).expect("a workload's position has a move");
         Run {
             nodes: r.nodes,
             elapsed: start.elapsed(),
@@ -194,15 +205,6 @@ pub fn signature() -> (u64, Duration, Vec<(Workload, Run)>) {
     let nodes = runs.iter().map(|(_, r)| r.nodes).sum();
     let time = runs.iter().map(|(_, r)| r.elapsed).sum();
     (nodes, time, runs)
-}
-
-/// A pool of `threads` workers as the solver builds it, for benchmarks
-/// that drive the engines on a pool of their own.
-///
-/// # Panics
-/// If the threads cannot be started.
-pub fn thread_pool(threads: usize) -> rayon::ThreadPool {
-    crate::engine::pool::build(threads).expect("the bench's threads start")
 }
 
 #[cfg(test)]
