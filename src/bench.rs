@@ -130,16 +130,8 @@ pub fn parse_workloads(text: &str) -> Result<Vec<Workload>, WorkloadError> {
                 .filter(|&v| v > 0)
                 .ok_or_else(|| bad("max value"))?,
             seed: f[4].parse().map_err(|_| bad("seed"))?,
-            player: match f[5] {
-                "X" => Player::X,
-                "O" => Player::O,
-                _ => return Err(bad("player")),
-            },
-            search: match f[6] {
-                "minimax" => SearchMode::Minimax,
-                "alphabeta" => SearchMode::AlphaBeta,
-                _ => return Err(bad("mode")),
-            },
+            player: f[5].parse::<Player>().map_err(|_| bad("player"))?,
+            search: f[6].parse::<SearchMode>().map_err(|_| bad("mode"))?,
             depth: f[7]
                 .parse()
                 .ok()

@@ -85,7 +85,7 @@ pub use game::random as rng;
 pub use game::random::{random_board, Rng};
 pub use game::{
     generate, legal_moves, Board, Move, MoveKind, MoveList, MoveParseError, Player, Square, Undo,
-    MAX_MOVES, MAX_N,
+    UnknownPlayer, MAX_MOVES, MAX_N,
 };
 pub use play::game::{check_move, Game, Illegal, LastMove};
 pub use play::mover::{Chosen, Mover, Turn};
@@ -93,5 +93,5 @@ pub use play::table::{play_out, Played, Table};
 pub use play::{arena, referee};
 pub use text::{
     answer_text, input_text, parse_problem, ParseError, ParseErrorKind, Problem, Question,
-    SearchMode,
+    SearchMode, UnknownMode,
 };

@@ -168,14 +168,10 @@ impl PyAnalysis {
 }
 
 fn search_mode(mode: &str) -> PyResult<SearchMode> {
-    match mode.to_ascii_uppercase().as_str() {
-        "MINIMAX" => Ok(SearchMode::Minimax),
-        "ALPHABETA" => Ok(SearchMode::AlphaBeta),
-        "COMPETITION" => Err(value_error(api::ApiError::NotExact("COMPETITION"))),
-        _ => Err(value_error(format!(
-            "unknown mode {mode:?} (expected MINIMAX or ALPHABETA)"
-        ))),
+    if mode.eq_ignore_ascii_case("COMPETITION") {
+        return Err(value_error(api::ApiError::NotExact("COMPETITION")));
     }
+    mode.parse().map_err(value_error)
 }
 
 /// Analyses `position`: the move the textbook search chooses, its value,

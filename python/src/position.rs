@@ -20,11 +20,7 @@ pub(crate) fn player_name(p: Player) -> String {
 }
 
 fn parse_player(s: &str) -> PyResult<Player> {
-    match s {
-        "X" | "x" => Ok(Player::X),
-        "O" | "o" => Ok(Player::O),
-        _ => Err(value_error(PositionError::UnknownPlayer(s.into()))),
-    }
+    Player::from_name(s).ok_or_else(|| value_error(PositionError::UnknownPlayer(s.into())))
 }
 
 /// A board (cell values and pieces) and the player to move.

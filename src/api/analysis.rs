@@ -131,10 +131,6 @@ mod player_text {
     }
 
     pub(super) fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Player, D::Error> {
-        match String::deserialize(d)?.as_str() {
-            "X" => Ok(Player::X),
-            "O" => Ok(Player::O),
-            other => Err(D::Error::custom(format!("unknown player {other:?}"))),
-        }
+        String::deserialize(d)?.parse().map_err(D::Error::custom)
     }
 }

@@ -42,7 +42,7 @@ mod solve;
 
 pub use crate::game::{check_move, Illegal};
 pub use crate::search::{Bound, RootProgress};
-pub use crate::text::SearchMode;
+pub use crate::text::{SearchMode, UnknownMode};
 pub(crate) use analysis::move_text;
 pub use analysis::{Analysis, RootMove};
 pub use competition::competition_move;

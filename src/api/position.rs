@@ -100,14 +100,7 @@ impl Position {
 
     /// The grid form of this position (it reads back as the same position).
     pub fn to_grid(&self) -> Grid {
-        let n = self.board.n();
-        Grid {
-            values: (0..n)
-                .map(|r| (0..n).map(|c| i64::from(self.board.value(r, c))).collect())
-                .collect(),
-            cells: self.board.cells_text().lines().map(String::from).collect(),
-            player: self.player.symbol().to_string(),
-        }
+        Grid::of(&self.board, self.player)
     }
 
     /// The board.
@@ -142,6 +135,18 @@ pub struct Grid {
 }
 
 impl Grid {
+    /// The grid of `board` with `player` to move (a full board too).
+    pub fn of(board: &Board, player: Player) -> Grid {
+        let n = board.n();
+        Grid {
+            values: (0..n)
+                .map(|r| (0..n).map(|c| i64::from(board.value(r, c))).collect())
+                .collect(),
+            cells: board.cells_text().lines().map(String::from).collect(),
+            player: player.symbol().to_string(),
+        }
+    }
+
     /// The board and player this grid describes, every entry checked. A
     /// full board passes (a finished game, which a [`Position`] refuses).
     pub fn check(&self) -> Result<(Board, Player), PositionError> {
@@ -198,7 +203,7 @@ impl Grid {
                 board.set(r, c, sq);
             }
         }
-        let Some(player) = checks::player(&self.player) else {
+        let Some(player) = Player::from_name(&self.player) else {
             return Err(PositionError::UnknownPlayer(self.player.clone()));
         };
         Ok((board, player))

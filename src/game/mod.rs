@@ -19,4 +19,4 @@ pub use legal::{check_move, Illegal};
 pub(crate) use movegen::Twins;
 pub use movegen::{generate, legal_moves};
 pub use moves::{Move, MoveKind, MoveList, MoveParseError, MAX_MOVES};
-pub use player::{Player, Square, MAX_N};
+pub use player::{Player, Square, UnknownPlayer, MAX_N};

@@ -30,6 +30,16 @@ impl Player {
         }
     }
 
+    /// The player named `X` or `O` (either case), as `input.txt`, the JSON
+    /// and the store write it.
+    pub fn from_name(text: &str) -> Option<Player> {
+        match text {
+            "X" | "x" => Some(Player::X),
+            "O" | "o" => Some(Player::O),
+            _ => None,
+        }
+    }
+
     /// `+1` for X, `-1` for O: the board keeps its score from X's side.
     #[inline]
     pub(crate) const fn sign(self) -> i64 {
@@ -47,4 +57,23 @@ pub enum Square {
     Empty,
     /// A piece of this player.
     Piece(Player),
+}
+
+/// A name that is not `X` or `O`.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("unknown player {0:?} (expected X or O)")]
+pub struct UnknownPlayer(pub String);
+
+impl std::str::FromStr for Player {
+    type Err = UnknownPlayer;
+
+    fn from_str(text: &str) -> Result<Player, UnknownPlayer> {
+        Player::from_name(text).ok_or_else(|| UnknownPlayer(text.to_owned()))
+    }
+}
+
+impl std::fmt::Display for Player {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}", self.symbol())
+    }
 }

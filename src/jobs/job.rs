@@ -13,19 +13,16 @@ use crate::engine::pool::in_pool;
 use crate::game::{Board, Player};
 use crate::search::{Compact, FastEngine, Threads, Window};
 
-/// One null-window test: is the value of the position (`values` and
-/// `cells` as in `input.txt`, `player` to move), searched `plies` deep, at
-/// least `beta`?
+/// One null-window test: is the value of the position, searched `plies`
+/// deep, at least `beta`?
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Job {
     /// The driver's name for it: results are matched back by it.
     pub id: u64,
-    /// The cell values, one row per entry.
-    pub values: Vec<Vec<i32>>,
-    /// The pieces, one row per string of `X`, `O` and `.`.
-    pub cells: Vec<String>,
-    /// The side to move, `'X'` or `'O'`.
-    pub player: char,
+    /// The position, in the JSON's one wire form (`values`, `cells` and
+    /// `player` beside the other fields).
+    #[serde(flatten)]
+    pub grid: Grid,
     /// Plies to search: the empty cells, in a solve to the end.
     pub plies: u32,
     /// The test's threshold.
@@ -75,14 +72,9 @@ pub enum JobFault {
 impl Job {
     /// The job testing `board` (`p` to move, `plies` deep) at `beta`.
     pub(crate) fn new(id: u64, board: &Board, p: Player, plies: u32, beta: i64) -> Job {
-        let n = board.n();
         Job {
             id,
-            values: (0..n)
-                .map(|r| (0..n).map(|c| board.value(r, c)).collect())
-                .collect(),
-            cells: board.cells_text().lines().map(String::from).collect(),
-            player: p.symbol(),
+            grid: Grid::of(board, p),
             plies,
             beta,
         }
@@ -92,16 +84,7 @@ impl Job {
     pub fn position(&self) -> Result<(Board, Player), JobError> {
         let bad = |why: JobFault| JobError { id: self.id, why };
         // The same checks as every other written position.
-        let grid = Grid {
-            values: self
-                .values
-                .iter()
-                .map(|row| row.iter().map(|&v| i64::from(v)).collect())
-                .collect(),
-            cells: self.cells.clone(),
-            player: self.player.to_string(),
-        };
-        let (board, player) = grid.check().map_err(|e| bad(e.into()))?;
+        let (board, player) = self.grid.check().map_err(|e| bad(e.into()))?;
         if self.plies == 0 || self.plies > board.empty_count() {
             return Err(bad(JobFault::Plies {
                 plies: self.plies,

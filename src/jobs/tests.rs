@@ -214,11 +214,11 @@ fn bad_jobs_are_refused() {
     let good = super::Job::new(1, &board, p, 5, 0);
     assert!(good.position().is_ok());
     let mut cell = good.clone();
-    cell.cells[0] = "X?.".into();
+    cell.grid.cells[0] = "X?.".into();
     let mut plies = good.clone();
     plies.plies = 6;
     let mut player = good.clone();
-    player.player = 'Z';
+    player.grid.player = "Z".into();
     for job in [cell, plies, player] {
         let e = super::run_job(&job, 1).unwrap_err();
         assert!(e.to_string().starts_with("job 1: "), "{e}");

@@ -32,15 +32,6 @@ pub(crate) fn square(ch: char) -> Option<Square> {
     }
 }
 
-/// The player to move: `X` or `O`, either case.
-pub(crate) fn player(text: &str) -> Option<Player> {
-    match text {
-        "X" | "x" => Some(Player::X),
-        "O" | "o" => Some(Player::O),
-        _ => None,
-    }
-}
-
 /// A board with a move left to answer with.
 pub(crate) fn playable(board: &Board) -> bool {
     !board.is_full()
@@ -64,13 +55,13 @@ mod tests {
             (Some(12), None, Some(0))
         );
         assert_eq!(
-            (square('x'), square('o'), player("x")),
+            (square('x'), square('o'), Player::from_name("x")),
             (
                 Some(Square::Piece(Player::X)),
                 Some(Square::Piece(Player::O)),
                 Some(Player::X)
             )
         );
-        assert_eq!((square('0'), player("0")), (None, None));
+        assert_eq!((square('0'), Player::from_name("0")), (None, None));
     }
 }

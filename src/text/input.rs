@@ -4,7 +4,7 @@
 
 use std::fmt;
 
-use crate::game::{Board, MAX_N};
+use crate::game::{Board, Player, MAX_N};
 use crate::text::checks;
 use crate::text::lines::{Lines, NotText, Quoted};
 use crate::text::{Problem, Question, SearchMode};
@@ -147,7 +147,7 @@ pub fn parse_problem(bytes: &[u8]) -> Result<Problem, ParseError> {
     }
 
     let (l, text) = next_line(&mut lines, "the player")?;
-    let Some(player) = checks::player(text) else {
+    let Some(player) = Player::from_name(text) else {
         return err(l, UnknownPlayer(text.into()));
     };
 
@@ -166,11 +166,9 @@ pub fn parse_problem(bytes: &[u8]) -> Result<Problem, ParseError> {
             Ok(d) if d >= 1 => d,
             _ => return err(l, BadDepth(text.into())),
         };
-        let mode = if mode_upper == "MINIMAX" {
-            SearchMode::Minimax
-        } else {
-            SearchMode::AlphaBeta
-        };
+        let mode = mode_text
+            .parse::<SearchMode>()
+            .expect("checked above: MINIMAX or ALPHABETA");
         Question::Exact { mode, depth }
     };
 

@@ -14,4 +14,4 @@ pub use answer::{parse_answer, AnswerError, AnswerText};
 pub use input::{parse_problem, ParseError, ParseErrorKind};
 pub(crate) use output::output_text;
 pub use output::{answer_text, input_text};
-pub use problem::{Problem, Question, SearchMode};
+pub use problem::{Problem, Question, SearchMode, UnknownMode};

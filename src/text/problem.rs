@@ -33,6 +33,32 @@ impl SearchMode {
     }
 }
 
+/// A name that is neither `MINIMAX` nor `ALPHABETA`.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("unknown mode {0:?} (expected MINIMAX or ALPHABETA)")]
+pub struct UnknownMode(pub String);
+
+impl std::str::FromStr for SearchMode {
+    type Err = UnknownMode;
+
+    /// `MINIMAX` or `ALPHABETA`, in any case.
+    fn from_str(text: &str) -> Result<SearchMode, UnknownMode> {
+        if text.eq_ignore_ascii_case("MINIMAX") {
+            Ok(SearchMode::Minimax)
+        } else if text.eq_ignore_ascii_case("ALPHABETA") {
+            Ok(SearchMode::AlphaBeta)
+        } else {
+            Err(UnknownMode(text.to_owned()))
+        }
+    }
+}
+
+impl std::fmt::Display for SearchMode {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
 /// What an input asks of its position, with its limit: the question a
 /// [`crate::solve`] answers. Not a second search mode: an exact question
 /// carries its [`SearchMode`], and a competition move is no search to a
@@ -82,4 +108,32 @@ pub struct Problem {
     pub player: Player,
     /// What is asked of the position.
     pub question: Question,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::SearchMode;
+    use crate::game::Player;
+
+    /// Modes and players read back what they print, in either case, and
+    /// nothing else.
+    #[test]
+    fn names_read_back() {
+        for mode in [SearchMode::Minimax, SearchMode::AlphaBeta] {
+            let name = mode.to_string();
+            assert_eq!(name.parse::<SearchMode>(), Ok(mode));
+            assert_eq!(name.to_lowercase().parse::<SearchMode>(), Ok(mode));
+        }
+        for p in [Player::X, Player::O] {
+            let name = p.to_string();
+            assert_eq!(name.parse::<Player>(), Ok(p));
+            assert_eq!(name.to_lowercase().parse::<Player>(), Ok(p));
+        }
+        for bad in ["", "COMPETITION", "MINMAX", " minimax"] {
+            assert!(bad.parse::<SearchMode>().is_err(), "{bad:?}");
+        }
+        for bad in ["", "Z", "XO", "x "] {
+            assert!(bad.parse::<Player>().is_err(), "{bad:?}");
+        }
+    }
 }

@@ -15,22 +15,10 @@ pub(crate) struct View {
     pub(crate) over: bool,
 }
 
-/// The grid of `board` with `player` to move; unlike
-/// [`crate::api::Position::to_grid`], a full board is allowed.
-pub(crate) fn grid_of(board: &Board, player: Player) -> Grid {
-    let n = board.n();
-    Grid {
-        values: (0..n)
-            .map(|r| (0..n).map(|c| i64::from(board.value(r, c))).collect())
-            .collect(),
-        cells: board.cells_text().lines().map(String::from).collect(),
-        player: player.symbol().to_string(),
-    }
-}
 
 pub(crate) fn view_of(board: &Board, player: Player) -> View {
     View {
-        grid: grid_of(board, player),
+        grid: Grid::of(board, player),
         score_x: board.score(Player::X),
         legal: legal_moves(board, player)
             .iter()
