@@ -148,6 +148,7 @@ impl<'a> Search<'a> {
 
 /// Textbook minimax decision for `player` to `depth` plies (`depth >= 1`,
 /// the board not full).
+#[cfg(test)]
 pub(crate) fn minimax(board: &Board, player: Player, depth: u32) -> Decision {
     minimax_until(board, player, depth, &|| false)
         .expect("never stopped")

@@ -15,7 +15,7 @@ use super::caps::Caps;
 use super::error::{query, WebError};
 use super::view::{view_of, View};
 use super::{analysis, engine, stream};
-use crate::api::{Grid, Position};
+use crate::api::{analyse, Engine, Grid, Limits, Position};
 use crate::search::trace::{trace_alphabeta, NodeKind, TraceNode};
 use crate::{
     check_move, input_text, parse_problem, Board, Move, MoveKind, Player, Problem, Question,
@@ -282,7 +282,13 @@ async fn tree(
     let depth = req.depth;
     let tree = tokio::task::spawn_blocking(move || {
         let trace = trace_alphabeta(&board, player, depth)?;
-        let minimax = crate::search::reference::minimax(&board, player, depth);
+        // The textbook minimax tree's size, through the one door.
+        let position = Position::new(board.clone(), player).ok()?;
+        let textbook = Limits {
+            engine: Engine::Reference,
+            ..Limits::to_depth(SearchMode::Minimax, depth)
+        };
+        let minimax = analyse(&position, &textbook).ok()?;
         let mut b = board.clone();
         Some(Tree {
             best: trace.best.to_string(),
