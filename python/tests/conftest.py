@@ -1,8 +1,11 @@
 """Shared helpers: the golden case corpus beside the repository, the
-three worked examples of the assignment, and random positions."""
+three worked examples of the assignment, random positions, and a split
+solve's driver killed mid-solve."""
 
 import os
 import pathlib
+import subprocess
+import sys
 
 import pytest
 import stakeraid
@@ -65,3 +68,21 @@ def random_position(rng, n, empties):
     values = [[rng.randint(0, 99) for _ in range(n)] for _ in range(n)]
     rows = ["".join(cells[r * n:(r + 1) * n]) for r in range(n)]
     return stakeraid.Position(values, rows, rng.choice("XO"))
+
+
+def run_killed_driver(position, depth, store, env=None, **solve_args):
+    """Runs ``cluster.solve`` of ``position`` on ``store`` as a process of
+    its own, killed once five results have reached the store; checks that
+    it was killed there."""
+    args = "".join(f", {k}={v!r}" for k, v in solve_args.items())
+    script = (
+        "import os, stakeraid\n"
+        "from stakeraid import cluster\n"
+        f"p = stakeraid.Position.from_input({position.to_input(depth=depth)!r})\n"
+        "def stop(stats):\n"
+        "    if stats['done'] >= 5: os._exit(9)\n"
+        f"cluster.solve(p, {depth}, store={store!r}, progress=stop{args})\n"
+    )
+    run = subprocess.run([sys.executable, "-c", script], capture_output=True, timeout=300,
+                         env=env)
+    assert run.returncode == 9, run.stderr.decode()[-2000:]

@@ -1,6 +1,7 @@
 """Split solves on a local Ray instance: the same answer as the direct
-solve at several split depths, a worker that dies mid-job is replaced and
-the answer is unchanged, and a driver started again on its store resumes."""
+solve at several split depths, with a task per job or an actor per node,
+a worker that dies mid-job is replaced and the answer is unchanged (both
+ways), and a driver started again on its store resumes."""
 
 import os
 import random
@@ -13,7 +14,7 @@ import stakeraid
 ray = pytest.importorskip("ray") if not os.environ.get("CI") else __import__("ray")
 from stakeraid import cluster  # noqa: E402
 
-from conftest import random_position  # noqa: E402
+from conftest import random_position, run_killed_driver  # noqa: E402
 
 
 @pytest.fixture(scope="module", autouse=True)
@@ -31,19 +32,22 @@ def test_split_solve_equals_the_direct_solve(seed, tmp_path):
     direct = stakeraid.analyse(position, depth=depth, threads=1)
     for split in (1, 2, 3):
         answer = cluster.solve(position, depth, split=split, inline_plies=4, order_plies=4,
-                               speculate=split == 2, store=str(tmp_path / f"s{split}.db"))
+                               speculate=split == 2, store=str(tmp_path / f"s{split}.db"),
+                               per_node=(seed + split) % 2 == 1)
         assert (answer["best"], answer["value"]) == (str(direct.best), direct.value), split
         assert answer["stats"]["done"] > 0
 
 
-def test_a_worker_killed_mid_job_is_replaced(tmp_path):
+@pytest.mark.parametrize("per_node", [False, True])
+def test_a_worker_killed_mid_job_is_replaced(per_node, tmp_path):
     position = random_position(random.Random(9), 5, 13)
     direct = stakeraid.analyse(position, depth=13, threads=1)
     marks = str(tmp_path)
 
     def dies_once(job, threads):
         # The first attempt of every third job kills its worker process
-        # outright; Ray runs the job again in a new one.
+        # outright (with an actor per node, every job running in it); Ray
+        # runs the job again in a new one.
         import json
         import os
 
@@ -55,7 +59,7 @@ def test_a_worker_killed_mid_job_is_replaced(tmp_path):
         return stakeraid.run_job(job, threads)
 
     answer = cluster.solve(position, 13, split=2, inline_plies=4, order_plies=4,
-                           job_function=dies_once)
+                           job_function=dies_once, per_node=per_node)
     killed = len(os.listdir(marks))
     assert killed > 0, "no worker was killed"
     assert (answer["best"], answer["value"]) == (str(direct.best), direct.value)
@@ -68,17 +72,7 @@ def test_a_killed_driver_resumes_from_its_store(tmp_path):
     store = str(tmp_path / "resume.db")
     # The first driver runs as its own process and is killed after a few
     # results have reached the store.
-    script = (
-        "import stakeraid, sys, os\n"
-        "from stakeraid import cluster\n"
-        f"p = stakeraid.Position.from_input({position.to_input(depth=15)!r})\n"
-        "def stop(stats):\n"
-        "    if stats['done'] >= 5: os._exit(9)\n"
-        f"cluster.solve(p, 15, split=3, inline_plies=4, order_plies=4, store={store!r},"
-        " num_cpus=2, progress=stop)\n"
-    )
-    run = subprocess.run([sys.executable, "-c", script], capture_output=True, timeout=300)
-    assert run.returncode == 9, run.stderr.decode()[-2000:]
+    run_killed_driver(position, 15, store, split=3, inline_plies=4, order_plies=4, num_cpus=2)
     answer = cluster.solve(position, 15, split=3, inline_plies=4, order_plies=4, store=store)
     assert answer["stats"]["store_loaded"] > 0
     assert (answer["best"], answer["value"]) == (str(direct.best), direct.value)

@@ -2,7 +2,8 @@
 one (``ray start --head``, then ``ray start --address ...`` for each other
 node, one CPU each, all on loopback): a worker node stopped in the middle
 of the solve (its raylet killed) leaves the answer unchanged, the jobs it
-held run again on the nodes left; and a driver killed mid-solve and
+held run again on the nodes left (a task per job, or an actor per node
+whose calls run again where Ray restarts it); and a driver killed mid-solve and
 started again on the same store resumes to the same answer."""
 
 import os
@@ -19,7 +20,7 @@ import stakeraid
 ray = pytest.importorskip("ray") if not os.environ.get("CI") else __import__("ray")
 from stakeraid import cluster  # noqa: E402
 
-from conftest import random_position  # noqa: E402
+from conftest import random_position, run_killed_driver  # noqa: E402
 
 RAY = os.path.join(os.path.dirname(sys.executable), "ray")
 
@@ -108,19 +109,9 @@ def test_a_driver_killed_mid_solve_resumes_on_the_cluster(three_nodes, tmp_path)
     store = str(tmp_path / "resume.db")
     # The first driver is a process of its own on the cluster, killed once
     # a few results have reached the store.
-    script = (
-        "import os, stakeraid\n"
-        "from stakeraid import cluster\n"
-        f"p = stakeraid.Position.from_input({position.to_input(depth=16)!r})\n"
-        "def stop(stats):\n"
-        "    if stats['done'] >= 5: os._exit(9)\n"
-        f"cluster.solve(p, 16, split=2, inline_plies=4, order_plies=4, store={store!r},"
-        f" address={address!r}, progress=stop)\n"
-    )
     env = {k: v for k, v in os.environ.items() if k != "RAY_AUTH_MODE"}
-    run = subprocess.run([sys.executable, "-c", script], capture_output=True, timeout=300,
-                         env=env)
-    assert run.returncode == 9, run.stderr.decode()[-2000:]
+    run_killed_driver(position, 16, store, env=env, split=2, inline_plies=4, order_plies=4,
+                      address=address)
     try:
         answer = cluster.solve(position, 16, split=2, inline_plies=4, order_plies=4,
                                store=store, address=address)
@@ -130,11 +121,13 @@ def test_a_driver_killed_mid_solve_resumes_on_the_cluster(three_nodes, tmp_path)
     assert (answer["best"], answer["value"]) == (str(direct.best), direct.value)
 
 
-def test_a_worker_node_stopped_mid_solve_changes_no_answer(three_nodes, tmp_path):
+@pytest.mark.parametrize("per_node", [False, True])
+def test_a_worker_node_stopped_mid_solve_changes_no_answer(per_node, three_nodes, tmp_path):
     address, workers = three_nodes
     position = random_position(random.Random(31), 5, 16)
     direct = stakeraid.analyse(position, depth=16, threads=1)
     ray.init(address=address, include_dashboard=False, log_to_driver=False)
+    cpus = ray.cluster_resources().get("CPU", 0)
     marks = str(tmp_path)
     stopped = []
 
@@ -152,13 +145,16 @@ def test_a_worker_node_stopped_mid_solve_changes_no_answer(three_nodes, tmp_path
                 stopped.append(port)
                 return
 
-    answer = cluster.solve(position, 16, split=2, inline_plies=4, order_plies=4,
-                           address=address, progress=stop_the_node_once_it_works,
-                           job_function=started_on(marks))
-    assert stopped, "no job ran on a worker node before the solve ended"
-    assert (answer["best"], answer["value"]) == (str(direct.best), direct.value)
-    # The cluster saw the node go.
-    deadline = time.monotonic() + 90
-    while ray.cluster_resources().get("CPU", 0) != 2 and time.monotonic() < deadline:
-        time.sleep(1)
-    assert ray.cluster_resources().get("CPU", 0) == 2, ray.cluster_resources()
+    try:
+        answer = cluster.solve(position, 16, split=2, inline_plies=4, order_plies=4,
+                               address=address, progress=stop_the_node_once_it_works,
+                               job_function=started_on(marks), per_node=per_node)
+        assert stopped, "no job ran on a worker node before the solve ended"
+        assert (answer["best"], answer["value"]) == (str(direct.best), direct.value)
+        # The cluster saw the node go.
+        deadline = time.monotonic() + 90
+        while ray.cluster_resources().get("CPU", 0) != cpus - 1 and time.monotonic() < deadline:
+            time.sleep(1)
+        assert ray.cluster_resources().get("CPU", 0) == cpus - 1, ray.cluster_resources()
+    finally:
+        ray.shutdown()

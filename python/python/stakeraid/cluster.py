@@ -56,6 +56,63 @@ def _job_task(ray: Any, job_function: Callable[[str, int], str]) -> Any:
     return run
 
 
+class _Tasks:
+    """A Ray task per job: each on a worker process of its own, with a
+    table of its own."""
+
+    def __init__(self, ray: Any, job_function: Callable[[str, int], str]) -> None:
+        self._run = _job_task(ray, job_function)
+
+    def submit(self, job: str) -> Any:
+        return self._run.remote(job)
+
+    def release(self, ref: Any) -> None:
+        pass
+
+
+class _NodeRunners:
+    """An actor per node running that node's jobs in threads of one
+    process, so that they share its table (the Rust search keeps one per
+    process) and each finds what the node's other jobs proved."""
+
+    def __init__(self, ray: Any, job_function: Callable[[str, int], str]) -> None:
+        from ray.util.scheduling_strategies import NodeAffinitySchedulingStrategy
+
+        # Restarted where its node is lost, and its calls run again there.
+        # It reserves no CPU, so that a restart can land on a node whose
+        # CPUs its own runner holds; max_concurrency keeps it to its node's.
+        @ray.remote(num_cpus=0, max_restarts=-1, max_task_retries=-1)
+        class Runner:
+            def run(self, job: str) -> str:
+                return job_function(job, 1)
+
+        self._runners = []
+        for node in ray.nodes():
+            cpus = int(node.get("Resources", {}).get("CPU", 0))
+            if node.get("Alive") and cpus > 0:
+                strategy = NodeAffinitySchedulingStrategy(node["NodeID"], soft=True)
+                actor = Runner.options(max_concurrency=cpus,
+                                       scheduling_strategy=strategy).remote()
+                self._runners.append([actor, cpus, 0])
+        if not self._runners:
+            raise RuntimeError("the Ray cluster has no node with a CPU")
+        self._runner_of: Dict[Any, int] = {}
+
+    def submit(self, job: str) -> Any:
+        # The runner with the most idle threads, counting its queued calls.
+        at = max(range(len(self._runners)),
+                 key=lambda k: self._runners[k][1] - self._runners[k][2])
+        self._runners[at][2] += 1
+        ref = self._runners[at][0].run.remote(job)
+        self._runner_of[ref] = at
+        return ref
+
+    def release(self, ref: Any) -> None:
+        at = self._runner_of.pop(ref, None)
+        if at is not None:
+            self._runners[at][2] -= 1
+
+
 def solve(
     position: Position,
     depth: Optional[int] = None,
@@ -71,6 +128,7 @@ def solve(
     hint: Optional[Tuple[str, int]] = None,
     job_function: Callable[[str, int], str] = _core.run_job,
     progress: Optional[Callable[[Dict[str, Any]], None]] = None,
+    per_node: bool = False,
 ) -> Dict[str, Any]:
     """Solves ``position`` to ``depth`` plies (default: the end of the game)
     on Ray, and returns the answer: ``best`` (as in ``output.txt``),
@@ -90,7 +148,10 @@ def solve(
     same whatever the hint, and a right one leaves the least to prove.
     ``job_function(job, threads)`` answers one job (default
     ``stakeraid.run_job``); ``progress(stats)`` is called after each
-    result.
+    result. ``per_node`` runs each node's jobs in one process (an actor per
+    node, a thread per CPU) whose jobs share one table, rather than a task
+    per job on a process of its own: on nodes of several CPUs a job then
+    finds what the node's other jobs proved.
     """
     import ray
 
@@ -112,13 +173,13 @@ def solve(
     driver = _core.SplitSolve(grid, depth, split=split, store=store,
                               inline_plies=inline_plies, order_plies=order_plies,
                               speculate=speculate, hint=hint)
-    task = _job_task(ray, job_function)
+    runner = _NodeRunners(ray, job_function) if per_node else _Tasks(ray, job_function)
     limit = in_flight or IN_FLIGHT_PER_CPU * cpus
     running: Dict[Any, int] = {}
     start = time.monotonic()
     while driver.answer is None:
         for job in driver.take_jobs(max(0, limit - len(running))):
-            running[task.remote(job)] = _job_id(job)
+            running[runner.submit(job)] = _job_id(job)
         if driver.answer is not None:
             break
         if not running:
@@ -126,19 +187,30 @@ def solve(
         done, _ = ray.wait(list(running), num_returns=1)
         for ref in done:
             running.pop(ref)
+            runner.release(ref)
             driver.finish(ray.get(ref))
         unneeded = set(driver.unneeded())
         for ref, job_id in list(running.items()):
             if job_id in unneeded:
-                ray.cancel(ref)
+                _cancel(ray, ref)
                 running.pop(ref)
+                runner.release(ref)
         if progress is not None:
             progress(dict(driver.stats, seconds=time.monotonic() - start))
     for ref in running:
-        ray.cancel(ref)
+        _cancel(ray, ref)
     answer = dict(driver.answer)
     answer["stats"] = dict(driver.stats, seconds=time.monotonic() - start)
     return answer
+
+
+def _cancel(ray: Any, ref: Any) -> None:
+    # An actor's call that has started cannot always be cancelled; it then
+    # runs to its end, and its result is not asked for.
+    try:
+        ray.cancel(ref)
+    except Exception:  # noqa: BLE001 (Ray's errors for this vary by version)
+        pass
 
 
 def _job_id(job: str) -> int:
@@ -184,6 +256,8 @@ def main(argv: Optional[list] = None) -> int:
                      help="plies below the root cut into jobs (default: by the cluster's CPUs)")
     cmd.add_argument("--hint", metavar="MOVE=VALUE", type=_hint,
                      help='a move believed best and its value, as "D4 Stake=176": tested first')
+    cmd.add_argument("--per-node", action="store_true",
+                     help="each node's jobs in one process sharing its table, not a process each")
     cmd.add_argument("--quiet", action="store_true", help="no progress line")
     args = parser.parse_args(argv)
     try:
@@ -204,6 +278,7 @@ def main(argv: Optional[list] = None) -> int:
             address=args.address,
             num_cpus=args.num_cpus,
             hint=args.hint,
+            per_node=args.per_node,
             progress=None if args.quiet else _progress_line,
         )
     except (OSError, ValueError) as e:
