@@ -8,17 +8,22 @@ Needs the release build of the simulator example
 with its ray extra (``scripts/python-test.sh`` installs both into
 target/python-test/venv). Runs, REPEAT times each (default 1), in turn:
 
-1. a local Ray instance of 2 CPUs (``ray.init(num_cpus=2)``);
-2. a cluster of three nodes started as a user starts one, all on loopback:
+1. a local Ray instance of 2 CPUs (``ray.init(num_cpus=2)``), a task per
+   job (each worker a process with its own table);
+2. the same with ``per_node=True`` (one actor, its two threads sharing a
+   table);
+3. a cluster of three nodes started as a user starts one, all on loopback:
    ``ray start --head --num-cpus 0`` (the driver's node, no workers) and
    two ``ray start --address ... --num-cpus 1``: 2 workers on 2 cores;
 
-each measuring first a Ray task's latency (a task that does nothing, sent
-and waited for 200 times in a row: what a job spends outside its search),
-then the split solve (``stakeraid.cluster.solve``, SPREAD over the nodes,
-the default settings). Then the simulator predicts each from its own jobs'
-durations (``split_speedup --per-table 1 --latency-us`` the latency
-measured there) and the script prints measured against predicted wall.
+each measuring first a Ray call's latency (a task, or an actor's method,
+that does nothing, sent and waited for 200 times in a row: what a job
+spends outside its search),
+then the split solve (``stakeraid.cluster.solve``, the default settings).
+Then the simulator predicts each from its own jobs' durations
+(``split_speedup --per-table K --latency-us`` the latency measured there,
+K the workers sharing a table) and the script prints measured against
+predicted wall.
 Nothing else should run meanwhile.
 """
 
@@ -40,21 +45,32 @@ SIMULATOR = os.path.join(REPO, "target", "release", "examples", "split_speedup")
 RAY = os.path.join(os.path.dirname(sys.executable), "ray")
 
 
-def latency_us():
-    @ray.remote(num_cpus=1, scheduling_strategy="SPREAD")
-    def nothing(job):
-        return job
+def latency_us(per_node):
+    """A call that does nothing, as the solve makes its calls: a task, or
+    an actor's method."""
+    if per_node:
+        @ray.remote(num_cpus=0, max_concurrency=2)
+        class Nothing:
+            def run(self, job):
+                return job
 
-    ray.get([nothing.remote("") for _ in range(4)])  # workers started
+        call = Nothing.remote().run.remote
+    else:
+        @ray.remote(num_cpus=1, scheduling_strategy="SPREAD")
+        def nothing(job):
+            return job
+
+        call = nothing.remote
+    ray.get([call("") for _ in range(4)])  # workers started
     start = time.perf_counter()
     for _ in range(200):
-        ray.get(nothing.remote('{"id": 1}'))
+        ray.get(call('{"id": 1}'))
     return (time.perf_counter() - start) / 200 * 1e6
 
 
-def solve(position, depth, split):
+def solve(position, depth, split, per_node):
     start = time.perf_counter()
-    answer = cluster.solve(position, depth, split=split)
+    answer = cluster.solve(position, depth, split=split, per_node=per_node)
     wall = time.perf_counter() - start
     return wall, answer
 
@@ -79,9 +95,9 @@ def ray_start(home, cpus, *args):
     )
 
 
-def simulate(input_path, split, latency):
+def simulate(input_path, split, latency, per_table):
     out = subprocess.run(
-        [SIMULATOR, input_path, str(split), "--per-table", "1", "--latency-us",
+        [SIMULATOR, input_path, str(split), "--per-table", str(per_table), "--latency-us",
          str(round(latency)), "--speculate", "off", "2"],
         check=True, capture_output=True, text=True,
     ).stdout
@@ -103,7 +119,9 @@ def main():
           f"{time.perf_counter() - start:.2f} s")
     rows = []
     for _ in range(repeat):
-        for setup in ("local Ray, 2 CPUs", "3 nodes: head 0 CPUs + 2 x 1 CPU"):
+        for setup in ("local Ray, 2 CPUs", "local Ray, 2 CPUs, per node",
+                      "3 nodes: head 0 CPUs + 2 x 1 CPU"):
+            per_node = setup.endswith("per node")
             home = tempfile.mkdtemp(prefix="simcheck-")
             auth = os.environ.pop("RAY_AUTH_MODE", None)
             try:
@@ -116,8 +134,8 @@ def main():
                         ray_start(home, 1, "--address", f"127.0.0.1:{head}")
                     ray.init(address=f"127.0.0.1:{head}", include_dashboard=False,
                              log_to_driver=False)
-                lat = latency_us()
-                wall, answer = solve(position, depth, split)
+                lat = latency_us(per_node)
+                wall, answer = solve(position, depth, split, per_node)
             finally:
                 ray.shutdown()
                 if not setup.startswith("local"):
@@ -126,7 +144,7 @@ def main():
                 if auth is not None:
                     os.environ["RAY_AUTH_MODE"] = auth
             assert (answer["best"], answer["value"]) == (str(direct.best), direct.value), answer
-            predicted, jobs, nodes = simulate(input_path, split, lat)
+            predicted, jobs, nodes = simulate(input_path, split, lat, 2 if per_node else 1)
             rows.append((setup, lat, wall, answer["stats"]["done"], answer["stats"]["nodes"],
                          predicted, jobs, nodes))
             print(json.dumps(rows[-1]), flush=True)
