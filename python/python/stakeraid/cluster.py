@@ -128,7 +128,7 @@ def solve(
     hint: Optional[Tuple[str, int]] = None,
     job_function: Callable[[str, int], str] = _core.run_job,
     progress: Optional[Callable[[Dict[str, Any]], None]] = None,
-    per_node: bool = True,
+    per_node: bool = False,
 ) -> Dict[str, Any]:
     """Solves ``position`` to ``depth`` plies (default: the end of the game)
     on Ray, and returns the answer: ``best`` (as in ``output.txt``),
@@ -148,12 +148,13 @@ def solve(
     same whatever the hint, and a right one leaves the least to prove.
     ``job_function(job, threads)`` answers one job (default
     ``stakeraid.run_job``); ``progress(stats)`` is called after each
-    result. ``per_node`` (the default) runs each node's jobs in one process
-    (an actor per node, a thread per CPU) whose jobs share one table;
-    without it each job is a Ray task on a process with a table of its own,
-    and starts with none of what the node's other jobs proved (on a local
-    instance of 2 CPUs, 21 empty cells cut 2 plies down: 19.5 s against
-    25.6 s, 1.2 G nodes against 1.6 G).
+    result. ``per_node`` runs each node's jobs in one process (an actor per
+    node, a thread per CPU) whose jobs share one table; by default each job
+    is a Ray task on a process with a table of its own, and starts with
+    none of what the node's other jobs proved (on a local instance of 2
+    CPUs, 21 empty cells cut 2 plies down: 19.5 s against 25.6 s, 1.2 G
+    nodes against 1.6 G). It is tested on one machine; on a cluster of
+    several nodes its actors have been seen to die before they start.
     """
     import ray
 
@@ -258,9 +259,9 @@ def main(argv: Optional[list] = None) -> int:
                      help="plies below the root cut into jobs (default: by the cluster's CPUs)")
     cmd.add_argument("--hint", metavar="MOVE=VALUE", type=_hint,
                      help='a move believed best and its value, as "D4 Stake=176": tested first')
-    cmd.add_argument("--task-per-job", action="store_true",
-                     help="a Ray task per job, each on a process with a table of its own "
-                          "(default: an actor per node whose jobs share its table)")
+    cmd.add_argument("--per-node", action="store_true",
+                     help="each node's jobs in one process sharing its table (tested on one "
+                          "machine), not a Ray task each")
     cmd.add_argument("--quiet", action="store_true", help="no progress line")
     args = parser.parse_args(argv)
     try:
@@ -281,7 +282,7 @@ def main(argv: Optional[list] = None) -> int:
             address=args.address,
             num_cpus=args.num_cpus,
             hint=args.hint,
-            per_node=not args.task_per_job,
+            per_node=args.per_node,
             progress=None if args.quiet else _progress_line,
         )
     except (OSError, ValueError) as e:
