@@ -1,7 +1,7 @@
 """Split solves on a local Ray instance: the same answer as the direct
 solve at several split depths, with a task per job or an actor per node,
-a worker that dies mid-job is replaced and the answer is unchanged (both
-ways), and a driver started again on its store resumes."""
+a worker that dies mid-job is replaced and the answer is unchanged, and a
+driver started again on its store resumes."""
 
 import os
 import random
@@ -38,16 +38,14 @@ def test_split_solve_equals_the_direct_solve(seed, tmp_path):
         assert answer["stats"]["done"] > 0
 
 
-@pytest.mark.parametrize("per_node", [False, True])
-def test_a_worker_killed_mid_job_is_replaced(per_node, tmp_path):
+def test_a_worker_killed_mid_job_is_replaced(tmp_path):
     position = random_position(random.Random(9), 5, 13)
     direct = stakeraid.analyse(position, depth=13, threads=1)
     marks = str(tmp_path)
 
     def dies_once(job, threads):
         # The first attempt of every third job kills its worker process
-        # outright (with an actor per node, every job running in it); Ray
-        # runs the job again in a new one.
+        # outright; Ray runs the job again in a new one.
         import json
         import os
 
@@ -59,7 +57,7 @@ def test_a_worker_killed_mid_job_is_replaced(per_node, tmp_path):
         return stakeraid.run_job(job, threads)
 
     answer = cluster.solve(position, 13, split=2, inline_plies=4, order_plies=4,
-                           job_function=dies_once, per_node=per_node)
+                           job_function=dies_once)
     killed = len(os.listdir(marks))
     assert killed > 0, "no worker was killed"
     assert (answer["best"], answer["value"]) == (str(direct.best), direct.value)
