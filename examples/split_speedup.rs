@@ -63,7 +63,9 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         "# workers per table {}, latency {latency_us} us, eager {eager}, hint {hint:?}",
         per_table.map_or("all".to_string(), |k| k.to_string())
     );
-    println!("speculate  workers  wall_s  work_s  driver_s  jobs  cancelled  nodes  speedup  answer");
+    println!(
+        "speculate  workers  wall_s  work_s  driver_s  jobs  cancelled  nodes  speedup  answer"
+    );
     for &speculate in &speculation {
         for &w in &workers {
             let defaults = Settings::default();

@@ -112,7 +112,8 @@ pub fn simulate(
     while driver.answer().is_none() {
         for job in driver.take_jobs(idle.len()) {
             let worker = idle.pop_front().expect("as many jobs as idle workers");
-            let result = run_job_kept(&job, tables.of(worker)).expect("the driver's jobs are valid");
+            let result =
+                run_job_kept(&job, tables.of(worker)).expect("the driver's jobs are valid");
             tables.used(worker);
             work_us += result.micros;
             jobs += 1;
@@ -127,7 +128,9 @@ pub fn simulate(
         if driver.answer().is_some() {
             break;
         }
-        let Reverse((end, id)) = ends.pop().expect("a driver without an answer waits on a job");
+        let Reverse((end, id)) = ends
+            .pop()
+            .expect("a driver without an answer waits on a job");
         let at = running
             .iter()
             .position(|r| r.result.id == id)

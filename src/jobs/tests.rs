@@ -329,7 +329,10 @@ fn simulated_clusters_answer_the_reference() {
         assert_eq!(s.cluster, cluster);
         assert!(s.cancelled <= s.jobs && s.driver_us <= s.makespan_us);
         if workers == 1 {
-            assert!(s.makespan_us >= s.work_us + s.jobs * cluster.latency_us, "seed {seed}");
+            assert!(
+                s.makespan_us >= s.work_us + s.jobs * cluster.latency_us,
+                "seed {seed}"
+            );
         }
         assert!(
             s.makespan_us * workers as u64 >= s.work_us,

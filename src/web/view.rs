@@ -15,7 +15,6 @@ pub(crate) struct View {
     pub(crate) over: bool,
 }
 
-
 pub(crate) fn view_of(board: &Board, player: Player) -> View {
     View {
         grid: Grid::of(board, player),

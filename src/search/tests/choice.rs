@@ -38,9 +38,12 @@ fn a_known_value_finds_the_textbook_choice() {
         let pool = &pools[round % 2];
         let threads = Threads::pool_if(pool.current_num_threads() > 1);
         let general = FastEngine::General(Searcher::new(n, 1 << 20, threads));
-        let compact = Compact::new(&board, 1 << 20).map(|c| FastEngine::Compact(Arc::new(c), threads));
+        let compact =
+            Compact::new(&board, 1 << 20).map(|c| FastEngine::Compact(Arc::new(c), threads));
         for engine in std::iter::once(&general).chain(compact.as_ref()) {
-            let found = |value| pool.install(|| known_choice(engine, &board, player, depth, value, signals));
+            let found = |value| {
+                pool.install(|| known_choice(engine, &board, player, depth, value, signals))
+            };
             assert!(
                 matches!(found(truth.value), Known::Choice(mv, _) if mv == truth.best),
                 "{board:?} {player:?} depth {depth}: {:?}, textbook {:?}",
