@@ -155,6 +155,15 @@ pub fn analyse_watched(
     analyse_inner(position, limits, true, on_start, on_depth)
 }
 
+/// [`analyse`] without the principal variation, for a caller that needs
+/// the move, the values or the node count only.
+pub(crate) fn analyse_without_pv(
+    position: &Position,
+    limits: &Limits,
+) -> Result<Analysis, ApiError> {
+    analyse_inner(position, limits, false, |_| {}, |_| {})
+}
+
 /// The analysis; without `with_pv` its `pv` is empty (for callers that
 /// print the move only).
 fn analyse_inner(

@@ -15,7 +15,7 @@ use super::caps::Caps;
 use super::error::{query, WebError};
 use super::view::{view_of, View};
 use super::{analysis, engine, stream};
-use crate::api::{analyse, Engine, Grid, Limits, Position};
+use crate::api::{analyse_without_pv, Engine, Grid, Limits, Position};
 use crate::search::trace::{trace_alphabeta, NodeKind, TraceNode};
 use crate::{
     check_move, input_text, parse_problem, Board, Move, MoveKind, Player, Problem, Question,
@@ -288,7 +288,7 @@ async fn tree(
             engine: Engine::Reference,
             ..Limits::to_depth(SearchMode::Minimax, depth)
         };
-        let minimax = analyse(&position, &textbook).ok()?;
+        let minimax = analyse_without_pv(&position, &textbook).ok()?;
         let mut b = board.clone();
         Some(Tree {
             best: trace.best.to_string(),
