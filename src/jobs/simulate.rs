@@ -21,8 +21,7 @@
 //! dropped beyond it, so the model of many small groups is pessimistic
 //! there: a real process would still hold its table.
 
-use std::cmp::Reverse;
-use std::collections::{BinaryHeap, VecDeque};
+use std::collections::VecDeque;
 use std::time::Instant;
 
 use super::driver::{Driver, Settings, SplitAnswer};
@@ -81,10 +80,11 @@ pub struct Simulated {
     pub nodes: u64,
 }
 
-/// A job on a worker: when it was handed out on the clock, and what it
-/// returns.
+/// A job on a worker: when it was handed out and when it ends on the
+/// clock, and what it returns.
 struct Running {
     start: u64,
+    end: u64,
     worker: usize,
     result: JobResult,
 }
@@ -107,8 +107,6 @@ pub fn simulate(
     let mut tables = Tables::new(workers, cluster.per_table.clamp(1, workers));
     let mut idle: VecDeque<usize> = (0..workers).collect();
     let mut running: Vec<Running> = Vec::new();
-    // Running jobs by end time, then id: indexes into `running`.
-    let mut ends: BinaryHeap<Reverse<(u64, u64)>> = BinaryHeap::new();
     while driver.answer().is_none() {
         for job in driver.take_jobs(idle.len()) {
             let worker = idle.pop_front().expect("as many jobs as idle workers");
@@ -117,9 +115,8 @@ pub fn simulate(
             tables.used(worker);
             work_us += result.micros;
             jobs += 1;
-            let end = clock + cluster.latency_us + result.micros;
-            ends.push(Reverse((end, job.id)));
             running.push(Running {
+                end: clock + cluster.latency_us + result.micros,
                 start: clock,
                 worker,
                 result,
@@ -128,15 +125,12 @@ pub fn simulate(
         if driver.answer().is_some() {
             break;
         }
-        let Reverse((end, id)) = ends
-            .pop()
+        // The next job to end (the earlier id first on a tie).
+        let at = (0..running.len())
+            .min_by_key(|&i| (running[i].end, running[i].result.id))
             .expect("a driver without an answer waits on a job");
-        let at = running
-            .iter()
-            .position(|r| r.result.id == id)
-            .expect("every end belongs to a running job");
         let done = running.swap_remove(at);
-        clock = clock.max(end);
+        clock = clock.max(done.end);
         idle.push_back(done.worker);
         let timed = Instant::now();
         driver.finish(&done.result);
@@ -155,7 +149,6 @@ pub fn simulate(
             cancelled += 1;
             false
         });
-        ends.retain(|Reverse((_, id))| !unneeded.contains(id));
     }
     Simulated {
         answer: driver
