@@ -7,7 +7,8 @@
 //! process, as a Ray task per CPU; default all of them, as threads),
 //! `--latency-us N` (a job's time outside its search on the cluster),
 //! `--speculate on|off|both` (default both), `--eager` (every child of a
-//! node predicted to need them all tested at once), `--hint MOVE=VALUE`.
+//! node predicted to need them all tested at once), `--hint MOVE=VALUE`,
+//! `--job-nodes N` (a job stops past N nodes and its children become jobs).
 //!
 //! Prints, per worker count, the simulated wall time, the total job time,
 //! the driver's own time, jobs (cancelled ones among them) and nodes, and
@@ -17,18 +18,20 @@ use stakeraid::{parse_problem, Question};
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let mut args = std::env::args().skip(1).peekable();
-    let usage = "usage: split_speedup INPUT SPLIT[:ORDER] [--per-table K] [--latency-us N] [--speculate on|off|both] [--eager] [--hint MOVE=VALUE] WORKERS...";
+    let usage = "usage: split_speedup INPUT SPLIT[:ORDER] [--per-table K] [--latency-us N] [--speculate on|off|both] [--eager] [--hint MOVE=VALUE] [--job-nodes N] WORKERS...";
     let (Some(input), Some(split)) = (args.next(), args.next()) else {
         return Err(usage.into());
     };
     let (mut per_table, mut latency_us, mut speculation) = (None, 0, vec![false, true]);
     let mut eager = false;
     let mut hint = None;
+    let mut job_nodes = None;
     let mut workers = Vec::new();
     while let Some(arg) = args.next() {
         match arg.as_str() {
             "--per-table" => per_table = Some(args.next().ok_or(usage)?.parse::<usize>()?),
             "--eager" => eager = true,
+            "--job-nodes" => job_nodes = Some(args.next().ok_or(usage)?.parse::<u64>()?),
             "--hint" => {
                 let text = args.next().ok_or(usage)?;
                 let (mv, value) = text.rsplit_once('=').ok_or(usage)?;
@@ -60,11 +63,11 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     };
     let mut one = None;
     println!(
-        "# workers per table {}, latency {latency_us} us, eager {eager}, hint {hint:?}",
+        "# workers per table {}, latency {latency_us} us, eager {eager}, hint {hint:?}, job nodes {job_nodes:?}",
         per_table.map_or("all".to_string(), |k| k.to_string())
     );
     println!(
-        "speculate  workers  wall_s  work_s  driver_s  jobs  cancelled  nodes  speedup  answer"
+        "speculate  workers  wall_s  work_s  driver_s  jobs  cancelled  stopped  nodes  speedup  answer"
     );
     for &speculate in &speculation {
         for &w in &workers {
@@ -75,6 +78,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                 speculate,
                 eager,
                 hint,
+                job_nodes,
                 ..defaults
             };
             let cluster = Cluster {
@@ -86,11 +90,12 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             let wall = s.makespan_us as f64 / 1e6;
             let base = *one.get_or_insert(wall);
             println!(
-                "{speculate:9}  {w:7}  {wall:6.2}  {:6.2}  {:8.2}  {:4}  {:9}  {}  {:7.1}x  {} {}",
+                "{speculate:9}  {w:7}  {wall:6.2}  {:6.2}  {:8.2}  {:4}  {:9}  {:7}  {}  {:7.1}x  {} {}",
                 s.work_us as f64 / 1e6,
                 s.driver_us as f64 / 1e6,
                 s.jobs,
                 s.cancelled,
+                s.stopped,
                 s.nodes,
                 base / wall,
                 s.answer.best,

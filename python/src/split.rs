@@ -43,12 +43,13 @@ pub(crate) struct PySplitSolve {
 }
 
 /// How the driver cuts the tree, beyond the split itself: the keyword
-/// arguments `inline_plies`, `order_plies` and `speculate`
+/// arguments `inline_plies`, `order_plies`, `speculate` and `job_nodes`
 /// (see `stakeraid::jobs::Settings`).
 struct Cut {
     inline_plies: u32,
     order_plies: u32,
     speculate: bool,
+    job_nodes: Option<u64>,
 }
 
 impl Cut {
@@ -58,18 +59,23 @@ impl Cut {
             inline_plies: defaults.inline_plies,
             order_plies: defaults.order_plies,
             speculate: defaults.speculate,
+            job_nodes: defaults.job_nodes,
         };
         for (key, value) in kwargs.into_iter().flatten() {
             match key.extract::<String>()?.as_str() {
                 "inline_plies" => cut.inline_plies = value.extract()?,
                 "order_plies" => cut.order_plies = value.extract()?,
                 "speculate" => cut.speculate = value.extract()?,
+                "job_nodes" => cut.job_nodes = value.extract()?,
                 other => {
                     return Err(PyTypeError::new_err(format!(
                         "SplitSolve() got an unexpected keyword argument '{other}'"
                     )))
                 }
             }
+        }
+        if cut.job_nodes == Some(0) {
+            return Err(value_error("job_nodes must be at least 1"));
         }
         Ok(cut)
     }
@@ -126,6 +132,7 @@ impl PySplitSolve {
             store: store.clone(),
             speculate: cut.speculate,
             hint,
+            job_nodes: cut.job_nodes,
             ..Settings::default()
         };
         let driver = Driver::new(board, position.player(), plies, settings);
@@ -194,6 +201,7 @@ impl PySplitSolve {
         d.set_item("from_store", s.from_store)?;
         d.set_item("root_done", s.root_done)?;
         d.set_item("root_moves", s.root_moves)?;
+        d.set_item("stopped", s.stopped)?;
         if let Some(store) = &self.store {
             let st = store.stats();
             d.set_item("store_positions", st.positions)?;

@@ -38,6 +38,31 @@ def test_split_solve_equals_the_direct_solve(seed, tmp_path):
         assert answer["stats"]["done"] > 0
 
 
+@pytest.mark.parametrize("seed", range(3))
+def test_jobs_stopped_at_their_budget_give_the_direct_answer(seed):
+    # Budgets small enough that jobs on 12 to 14 empty cells stop, and
+    # their children go out as jobs in their place.
+    rng = random.Random(40 + seed)
+    position = random_position(rng, 5, 12 + seed)
+    direct = stakeraid.analyse(position, depth=12 + seed, threads=1)
+    answer = cluster.solve(position, 12 + seed, split=1 + seed % 2, inline_plies=4,
+                           job_nodes=(2_000, 20_000, 200)[seed])
+    assert (answer["best"], answer["value"]) == (str(direct.best), direct.value)
+    assert answer["stats"]["stopped"] > 0, "no job reached its budget"
+
+
+def test_a_zero_job_budget_is_refused():
+    position = random_position(random.Random(1), 4, 6)
+    with pytest.raises(ValueError, match="job_nodes"):
+        cluster.solve(position, 6, job_nodes=0)
+
+
+def test_the_time_left_for_the_known_jobs():
+    stats = dict(done=10, running=4, queued=16, seconds=5.0)
+    assert cluster.known_left(stats) == pytest.approx(10.0)
+    assert cluster.known_left(dict(stats, done=0)) is None
+
+
 def test_a_worker_killed_mid_job_is_replaced(tmp_path):
     position = random_position(random.Random(9), 5, 13)
     direct = stakeraid.analyse(position, depth=13, threads=1)

@@ -106,8 +106,15 @@ pub(super) fn split_solve(
 
 fn split_progress(s: &DriverStats, elapsed: Duration) -> String {
     let rate = s.nodes as f64 / elapsed.as_secs_f64().max(1e-3) / 1e6;
+    let left = s.known_left(elapsed).map_or(String::new(), |left| {
+        format!(
+            " ~{:.0} s for the {} jobs known ·",
+            left.as_secs_f64(),
+            s.running + s.queued
+        )
+    });
     format!(
-        "· root moves {}/{} · jobs {} done, {} running, {} queued · {} from the store · {:.1} M nodes · {rate:.1} M nodes/s ·",
+        "· root moves {}/{} · jobs {} done, {} running, {} queued · {} from the store · {:.1} M nodes · {rate:.1} M nodes/s ·{left}",
         s.root_done,
         s.root_moves,
         s.done,

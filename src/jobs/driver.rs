@@ -6,8 +6,9 @@ use std::cmp::Reverse;
 use std::collections::{HashMap, HashSet, VecDeque};
 use std::sync::Arc;
 
-use super::job::{test as search_test, Job, JobResult};
-use crate::game::{legal_moves, Board, Move, MoveKind, Player, Square, Twins};
+use super::job::{test as search_test, Job, JobResult, Proved};
+use super::one_per_cell;
+use crate::game::{legal_moves, Board, Move, Player, Twins};
 use crate::search::root::{self, RootValue};
 use crate::search::Tests;
 use crate::store::{Proven, Store, StoreError};
@@ -62,6 +63,18 @@ pub struct Settings {
     /// (they are cancelled once it does), a right one lets the brothers
     /// start without waiting on the eldest's whole subtree.
     pub eager: bool,
+    /// Nodes a job may search before it stops unanswered; the driver then
+    /// tests that job's children instead, each a job of its own. Where the
+    /// fixed [`split`](Settings::split) leaves a few jobs far longer than
+    /// the rest (the eldest children on the first root move's line, which
+    /// everything else waits on), this cuts them further, where they are,
+    /// until every job is about this size: dynamic splitting, as DTS and
+    /// Edax split deep nodes. A node answered by its children answers what
+    /// its job would (the module docs), so this changes the jobs, never the
+    /// answer. The stopped job's nodes are lost, but for what its worker's
+    /// table keeps. None (the default): no limit; the local runner, with
+    /// one job at a time, has nothing to gain from one.
+    pub job_nodes: Option<u64>,
 }
 
 /// See [`Settings::hint`].
@@ -84,6 +97,7 @@ impl Default for Settings {
             hint: None,
             max_splits: 4096,
             eager: false,
+            job_nodes: None,
         }
     }
 }
@@ -120,11 +134,27 @@ pub struct DriverStats {
     /// Tests answered by testing their children (see
     /// [`Settings::max_splits`]).
     pub splits: u64,
+    /// Jobs that reached [`Settings::job_nodes`] and were split instead
+    /// (counted in `done` too: they came back).
+    pub stopped: u64,
     /// Root moves settled, of all the root's candidates.
     pub root_done: u64,
     /// The root's candidates (legal moves less the Raids that flip
     /// nothing).
     pub root_moves: u64,
+}
+
+impl DriverStats {
+    /// How long the jobs known now (running and queued) would take at the
+    /// pace jobs have come back so far, `elapsed` into the solve. Not a
+    /// forecast of the solve: the driver makes jobs as it learns, and the
+    /// root's later moves bring jobs of their own. None before the first
+    /// job is back.
+    pub fn known_left(&self, elapsed: std::time::Duration) -> Option<std::time::Duration> {
+        let known = u32::try_from(self.running + self.queued).ok()?;
+        let done = u32::try_from(self.done).ok().filter(|&d| d > 0)?;
+        Some(elapsed / done * known)
+    }
 }
 
 /// Whose test a node answers.
@@ -156,6 +186,18 @@ struct Split {
     open: usize,
     /// The best value for the node among the children back so far.
     best: i64,
+}
+
+impl Split {
+    /// Before its children are ordered.
+    fn new() -> Split {
+        Split {
+            children: Vec::new(),
+            started: Vec::new(),
+            open: 0,
+            best: i64::MIN,
+        }
+    }
 }
 
 /// One test `T(board, beta)` for `player` to move, `plies` deep, `depth`
@@ -350,7 +392,11 @@ impl Driver {
             }
             self.running.insert(id);
             let t = &node.test;
-            jobs.push(Job::new(id as u64, t.board(), t.player, t.plies, t.beta));
+            let mut job = Job::new(id as u64, t.board(), t.player, t.plies, t.beta);
+            if self.stats.splits < self.settings.max_splits as u64 {
+                job.most_nodes = self.settings.job_nodes;
+            }
+            jobs.push(job);
         }
         jobs
     }
@@ -366,9 +412,61 @@ impl Driver {
         }
         self.stats.done += 1;
         self.stats.nodes += result.nodes;
-        self.record(id, result.value, result.nodes, result.micros);
-        self.events.push_back((id, result.value));
+        match result.value {
+            Some(t) => {
+                self.record(id, t, result.nodes, result.micros);
+                self.events.push_back((id, t));
+            }
+            None => {
+                self.take_children(id, &result.children);
+                self.cut(id);
+            }
+        }
         self.pump();
+    }
+
+    /// Into the store: what node `id`'s stopped job proved of its children,
+    /// which its split then finds settled (or bounded) there.
+    fn take_children(&self, id: usize, proved: &[Proved]) {
+        let test = &self.nodes[id].test;
+        let board = test.board();
+        for mv in one_per_cell(board, test.player) {
+            let Some(p) = proved
+                .iter()
+                .find(|p| (p.row, p.col) == (mv.row(), mv.col()))
+            else {
+                continue;
+            };
+            if !(-self.edge <= p.lo && p.lo <= p.hi && p.hi <= self.edge) {
+                continue;
+            }
+            let mut child = board.clone();
+            child.make(mv, test.player);
+            let proven = Proven {
+                lo: p.lo,
+                hi: p.hi,
+                best: None,
+            };
+            let plies = test.plies - 1;
+            self.store
+                .record(&child, test.player.other(), plies, proven, 0, 0);
+        }
+    }
+
+    /// Node `id`'s job stopped at its budget of nodes: its children are
+    /// tested instead, or, once the driver has split as many tests as it
+    /// may, the job goes out again without a budget.
+    fn cut(&mut self, id: usize) {
+        self.stats.stopped += 1;
+        if !self.nodes[id].alive {
+            self.release(id);
+        } else if self.stats.splits >= self.settings.max_splits as u64 {
+            self.queue.push_back(id);
+        } else {
+            self.stats.splits += 1;
+            self.nodes[id].kind = Kind::Split(Split::new());
+            self.split(id);
+        }
     }
 
     /// The answer, once every root move is settled.
@@ -617,10 +715,10 @@ impl Driver {
             self.stats.from_store += 1;
             Some(t)
         } else if plies <= self.settings.inline_plies {
-            let (t, nodes) = search_test(board, player, plies, beta, false);
-            self.stats.nodes += nodes;
+            let answered = search_test(board, player, plies, beta, None, false);
+            self.stats.nodes += answered.nodes;
             self.stats.in_driver += 1;
-            Some(t)
+            answered.value
         } else {
             None
         };
@@ -639,12 +737,7 @@ impl Driver {
                 self.queue.push_back(id);
                 Kind::Job
             }
-            None => Kind::Split(Split {
-                children: Vec::new(),
-                started: Vec::new(),
-                open: 0,
-                best: i64::MIN,
-            }),
+            None => Kind::Split(Split::new()),
         };
         let split = matches!(kind, Kind::Split(_));
         self.stats.splits += u64::from(split);
@@ -846,25 +939,4 @@ fn shallow(board: &Board, p: Player, depth: u32) -> (Vec<i64>, u64) {
     }
     let r = root::alphabeta(board, p, depth, false);
     (r.moves.iter().map(|(_, v)| v.bound()).collect(), r.nodes)
-}
-
-/// One child per empty cell, row-major: the Raid where it flips
-/// something, else the Stake (see the module docs).
-fn one_per_cell(board: &Board, p: Player) -> Vec<Move> {
-    let n = board.n();
-    let mut moves = Vec::with_capacity(board.empty_count() as usize);
-    for r in 0..n {
-        let flipping = board.flipping_row(p, r);
-        for c in 0..n {
-            if board.square(r, c) == Square::Empty {
-                let kind = if flipping & (1 << c) != 0 {
-                    MoveKind::Raid
-                } else {
-                    MoveKind::Stake
-                };
-                moves.push(Move::new(r, c, kind));
-            }
-        }
-    }
-    moves
 }

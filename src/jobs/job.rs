@@ -27,6 +27,11 @@ pub struct Job {
     pub plies: u32,
     /// The test's threshold.
     pub beta: i64,
+    /// Nodes it may search: past them it stops unanswered, and the driver
+    /// tests its children instead, as jobs of their own (a job that runs
+    /// long is cut further). None: no limit.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub most_nodes: Option<u64>,
 }
 
 /// What a job proved.
@@ -35,12 +40,33 @@ pub struct JobResult {
     /// The job's id.
     pub id: u64,
     /// A fail-soft bound: the value is at least this if it is `>= beta`,
-    /// at most this if it is below.
-    pub value: i64,
+    /// at most this if it is below. None: the job reached its
+    /// [`Job::most_nodes`] first.
+    pub value: Option<i64>,
     /// Positions searched.
     pub nodes: u64,
     /// Wall time, in microseconds.
     pub micros: u64,
+    /// Of a job stopped at its budget: what its search had finished of the
+    /// children the driver will test in its place, so that those are not
+    /// searched again.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub children: Vec<Proved>,
+}
+
+/// Bounds a stopped job's search proved on one child of its position (the
+/// one the driver tests on that cell, see [`super::one_per_cell`]), for
+/// the child's side to move, one ply fewer: `lo <= value <= hi`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Proved {
+    /// The child's cell.
+    pub row: usize,
+    /// See `row`.
+    pub col: usize,
+    /// See [`Proved`].
+    pub lo: i64,
+    /// See [`Proved`].
+    pub hi: i64,
 }
 
 /// A job that cannot be run: it does not describe a position.
@@ -77,6 +103,7 @@ impl Job {
             grid: Grid::of(board, p),
             plies,
             beta,
+            most_nodes: None,
         }
     }
 
@@ -100,25 +127,35 @@ impl Job {
 pub fn run_job(job: &Job, threads: usize) -> Result<JobResult, JobError> {
     timed(job, |board, p| {
         in_pool(threads, |parallel| {
-            test(board, p, job.plies, job.beta, parallel)
+            test(board, p, job.plies, job.beta, job.most_nodes, parallel)
         })
     })
 }
 
 /// `job` answered by `test`, with the wall time it took.
-fn timed(
-    job: &Job,
-    test: impl FnOnce(&Board, Player) -> (i64, u64),
-) -> Result<JobResult, JobError> {
+fn timed(job: &Job, test: impl FnOnce(&Board, Player) -> Answered) -> Result<JobResult, JobError> {
     let (board, p) = job.position()?;
     let start = Instant::now();
-    let (value, nodes) = test(&board, p);
+    let Answered {
+        value,
+        nodes,
+        children,
+    } = test(&board, p);
     Ok(JobResult {
         id: job.id,
         value,
         nodes,
         micros: u64::try_from(start.elapsed().as_micros()).unwrap_or(u64::MAX),
+        children,
     })
+}
+
+/// What one test found: its bound (None if stopped at its budget), its
+/// nodes, and, if stopped, what it had proved of the children.
+pub(super) struct Answered {
+    pub value: Option<i64>,
+    pub nodes: u64,
+    pub children: Vec<Proved>,
 }
 
 /// The compact engine a process (or a simulated worker) answered its last
@@ -149,18 +186,20 @@ pub(super) fn release_kept() {
 
 /// The fail-soft test of `board` (`p` to move, `plies` deep) at `beta`,
 /// with its node count: on the process's kept compact engine where the
-/// board fits one, else on a table of its own.
-pub(super) fn test(board: &Board, p: Player, plies: u32, beta: i64, parallel: bool) -> (i64, u64) {
+/// board fits one, else on a table of its own. None where it reached
+/// `most_nodes` first.
+pub(super) fn test(
+    board: &Board,
+    p: Player,
+    plies: u32,
+    beta: i64,
+    most_nodes: Option<u64>,
+    parallel: bool,
+) -> Answered {
     // The lock is held only to take the engine: jobs side by side in one
     // process search on it together.
-    test_on(
-        |bytes| kept_on(&mut KEPT.lock(), board, bytes),
-        board,
-        p,
-        plies,
-        beta,
-        parallel,
-    )
+    let kept = |bytes| kept_on(&mut KEPT.lock(), board, bytes);
+    test_on(kept, board, p, (plies, beta, most_nodes), parallel)
 }
 
 /// [`run_job`] on one thread with `kept` as the process's kept engine: a
@@ -168,7 +207,7 @@ pub(super) fn test(board: &Board, p: Player, plies: u32, beta: i64, parallel: bo
 pub(super) fn run_job_kept(job: &Job, kept: &mut Option<Kept>) -> Result<JobResult, JobError> {
     timed(job, |board, p| {
         let kept = |bytes| kept_on(kept, board, bytes);
-        test_on(kept, board, p, job.plies, job.beta, false)
+        test_on(kept, board, p, (job.plies, job.beta, job.most_nodes), false)
     })
 }
 
@@ -176,10 +215,9 @@ fn test_on(
     kept: impl FnOnce(usize) -> Option<Arc<Compact>>,
     board: &Board,
     p: Player,
-    plies: u32,
-    beta: i64,
+    (plies, beta, most_nodes): (u32, i64, Option<u64>),
     parallel: bool,
-) -> (i64, u64) {
+) -> Answered {
     // The table of a direct solve one ply deeper: the jobs of one solve
     // share it as the root's moves share the direct solve's (on a 22-empty
     // 5x5 solve cut at the root, half that cost 1.2x the nodes). A small
@@ -193,7 +231,37 @@ fn test_on(
         Some(compact) => FastEngine::Compact(compact, threads),
         None => FastEngine::exact_for(board, bytes, threads),
     };
-    engine.search_once(board, p, plies, window)
+    let (value, nodes) = engine.search_once(board, p, plies, window, most_nodes);
+    let children = match value {
+        Some(_) => Vec::new(),
+        None => proved_children(&engine, board, p, plies),
+    };
+    Answered {
+        value,
+        nodes,
+        children,
+    }
+}
+
+/// What `engine`'s table holds, from finished searches, of the children
+/// of `board` the driver tests in a stopped job's place. A table entry is
+/// a bound a finished search proved (nothing is stored once a search is
+/// stopped), at the same plies: what the driver's store holds.
+fn proved_children(engine: &FastEngine, board: &Board, p: Player, plies: u32) -> Vec<Proved> {
+    super::one_per_cell(board, p)
+        .into_iter()
+        .filter_map(|mv| {
+            let mut child = board.clone();
+            child.make(mv, p);
+            let (lo, hi) = engine.table_bounds(&child, p.other(), plies - 1)?;
+            Some(Proved {
+                row: mv.row(),
+                col: mv.col(),
+                lo,
+                hi,
+            })
+        })
+        .collect()
 }
 
 /// The kept engine, made anew where `kept` was built for other values or

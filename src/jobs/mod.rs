@@ -59,10 +59,11 @@ mod local;
 mod simulate;
 
 pub use driver::{Driver, DriverStats, Hint, Settings, SplitAnswer};
-pub use job::{run_job, Job, JobError, JobFault, JobResult};
+pub use job::{run_job, Job, JobError, JobFault, JobResult, Proved};
 pub use local::solve_local;
 pub use simulate::{simulate, Cluster, Simulated, TABLE_BUDGET};
 
+use crate::game::{Board, Move, MoveKind, Player, Square};
 use crate::store::Store;
 
 #[cfg(test)]
@@ -71,13 +72,34 @@ mod tests;
 /// The deepest cut of a solve `plies` deep (at most the empty cells) on
 /// `board`: a job searches at least one ply. Deeper would only make more
 /// of the driver's own tests, and none of them jobs.
-pub fn max_split(board: &crate::game::Board, plies: u32) -> u32 {
+pub fn max_split(board: &Board, plies: u32) -> u32 {
     plies.min(board.empty_count()).saturating_sub(1).max(1)
 }
 
 /// Where the driver keeps what it proved: always a store, in memory when
 /// the caller gave none, so that the same positions tested again at other
 /// windows (as the root's tests do) are settled without a new job.
-fn memory_store(board: &crate::game::Board) -> Store {
+fn memory_store(board: &Board) -> Store {
     Store::in_memory(board)
+}
+
+/// One child per empty cell, row-major: the Raid where it flips
+/// something, else the Stake (see the module docs).
+pub(super) fn one_per_cell(board: &Board, p: Player) -> Vec<Move> {
+    let n = board.n();
+    let mut moves = Vec::with_capacity(board.empty_count() as usize);
+    for r in 0..n {
+        let flipping = board.flipping_row(p, r);
+        for c in 0..n {
+            if board.square(r, c) == Square::Empty {
+                let kind = if flipping & (1 << c) != 0 {
+                    MoveKind::Raid
+                } else {
+                    MoveKind::Stake
+                };
+                moves.push(Move::new(r, c, kind));
+            }
+        }
+    }
+    moves
 }

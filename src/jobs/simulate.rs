@@ -76,6 +76,9 @@ pub struct Simulated {
     pub jobs: u64,
     /// Of them, the ones cancelled before they ended.
     pub cancelled: u64,
+    /// Of them, the ones that reached their budget of nodes and were split
+    /// (see [`Settings::job_nodes`]).
+    pub stopped: u64,
     /// Nodes searched in all.
     pub nodes: u64,
 }
@@ -161,6 +164,7 @@ pub fn simulate(
         driver_us,
         jobs,
         cancelled,
+        stopped: driver.stats().stopped,
         nodes: driver.stats().nodes,
     }
 }

@@ -1,6 +1,7 @@
 //! When a search must stop: a stop flag set from outside, a wall-clock
-//! deadline, or a budget of the process's CPU time (what a tournament
-//! charges, summed over every thread). The searches poll it themselves, so
+//! deadline, a budget of the process's CPU time (what a tournament
+//! charges, summed over every thread), or a budget of nodes (a job of a
+//! split solve that has run long enough to be cut further). The searches poll it themselves, so
 //! no timer thread is needed, and every loop that can run long (the
 //! alpha-beta nodes and the quiescence search alike) reaches a poll within
 //! about 0.2 ms on each thread ([`super::worker`] keeps that cadence).
@@ -22,6 +23,8 @@ pub struct Deadline {
     wall: Option<Instant>,
     /// Limit on the process's CPU time since it started.
     cpu: Option<Duration>,
+    /// Limit on the search's nodes, all threads together.
+    nodes: Option<u64>,
 }
 
 impl Deadline {
@@ -50,6 +53,22 @@ impl Deadline {
     pub fn with_cpu_budget(mut self, budget: Duration) -> Deadline {
         self.cpu = process_cpu().checked_add(budget);
         self
+    }
+
+    /// Also fires once the search has counted `most` nodes (as its
+    /// [`Progress`](super::Progress) sees them: a few dozen late per thread).
+    pub fn with_nodes(mut self, most: Option<u64>) -> Deadline {
+        self.nodes = most;
+        self
+    }
+
+    /// Fires if `seen` nodes reach the budget of nodes. Cheap: the workers
+    /// call it each time they report nodes.
+    #[inline]
+    pub(crate) fn count(&self, seen: u64) {
+        if self.nodes.is_some_and(|most| seen >= most) {
+            self.fire();
+        }
     }
 
     /// Fires now.
@@ -120,5 +139,11 @@ mod tests {
             std::hint::black_box(0);
         }
         assert!(d.poll());
+
+        let d = Deadline::none().with_nodes(Some(100));
+        d.count(99);
+        assert!(!d.fired());
+        d.count(100);
+        assert!(d.fired());
     }
 }

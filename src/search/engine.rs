@@ -55,22 +55,24 @@ impl FastEngine {
         }
     }
 
-    /// One search of `window` that nothing stops and nobody watches (a
-    /// job of a split solve): the value or bound, and the nodes.
+    /// One search of `window` that nobody watches (a job of a split
+    /// solve): the value or bound, `None` if it stopped on reaching
+    /// `most_nodes`, and the nodes.
     pub(crate) fn search_once(
         &self,
         board: &Board,
         p: Player,
         remaining: u32,
         window: Window<i64>,
-    ) -> (i64, u64) {
-        let (deadline, progress) = (Deadline::none(), Progress::default());
+        most_nodes: Option<u64>,
+    ) -> (Option<i64>, u64) {
+        let (deadline, progress) = (Deadline::none().with_nodes(most_nodes), Progress::default());
         let mut w = Worker::new(Signals {
             deadline: &deadline,
             progress: &progress,
         });
         let v = self.search(&mut board.clone(), p, remaining, window, &mut w);
-        (v, w.nodes)
+        ((!w.aborted()).then_some(v), w.nodes)
     }
 
     /// Negamax value of `board` for `p` to move, `remaining` plies deep,
@@ -96,6 +98,20 @@ impl FastEngine {
         match self {
             FastEngine::General(_) => None,
             FastEngine::Compact(c, _) => c.proved_best(board, p, remaining),
+        }
+    }
+
+    /// Bounds on the value of `board` (`p` to move, `remaining` plies)
+    /// that the compact engine's table holds from a finished search.
+    pub(crate) fn table_bounds(
+        &self,
+        board: &Board,
+        p: Player,
+        remaining: u32,
+    ) -> Option<(i64, i64)> {
+        match self {
+            FastEngine::General(_) => None,
+            FastEngine::Compact(c, _) => c.table_bounds(board, p, remaining),
         }
     }
 

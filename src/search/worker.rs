@@ -130,6 +130,7 @@ impl Drop for Worker<'_> {
 fn tick_slow(signals: Signals<'_>, unticked: u64) {
     let counted = unticked + UNTICKED.replace(0);
     signals.progress.add(u64::from(TICK_EVERY) + counted);
+    signals.deadline.count(signals.progress.nodes_seen());
     let now = Instant::now();
     let due = NEXT_POLL.with(|next| {
         let due = next.get().is_none_or(|at| now >= at);

@@ -125,6 +125,27 @@ impl Compact {
         Some(self.g.move_at(pos, hit.best?))
     }
 
+    /// Bounds on the value of `board` (`p` to move, `remaining` plies)
+    /// that the table holds from a finished search: `lo <= value <= hi`.
+    pub(crate) fn table_bounds(
+        &self,
+        board: &Board,
+        p: Player,
+        remaining: u32,
+    ) -> Option<(i64, i64)> {
+        let pos = self.g.pos(board, p);
+        let hit = self.table.probe(pos)?;
+        if hit.remaining != remaining.min(self.g.empty(pos).count()) {
+            return None;
+        }
+        let (v, edge) = (i64::from(hit.value), self.g.total());
+        Some(match hit.bound {
+            Bound::Exact => (v, v),
+            Bound::Lower => (v, edge),
+            Bound::Upper => (-edge, v),
+        })
+    }
+
     /// Counts a search that bounds from [`Compact::known`] made needless.
     pub(crate) fn note_store_answer(&self) {
         if let Some(Durable(store)) = &self.durable {
