@@ -38,15 +38,15 @@ def test_split_solve_equals_the_direct_solve(seed, tmp_path):
         assert answer["stats"]["done"] > 0
 
 
-@pytest.mark.parametrize("seed", range(3))
+@pytest.mark.parametrize("seed", range(2))
 def test_jobs_stopped_at_their_budget_give_the_direct_answer(seed):
-    # Budgets small enough that jobs on 12 to 14 empty cells stop, and
+    # A budget small enough that jobs on 15 and 16 empty cells stop, and
     # their children go out as jobs in their place.
     rng = random.Random(40 + seed)
-    position = random_position(rng, 5, 12 + seed)
-    direct = stakeraid.analyse(position, depth=12 + seed, threads=1)
-    answer = cluster.solve(position, 12 + seed, split=1 + seed % 2, inline_plies=4,
-                           job_nodes=(2_000, 20_000, 200)[seed])
+    position = random_position(rng, 5, 15 + seed)
+    direct = stakeraid.analyse(position, depth=15 + seed, threads=1)
+    answer = cluster.solve(position, 15 + seed, split=1 + seed, inline_plies=4,
+                           job_nodes=50_000)
     assert (answer["best"], answer["value"]) == (str(direct.best), direct.value)
     assert answer["stats"]["stopped"] > 0, "no job reached its budget"
 

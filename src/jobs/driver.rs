@@ -119,7 +119,7 @@ pub struct SplitAnswer {
 pub struct DriverStats {
     /// Jobs whose results came back.
     pub done: u64,
-    /// Jobs handed out and not yet back.
+    /// Jobs handed out, not yet back and still needed.
     pub running: u64,
     /// Jobs ready to hand out.
     pub queued: u64,
@@ -490,7 +490,13 @@ impl Driver {
     /// How far it has got.
     pub fn stats(&self) -> DriverStats {
         DriverStats {
-            running: self.running.len() as u64,
+            // Not the jobs out that are no longer needed: the runners
+            // cancel them, and their results, if any come, change nothing.
+            running: self
+                .running
+                .iter()
+                .filter(|&&id| self.nodes[id].alive)
+                .count() as u64,
             queued: self
                 .queue
                 .iter()

@@ -388,3 +388,20 @@ fn jobs_cut_at_their_budget_answer_the_direct_solve() {
     }
     assert!(cut > 0, "no job reached its budget: the test tests nothing");
 }
+
+/// The time left for the jobs known is the jobs running and queued at the
+/// pace jobs have come back, and unknown before the first is back.
+#[test]
+fn the_time_left_for_the_known_jobs() {
+    use std::time::Duration;
+    let stats = super::DriverStats {
+        done: 10,
+        running: 4,
+        queued: 16,
+        ..Default::default()
+    };
+    let elapsed = Duration::from_secs(5);
+    assert_eq!(stats.known_left(elapsed), Some(Duration::from_secs(10)));
+    let none_back = super::DriverStats { done: 0, ..stats };
+    assert_eq!(none_back.known_left(elapsed), None);
+}

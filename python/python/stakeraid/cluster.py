@@ -198,9 +198,17 @@ def solve(
             runner.release(ref)
             driver.finish(ray.get(ref))
         unneeded = set(driver.unneeded())
-        for ref, job_id in list(running.items()):
-            if job_id in unneeded:
-                _cancel(ray, ref)
+        dropped = [ref for ref, job_id in running.items() if job_id in unneeded]
+        if dropped:
+            # A job that has already ended is let be: cancelling a task as
+            # its result comes back can abort the driver inside Ray
+            # ("Tried to complete task that was not pending",
+            # ray-project/ray#54798).
+            ended, _ = ray.wait(dropped, num_returns=len(dropped), timeout=0)
+            ended = set(ended)
+            for ref in dropped:
+                if ref not in ended:
+                    _cancel(ray, ref)
                 running.pop(ref)
                 runner.release(ref)
         if progress is not None:
