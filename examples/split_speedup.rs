@@ -8,7 +8,8 @@
 //! `--latency-us N` (a job's time outside its search on the cluster),
 //! `--speculate on|off|both` (default both), `--eager` (every child of a
 //! node predicted to need them all tested at once), `--hint MOVE=VALUE`,
-//! `--job-nodes N` (a job stops past N nodes and its children become jobs).
+//! `--job-nodes N` (a job stops past N nodes and its children become jobs),
+//! `--ahead` (a root move's tests asked two ahead).
 //!
 //! Prints, per worker count, the simulated wall time, the total job time,
 //! the driver's own time, jobs (cancelled ones among them) and nodes, and
@@ -18,12 +19,12 @@ use stakeraid::{parse_problem, Question};
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let mut args = std::env::args().skip(1).peekable();
-    let usage = "usage: split_speedup INPUT SPLIT[:ORDER] [--per-table K] [--latency-us N] [--speculate on|off|both] [--eager] [--hint MOVE=VALUE] [--job-nodes N] WORKERS...";
+    let usage = "usage: split_speedup INPUT SPLIT[:ORDER] [--per-table K] [--latency-us N] [--speculate on|off|both] [--eager] [--hint MOVE=VALUE] [--job-nodes N] [--ahead] WORKERS...";
     let (Some(input), Some(split)) = (args.next(), args.next()) else {
         return Err(usage.into());
     };
     let (mut per_table, mut latency_us, mut speculation) = (None, 0, vec![false, true]);
-    let mut eager = false;
+    let (mut eager, mut ahead) = (false, false);
     let mut hint = None;
     let mut job_nodes = None;
     let mut workers = Vec::new();
@@ -31,6 +32,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         match arg.as_str() {
             "--per-table" => per_table = Some(args.next().ok_or(usage)?.parse::<usize>()?),
             "--eager" => eager = true,
+            "--ahead" => ahead = true,
             "--job-nodes" => job_nodes = Some(args.next().ok_or(usage)?.parse::<u64>()?),
             "--hint" => {
                 let text = args.next().ok_or(usage)?;
@@ -63,7 +65,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     };
     let mut one = None;
     println!(
-        "# workers per table {}, latency {latency_us} us, eager {eager}, hint {hint:?}, job nodes {job_nodes:?}",
+        "# workers per table {}, latency {latency_us} us, eager {eager}, hint {hint:?}, job nodes {job_nodes:?}, ahead {ahead}",
         per_table.map_or("all".to_string(), |k| k.to_string())
     );
     println!(
@@ -79,6 +81,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                 eager,
                 hint,
                 job_nodes,
+                ahead,
                 ..defaults
             };
             let cluster = Cluster {

@@ -43,13 +43,15 @@ pub(crate) struct PySplitSolve {
 }
 
 /// How the driver cuts the tree, beyond the split itself: the keyword
-/// arguments `inline_plies`, `order_plies`, `speculate` and `job_nodes`
+/// arguments `inline_plies`, `order_plies`, `speculate`, `job_nodes` and
+/// `ahead`
 /// (see `stakeraid::jobs::Settings`).
 struct Cut {
     inline_plies: u32,
     order_plies: u32,
     speculate: bool,
     job_nodes: Option<u64>,
+    ahead: bool,
 }
 
 impl Cut {
@@ -60,6 +62,7 @@ impl Cut {
             order_plies: defaults.order_plies,
             speculate: defaults.speculate,
             job_nodes: defaults.job_nodes,
+            ahead: defaults.ahead,
         };
         for (key, value) in kwargs.into_iter().flatten() {
             match key.extract::<String>()?.as_str() {
@@ -67,6 +70,7 @@ impl Cut {
                 "order_plies" => cut.order_plies = value.extract()?,
                 "speculate" => cut.speculate = value.extract()?,
                 "job_nodes" => cut.job_nodes = value.extract()?,
+                "ahead" => cut.ahead = value.extract()?,
                 other => {
                     return Err(PyTypeError::new_err(format!(
                         "SplitSolve() got an unexpected keyword argument '{other}'"
@@ -133,6 +137,7 @@ impl PySplitSolve {
             speculate: cut.speculate,
             hint,
             job_nodes: cut.job_nodes,
+            ahead: cut.ahead,
             ..Settings::default()
         };
         let driver = Driver::new(board, position.player(), plies, settings);

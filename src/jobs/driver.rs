@@ -75,6 +75,15 @@ pub struct Settings {
     /// table keeps. None (the default): no limit; the local runner, with
     /// one job at a time, has nothing to gain from one.
     pub job_nodes: Option<u64>,
+    /// With every test of a root move's exact value, also ask the two
+    /// tests the narrowing (`search/narrowing.rs`) would ask after either
+    /// of its outcomes, so that on many workers the tests of one value run
+    /// two at a time ahead instead of one after another. Each test is a
+    /// sound bound whenever it comes back, and the value is known once the
+    /// bounds meet, whatever tests proved them; a test the others have
+    /// decided is cancelled. Off by default: it costs work that few
+    /// workers pay in time.
+    pub ahead: bool,
 }
 
 /// See [`Settings::hint`].
@@ -98,6 +107,7 @@ impl Default for Settings {
             max_splits: 4096,
             eager: false,
             job_nodes: None,
+            ahead: false,
         }
     }
 }
@@ -280,6 +290,9 @@ struct Root {
     best: Option<(i64, usize)>,
     /// Candidates not settled.
     open: usize,
+    /// Each candidate's tests out: their thresholds (for the root player)
+    /// and nodes.
+    out: Vec<Vec<(i64, usize)>>,
     /// Candidates waiting for a worker, in search order: each is tested
     /// against the best known when a worker takes it, not when the first
     /// move was settled, as a direct solve's threads take the root's moves
@@ -346,6 +359,7 @@ impl Driver {
                 state: vec![Candidate::Idle; cands.len()],
                 known: vec![RootValue::AtMost(0); cands.len()],
                 bounds: vec![(-board.total(), board.total()); cands.len()],
+                out: vec![Vec::new(); cands.len()],
                 open: cands.len(),
                 order: Vec::new(),
                 canon,
@@ -575,14 +589,36 @@ impl Driver {
             .map_or((-self.edge, self.edge), |p| (-p.hi, -p.lo))
     }
 
-    /// Root candidate `i`'s next test for its exact value, or the value.
+    /// Root candidate `i`'s next tests for its exact value (see
+    /// [`Settings::ahead`]), or the value. Its tests out that what is known
+    /// has decided are cancelled: all of them once the value is known.
     fn run_exact(&mut self, i: usize, tests: Tests) {
-        match tests.next() {
-            Some(beta) => {
-                self.root.state[i] = Candidate::Exact(tests);
+        let decided = |beta: i64| beta <= tests.lo || beta > tests.hi;
+        let (drop, keep) = std::mem::take(&mut self.root.out[i])
+            .into_iter()
+            .partition(|&(beta, _)| decided(beta));
+        self.root.out[i] = keep;
+        for (_, id) in drop {
+            self.kill(id);
+        }
+        let Some(beta) = tests.next() else {
+            return self.settle_exact(i, tests.lo);
+        };
+        self.root.state[i] = Candidate::Exact(tests);
+        let mut wanted = vec![beta];
+        if self.settings.ahead {
+            // After a fail high at `beta` (`t = beta`) and a fail low
+            // (`t = beta - 1`).
+            for t in [beta, beta - 1] {
+                let mut after = tests;
+                after.update(beta, t);
+                wanted.extend(after.next());
+            }
+        }
+        for beta in wanted {
+            if !self.root.out[i].iter().any(|&(b, _)| b == beta) {
                 self.root_test(i, beta);
             }
-            None => self.settle_exact(i, tests.lo),
         }
     }
 
@@ -591,6 +627,7 @@ impl Driver {
     fn root_test(&mut self, i: usize, beta: i64) {
         let mut board = Box::new(self.root_board.clone());
         board.make(self.root.cands[i], self.root_player);
+        self.root.out[i].push((beta, self.nodes.len()));
         self.spawn(Test {
             board: Some(board),
             player: self.root_player.other(),
@@ -685,8 +722,10 @@ impl Driver {
         );
     }
 
-    /// Root candidate `i`'s test came back with `t` (for the root player).
-    fn root_result(&mut self, i: usize, t: i64) {
+    /// Root candidate `i`'s test at `beta`, node `id`, came back with `t`
+    /// (both for the root player).
+    fn root_result(&mut self, i: usize, id: usize, beta: i64, t: i64) {
+        self.root.out[i].retain(|&(_, node)| node != id);
         match self.root.state[i] {
             Candidate::Probe { alpha } => {
                 let (lo, hi) = &mut self.root.bounds[i];
@@ -698,9 +737,7 @@ impl Driver {
                 self.decide(i);
             }
             Candidate::Exact(mut tests) => {
-                if let Some(beta) = tests.next() {
-                    tests.update(beta, t);
-                }
+                tests.update(beta, t);
                 self.run_exact(i, tests);
             }
             Candidate::Idle | Candidate::Waiting | Candidate::Done => {}
@@ -838,7 +875,10 @@ impl Driver {
                 continue;
             }
             match self.nodes[id].test.parent {
-                Parent::Root(i) => self.root_result(i, -t),
+                Parent::Root(i) => {
+                    let beta = 1 - self.nodes[id].test.beta;
+                    self.root_result(i, id, beta, -t);
+                }
                 Parent::Node(pid) => self.child_result(pid, -t),
             }
         }

@@ -52,6 +52,7 @@ fn split_solves_equal_the_reference() {
                 max_splits: [1, 2, 5, 4096][(seed % 4) as usize],
                 eager: (seed / 2).is_multiple_of(2),
                 job_nodes: [None, Some(1), Some(300)][(seed / 4 % 3) as usize],
+                ahead: seed % 3 != 1,
             };
             let got =
                 solve_local(&board, p, depth, settings, 1 + (seed % 3) as usize, |_| {}).unwrap();
@@ -147,6 +148,7 @@ fn results_in_any_order_give_the_same_answer() {
             max_splits: 1 + (seed % 5) as usize,
             eager: seed % 3 != 0,
             job_nodes: [None, Some(100)][(seed % 2) as usize],
+            ahead: seed % 4 < 2,
         };
         let mut driver = Driver::new(&board, p, 9, settings);
         let mut pending = Vec::new();
@@ -321,6 +323,7 @@ fn simulated_clusters_answer_the_reference() {
             speculate: seed % 3 == 0,
             eager: seed % 4 < 2,
             job_nodes: [None, Some(1), Some(200)][(seed / 3 % 3) as usize],
+            ahead: seed % 5 < 3,
             ..Settings::default()
         };
         let s = simulate(&board, p, depth, settings, cluster);
@@ -351,9 +354,9 @@ fn simulated_clusters_answer_the_reference() {
 
 /// Jobs stopped at their budget of nodes and split where they stood give
 /// the direct solve's answer on positions deep enough for the budget to
-/// bind at every level, on one worker and on many, with speculation and
-/// eager splits, and with the driver's splits capped (the stopped job then
-/// goes out again whole).
+/// bind at every level, on one worker and on many, with speculation, eager
+/// splits and the root's tests asked ahead, and with the driver's splits
+/// capped (the stopped job then goes out again whole).
 #[test]
 fn jobs_cut_at_their_budget_answer_the_direct_solve() {
     use super::{simulate, Cluster};
@@ -371,6 +374,7 @@ fn jobs_cut_at_their_budget_answer_the_direct_solve() {
             eager: seed % 4 == 1,
             max_splits: [4096, 3][(seed / 5) as usize],
             job_nodes: Some([2_000, 20_000, 100_000][(seed % 3) as usize]),
+            ahead: seed % 2 == 0,
             ..Settings::default()
         };
         let cluster = Cluster {

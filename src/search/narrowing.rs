@@ -68,12 +68,14 @@ impl Tests {
         Some(beta.clamp(lo + 1, hi))
     }
 
-    /// Takes in the result `t` of the test at `beta`.
+    /// Takes in the result `t` of the test at `beta`. A test asked before
+    /// others came back (the split driver asks several at once) may prove
+    /// less than is known by then, and then changes nothing.
     pub(crate) fn update(&mut self, beta: i64, t: i64) {
         if t >= beta {
-            self.lo = t.min(self.hi);
+            self.lo = self.lo.max(t).min(self.hi);
         } else {
-            self.hi = t.max(self.lo);
+            self.hi = self.hi.min(t).max(self.lo);
         }
     }
 }
