@@ -32,7 +32,8 @@ def test_split_solve_equals_the_direct_solve(seed, tmp_path):
     direct = stakeraid.analyse(position, depth=depth, threads=1)
     for split in (1, 2, 3):
         answer = cluster.solve(position, depth, split=split, inline_plies=4, order_plies=4,
-                               speculate=split == 2, store=str(tmp_path / f"s{split}.db"),
+                               speculate=split == 2, ahead=split != 2,
+                               store=str(tmp_path / f"s{split}.db"),
                                per_node=(seed + split) % 2 == 1)
         assert (answer["best"], answer["value"]) == (str(direct.best), direct.value), split
         assert answer["stats"]["done"] > 0

@@ -127,6 +127,7 @@ def solve(
     speculate: Optional[bool] = None,
     hint: Optional[Tuple[str, int]] = None,
     job_nodes: Optional[int] = None,
+    ahead: bool = False,
     job_function: Callable[[str, int], str] = _core.run_job,
     progress: Optional[Callable[[Dict[str, Any]], None]] = None,
     per_node: bool = False,
@@ -150,6 +151,8 @@ def solve(
     ``job_nodes`` stops a job past that many nodes and tests its children
     as jobs instead, so that no job runs far longer than the rest (about
     50 M nodes a second per CPU; the answer is the same whatever it is).
+    ``ahead`` asks each test of a root move's exact value together with
+    the two that would follow it, either way it comes out.
     ``job_function(job, threads)`` answers one job (default
     ``stakeraid.run_job``); ``progress(stats)`` is called after each
     result. ``per_node`` runs each node's jobs in one process (an actor per
@@ -180,7 +183,8 @@ def solve(
         split = min(default_split(cpus), max(1, plies - 1))
     driver = _core.SplitSolve(grid, depth, split=split, store=store,
                               inline_plies=inline_plies, order_plies=order_plies,
-                              speculate=speculate, hint=hint, job_nodes=job_nodes)
+                              speculate=speculate, hint=hint, job_nodes=job_nodes,
+                              ahead=ahead)
     runner = _NodeRunners(ray, job_function) if per_node else _Tasks(ray, job_function)
     limit = in_flight or IN_FLIGHT_PER_CPU * cpus
     running: Dict[Any, int] = {}
@@ -299,6 +303,8 @@ def main(argv: Optional[list] = None) -> int:
     cmd.add_argument("--job-nodes", type=_positive, metavar="N",
                      help="stop a job past N nodes and hand out its children instead "
                           "(default: no limit)")
+    cmd.add_argument("--ahead", action="store_true",
+                     help="ask each test of a root move's value with the two that may follow it")
     cmd.add_argument("--per-node", action="store_true",
                      help="each node's jobs in one process sharing its table (tested on one "
                           "machine), not a Ray task each")
@@ -323,6 +329,7 @@ def main(argv: Optional[list] = None) -> int:
             num_cpus=args.num_cpus,
             hint=args.hint,
             job_nodes=args.job_nodes,
+            ahead=args.ahead,
             per_node=args.per_node,
             progress=None if args.quiet else _progress_line,
         )
