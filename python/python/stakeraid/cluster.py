@@ -39,8 +39,8 @@ def default_split(cpus: int) -> int:
 
 
 #: Jobs kept in flight per CPU of the cluster: enough that no CPU waits
-#: for the driver, few enough that a result can still cancel the jobs it
-#: makes unneeded before they start.
+#: for the driver, few enough that few jobs are handed out that a result
+#: then makes unneeded.
 IN_FLIGHT_PER_CPU = 2
 
 
@@ -201,36 +201,21 @@ def solve(
             running.pop(ref)
             runner.release(ref)
             driver.finish(ray.get(ref))
+        # Jobs a result made unneeded are dropped, not cancelled: cancelling
+        # a Ray task as its result comes back aborts the driver inside Ray
+        # ("Tried to complete task that was not pending",
+        # ray-project/ray#54798), and checking first leaves the race open.
+        # A dropped job runs to its end and its result is not asked for.
         unneeded = set(driver.unneeded())
-        dropped = [ref for ref, job_id in running.items() if job_id in unneeded]
-        if dropped:
-            # A job that has already ended is let be: cancelling a task as
-            # its result comes back can abort the driver inside Ray
-            # ("Tried to complete task that was not pending",
-            # ray-project/ray#54798).
-            ended, _ = ray.wait(dropped, num_returns=len(dropped), timeout=0)
-            ended = set(ended)
-            for ref in dropped:
-                if ref not in ended:
-                    _cancel(ray, ref)
+        for ref, job_id in list(running.items()):
+            if job_id in unneeded:
                 running.pop(ref)
                 runner.release(ref)
         if progress is not None:
             progress(dict(driver.stats, seconds=time.monotonic() - start))
-    for ref in running:
-        _cancel(ray, ref)
     answer = dict(driver.answer)
     answer["stats"] = dict(driver.stats, seconds=time.monotonic() - start)
     return answer
-
-
-def _cancel(ray: Any, ref: Any) -> None:
-    # An actor's call that has started cannot always be cancelled; it then
-    # runs to its end, and its result is not asked for.
-    try:
-        ray.cancel(ref)
-    except Exception:  # noqa: BLE001 (Ray's errors for this vary by version)
-        pass
 
 
 def _job_id(job: str) -> int:
