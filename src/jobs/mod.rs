@@ -47,6 +47,19 @@
 //! result is the first maximal move in canonical order whatever order the
 //! tests finish in, which is all that running them as jobs changes.
 //!
+//! *Stopped jobs.* A job with a budget of nodes that reaches it returns
+//! no bound; the driver then answers its test by its children's tests,
+//! as it answers any split node, which the argument above shows answers
+//! the same. What the stopped job returns of those children is what its
+//! compact table holds from finished searches at the children's plies
+//! (the engine stores nothing once a search is stopped): bounds proved by
+//! sound searches, so written to the store they settle only what the
+//! store may.
+//!
+//! *Tests asked ahead.* Asking several tests of one root move's value at
+//! once changes only which sound bounds arrive and when: each narrows
+//! `lo..=hi` whenever it comes back, and the value is `lo` once they meet.
+//!
 //! *The store.* A stored bound is a bound on the same position's value at
 //! the same number of plies, proved earlier by a sound search; a test
 //! settled by one returns what the search would be allowed to return, as
