@@ -505,7 +505,8 @@ impl Driver {
     pub fn stats(&self) -> DriverStats {
         DriverStats {
             // Not the jobs out that are no longer needed: the runners
-            // cancel them, and their results, if any come, change nothing.
+            // cancel or drop them, and their results, if any come, change
+            // nothing.
             running: self
                 .running
                 .iter()

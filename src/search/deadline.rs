@@ -1,10 +1,11 @@
 //! When a search must stop: a stop flag set from outside, a wall-clock
 //! deadline, a budget of the process's CPU time (what a tournament
 //! charges, summed over every thread), or a budget of nodes (a job of a
-//! split solve that has run long enough to be cut further). The searches poll it themselves, so
-//! no timer thread is needed, and every loop that can run long (the
-//! alpha-beta nodes and the quiescence search alike) reaches a poll within
-//! about 0.2 ms on each thread ([`super::worker`] keeps that cadence).
+//! split solve that has run long enough to be cut further). The searches
+//! poll it themselves, so no timer thread is needed, and every loop that
+//! can run long (the alpha-beta nodes and the quiescence search alike)
+//! reaches a poll within about 0.2 ms on each thread ([`super::worker`]
+//! keeps that cadence).
 //! How far the search has got is another matter: [`super::Progress`].
 
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
