@@ -29,8 +29,18 @@ const ETC_MIN: u32 = 7;
 /// lookahead costs more than the better order saves (measured on 5x5 full
 /// solves and 8x8 depth 11: 10 to 30% faster than from 4 plies).
 const LOOKAHEAD_MIN: u32 = 8;
-/// Younger brothers are searched in parallel only with this many plies left.
+/// Younger brothers are searched in parallel only with this many plies
+/// left and this many empty cells: below that a subtree costs a few
+/// microseconds, of the order of handing it to another thread. Plies alone
+/// do not say it: a node of a solve has as many children as plies left,
+/// one of a shallow search of a wide board several times more. At 2
+/// threads the 21-empty solve searched 75.6 M nodes/s splitting from 10
+/// empty cells, 77.7 from 12 and 78.0 from 14 (one thread: 40.8), while
+/// 8x8 depth 12 lost 10% splitting only from 11 plies;
+/// `profiles/2026-11-25-vm/threads.txt`.
 const YBW_MIN: u32 = 7;
+/// See [`YBW_MIN`].
+const YBW_EMPTIES: u32 = 12;
 
 /// The search's state that lives across iterations: the geometry and the
 /// table.
@@ -370,6 +380,7 @@ impl Run<'_> {
             if k > 0
                 && self.threads == Threads::Pool
                 && remaining >= YBW_MIN
+                && children.len() as u32 >= YBW_EMPTIES
                 && k + 1 < children.len()
             {
                 let rest = &mut children[k..];

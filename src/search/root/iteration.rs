@@ -6,11 +6,11 @@
 use std::cmp::Reverse;
 
 use parking_lot::Mutex;
-use rayon::prelude::*;
 
 use super::super::deadline::Deadline;
 use super::super::engine::Threads;
 use super::super::general::INF;
+use super::super::split::in_order;
 use super::super::worker::{Signals, Worker};
 use super::{Iterative, RootResult, RootValue};
 use crate::game::{legal_moves, Board, Move, Player, Twins};
@@ -254,7 +254,7 @@ pub(super) fn tie_break(
     };
     let rest = &step.order[1..];
     if step.threads == Threads::Pool {
-        rest.par_iter().for_each(|&i| run(i, &mut (*board).clone()));
+        in_order(rest, |_, &i| run(i, &mut (*board).clone()));
     } else {
         let mut b = (*board).clone();
         rest.iter().for_each(|&i| run(i, &mut b));
