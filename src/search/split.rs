@@ -55,6 +55,9 @@ pub(crate) fn younger_brothers<T: Sync>(
         }
     });
     worker.nodes += counted.into_inner();
+    // A stop from above, seen by a brother or not, reaches the flag the
+    // caller reads (`SplitPoint::catch_up`).
+    split.catch_up();
     best.into_inner()
 }
 

@@ -91,6 +91,9 @@ impl<'a> Worker<'a> {
         self.ticks = self.ticks.wrapping_add(1);
         if self.ticks.is_multiple_of(TICK_EVERY) {
             tick_slow(self.signals, std::mem::take(&mut self.unticked));
+            if let Some(s) = self.split {
+                s.catch_up();
+            }
         }
     }
 
@@ -108,11 +111,13 @@ impl<'a> Worker<'a> {
         self.signals.deadline.fired()
     }
 
-    /// True once the deadline has fired or a split point above was
-    /// stopped: results since are garbage, to be discarded.
+    /// True once the deadline has fired or the split point this worker
+    /// searches below is flagged: results since are garbage, to be
+    /// discarded. A stop of an enclosing point reaches the flag at the
+    /// worker's next tick (see [`SplitPoint::catch_up`]).
     #[inline]
     pub(crate) fn stopped(&self) -> bool {
-        self.aborted() || self.split.is_some_and(|s| s.stopped())
+        self.aborted() || self.split.is_some_and(|s| s.flagged())
     }
 }
 
