@@ -12,18 +12,13 @@ old="$1"; new="$2"; repeat="$3"; threads="$4"; shift 4
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
-# "seconds nodes" of one run.
-once() {
-  "$1" solve "$2" -o /dev/null --stats --threads "$threads" 2>&1 |
-    sed -n 's/.*nodes \([0-9]*\) *time \([0-9.]*\)s.*/\2 \1/p'
-}
-median() { sort -g | awk '{a[NR] = $1} END {print (NR % 2) ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2}'; }
+. "$(dirname "$0")/solve-times.sh"
 
 for input in "$@"; do
   : > "$work/old"; : > "$work/new"
   for _ in $(seq "$repeat"); do
-    once "$old" "$input" >> "$work/old"
-    once "$new" "$input" >> "$work/new"
+    solve_once "$old" "$input" "$threads" >> "$work/old"
+    solve_once "$new" "$input" "$threads" >> "$work/new"
   done
   o=$(cut -d' ' -f1 "$work/old" | median)
   n=$(cut -d' ' -f1 "$work/new" | median)

@@ -14,20 +14,15 @@ old="$1"; new="$2"; repeat="$3"; shift 3
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
-# "seconds nodes" of one run.
-once() {
-  "$1" solve "$2" -o /dev/null --stats --threads "$3" 2>&1 |
-    sed -n 's/.*nodes \([0-9]*\) *time \([0-9.]*\)s.*/\2 \1/p'
-}
-median() { sort -g | awk '{a[NR] = $1} END {print (NR % 2) ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2}'; }
+. "$(dirname "$0")/solve-times.sh"
 
 for input in "$@"; do
   name=$(basename "$input" .txt)
   for b in old new; do for t in 1 2; do : > "$work/$b$t"; done; done
   for _ in $(seq "$repeat"); do
     for t in 1 2; do
-      once "$old" "$input" "$t" >> "$work/old$t"
-      once "$new" "$input" "$t" >> "$work/new$t"
+      solve_once "$old" "$input" "$t" >> "$work/old$t"
+      solve_once "$new" "$input" "$t" >> "$work/new$t"
     done
   done
   for b in old new; do
