@@ -36,7 +36,7 @@ const LOOKAHEAD_MIN: u32 = 8;
 /// one of a shallow search of a wide board several times more. At 2
 /// threads the 21-empty solve searched 75.6 M nodes/s splitting from 10
 /// empty cells, 77.7 from 12 and 78.0 from 14 (one thread: 40.8), while
-/// 8x8 depth 12 lost 10% splitting only from 11 plies;
+/// 8x8 depth 12 took 8% longer splitting from 11 plies than from 7;
 /// `profiles/2026-11-25-vm/threads.txt`.
 const YBW_MIN: u32 = 7;
 /// See [`YBW_MIN`].
