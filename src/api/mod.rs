@@ -156,7 +156,8 @@ pub fn analyse_watched(
 }
 
 /// [`analyse`] without the principal variation, for a caller that needs
-/// the move, the values or the node count only.
+/// the move, the values or the node count only (the web board's tree).
+#[cfg(feature = "web")]
 pub(crate) fn analyse_without_pv(
     position: &Position,
     limits: &Limits,
