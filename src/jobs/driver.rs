@@ -72,8 +72,9 @@ pub struct Settings {
     /// Edax split deep nodes. A node answered by its children answers what
     /// its job would (the module docs), so this changes the jobs, never the
     /// answer. The stopped job's nodes are lost, but for what its worker's
-    /// table keeps. None (the default): no limit; the local runner, with
-    /// one job at a time, has nothing to gain from one.
+    /// table keeps, so a job handed out behind a queue gets more: see
+    /// `Driver::budget`. None (the default): no limit; the local runner,
+    /// with one job at a time, has nothing to gain from one.
     pub job_nodes: Option<u64>,
     /// With every test of a root move's exact value, also ask the two
     /// tests the narrowing (`search/narrowing.rs`) would ask after either
@@ -257,6 +258,8 @@ struct Node {
     /// False once its parent no longer needs it.
     alive: bool,
     kind: Kind,
+    /// Where its job would rather run (see [`Job::home`]).
+    home: u64,
 }
 
 /// What a root candidate is waiting for.
@@ -321,6 +324,8 @@ pub struct Driver {
     answer: Option<SplitAnswer>,
     /// Children in shallow-search order, per position and side to move.
     orders: HashMap<(String, char), Ordered>,
+    /// Nodes of the jobs back so far (not the driver's own searches).
+    job_nodes_back: u64,
 }
 
 impl std::fmt::Debug for Driver {
@@ -374,6 +379,7 @@ impl Driver {
             stats: DriverStats::default(),
             answer: None,
             orders: HashMap::new(),
+            job_nodes_back: 0,
             settings,
         };
         driver.stats.root_moves = driver.root.cands.len() as u64;
@@ -387,6 +393,9 @@ impl Driver {
     /// answer: no jobs and an [`answer`](Driver::answer) mean done.
     pub fn take_jobs(&mut self, max: usize) -> Vec<Job> {
         let mut jobs = Vec::new();
+        let stats = self.stats();
+        let ready = stats.queued as usize;
+        let workers = stats.running as usize + max;
         while jobs.len() < max {
             let Some(id) = self.queue.pop_front() else {
                 match self.root.pending.pop_front() {
@@ -407,12 +416,29 @@ impl Driver {
             self.running.insert(id);
             let t = &node.test;
             let mut job = Job::new(id as u64, t.board(), t.player, t.plies, t.beta);
+            job.home = node.home;
             if self.stats.splits < self.settings.max_splits as u64 {
-                job.most_nodes = self.settings.job_nodes;
+                let behind = ready.saturating_sub(jobs.len() + 1);
+                job.most_nodes = self.budget(behind, workers);
             }
             jobs.push(job);
         }
         jobs
+    }
+
+    /// The budget of a job handed out with `behind` jobs still queued after
+    /// it, on about `workers` workers: [`Settings::job_nodes`] plus the
+    /// nodes each worker has queued for it at the mean size of the jobs
+    /// back so far. A job is stopped so that an idle worker gets a share of
+    /// its subtree; while the queue keeps every worker busy, no worker
+    /// idles for want of it, and stopping it would only lose its nodes. So
+    /// the budget grows with the queue: jobs handed out behind a long one
+    /// run whole, and only the ones that outlast the queue are cut.
+    fn budget(&self, behind: usize, workers: usize) -> Option<u64> {
+        let base = self.settings.job_nodes?;
+        let mean = self.job_nodes_back / self.stats.done.max(1);
+        let queued = mean.saturating_mul(behind as u64) / workers.max(1) as u64;
+        Some(base.saturating_add(queued))
     }
 
     /// Takes a job's result. A result for a job not running (given twice,
@@ -426,6 +452,7 @@ impl Driver {
         }
         self.stats.done += 1;
         self.stats.nodes += result.nodes;
+        self.job_nodes_back += result.nodes;
         match result.value {
             Some(t) => {
                 self.record(id, t, result.nodes, result.micros);
@@ -786,10 +813,17 @@ impl Driver {
         let split = matches!(kind, Kind::Split(_));
         self.stats.splits += u64::from(split);
         let done = matches!(kind, Kind::Done);
+        let home = match test.parent {
+            // Below the cut only a stopped job's children: its table holds
+            // their subtrees.
+            Parent::Node(parent) if depth > self.settings.split => self.nodes[parent].home,
+            _ => home_of(board, player),
+        };
         self.nodes.push(Node {
             test,
             alive: true,
             kind,
+            home,
         });
         if split {
             self.split(id);
@@ -960,6 +994,17 @@ impl Driver {
             node.test.board = None;
         }
     }
+}
+
+/// A job's home: the same position, asked again at another window, goes
+/// where its last search left its subtree in the table. A fixed hash, so
+/// that a resumed solve and a simulation send jobs where they went before.
+fn home_of(board: &Board, player: Player) -> u64 {
+    use std::hash::{Hash, Hasher};
+    let mut hasher = std::collections::hash_map::DefaultHasher::new();
+    board.cells_text().hash(&mut hasher);
+    player.symbol().hash(&mut hasher);
+    hasher.finish()
 }
 
 /// A position's children in the order they are tested, and the value

@@ -32,6 +32,13 @@ pub struct Job {
     /// long is cut further). None: no limit.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub most_nodes: Option<u64>,
+    /// Which table it would rather run on: a runner with several (one per
+    /// machine) sends it to table `home % tables` when that one has an
+    /// idle worker. The tests of one position at other windows, and a
+    /// stopped job's children, share a home, and so find that table's
+    /// entries from the searches before them.
+    #[serde(default)]
+    pub home: u64,
 }
 
 /// What a job proved.
@@ -104,6 +111,7 @@ impl Job {
             plies,
             beta,
             most_nodes: None,
+            home: 0,
         }
     }
 

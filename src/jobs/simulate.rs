@@ -3,10 +3,10 @@
 //!
 //! The model: the driver runs against a clock of its own, and its work
 //! counts in full, since it is sequential. Each of `workers` workers runs
-//! one job at a time on one thread; a job handed out goes to the worker
-//! idle the longest (Ray spreads tasks over the nodes), is answered for
-//! real, here, on that worker's table, and takes on the clock the time it
-//! took here plus the cluster's latency (hand-out to start, end to result).
+//! one job at a time on one thread; a job handed out goes to an idle
+//! worker (see the tables below), is answered for real, here, on that
+//! worker's table, and takes on the clock the time it took here plus the
+//! cluster's latency (hand-out to start, end to result).
 //! A job the driver finds unneeded while it runs is cancelled, as the
 //! runners cancel it: its worker is free at once and only the part it ran
 //! counts as work. The makespan is then the critical path the driver's
@@ -16,7 +16,10 @@
 //! Tables: the workers of one process share one, kept from job to job
 //! (threads: the local runner, or a cluster node running its jobs in one
 //! process); processes each keep their own (a Ray task per CPU). So the
-//! workers are cut into groups of `per_table`, each sharing a table.
+//! workers are cut into groups of `per_table`, each sharing a table. A job
+//! goes to the worker idle longest on its home's table
+//! ([`Job::home`](super::Job::home)), else to the one idle longest, as the
+//! Ray runner sends it.
 //! Tables are kept up to [`TABLE_BUDGET`] in all, the least recently used
 //! dropped beyond it, so the model of many small groups is pessimistic
 //! there: a real process would still hold its table.
@@ -112,7 +115,7 @@ pub fn simulate(
     let mut running: Vec<Running> = Vec::new();
     while driver.answer().is_none() {
         for job in driver.take_jobs(idle.len()) {
-            let worker = idle.pop_front().expect("as many jobs as idle workers");
+            let worker = tables.take_idle(&mut idle, job.home);
             let result =
                 run_job_kept(&job, tables.of(worker)).expect("the driver's jobs are valid");
             tables.used(worker);
@@ -188,6 +191,14 @@ impl Tables {
             last: vec![0; slots],
             uses: 0,
         }
+    }
+
+    /// The idle worker to run a job with home `home`: the one idle longest
+    /// on the table of its home, else the one idle longest.
+    fn take_idle(&self, idle: &mut VecDeque<usize>, home: u64) -> usize {
+        let slot = (home % self.kept.len() as u64) as usize;
+        let at = idle.iter().position(|&w| self.slot(w) == slot).unwrap_or(0);
+        idle.remove(at).expect("as many jobs as idle workers")
     }
 
     fn slot(&self, worker: usize) -> usize {

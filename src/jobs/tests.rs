@@ -409,3 +409,53 @@ fn the_time_left_for_the_known_jobs() {
     let none_back = super::DriverStats { done: 0, ..stats };
     assert_eq!(none_back.known_left(elapsed), None);
 }
+
+/// A stopped job's children go home to its table, and a job's budget grows
+/// with the queue behind it: the base where nothing waits, plus each
+/// worker's share of the queued jobs at the mean size of the jobs back.
+#[test]
+fn stopped_jobs_children_keep_its_home_and_budgets_grow_with_the_queue() {
+    use super::JobResult;
+    let _serial = KEPT_TABLE.lock();
+    let (board, p) = position(900, 5, 14);
+    let base = 1_000;
+    let settings = Settings {
+        split: 1,
+        job_nodes: Some(base),
+        ..Settings::default()
+    };
+    let mut driver = Driver::new(&board, p, 14, settings);
+    let first = driver.take_jobs(1);
+    assert_eq!(first.len(), 1);
+    let first = &first[0];
+    assert_eq!(first.most_nodes, Some(base), "nothing is queued behind it");
+    let back = |id, value, nodes| JobResult {
+        id,
+        value,
+        nodes,
+        micros: 1,
+        children: Vec::new(),
+    };
+    driver.finish(&back(first.id, None, 1_000_000));
+    let eldest = driver.take_jobs(1);
+    assert_eq!(eldest.len(), 1);
+    let eldest = &eldest[0];
+    assert_eq!(eldest.home, first.home, "a stopped job's child");
+    assert_eq!(eldest.most_nodes, Some(base));
+    // Failing high, it does not end its parent: its brothers are tested.
+    driver.finish(&back(eldest.id, Some(eldest.beta), 3_000_000));
+    let queued = driver.stats().queued;
+    assert!(queued >= 3, "{queued} brothers");
+    let brothers = driver.take_jobs(2);
+    assert_eq!(brothers.len(), 2);
+    let mean = (1_000_000 + 3_000_000) / 2;
+    for (k, job) in brothers.iter().enumerate() {
+        assert_eq!(job.home, first.home);
+        let behind = queued - 1 - k as u64;
+        assert_eq!(
+            job.most_nodes,
+            Some(base + mean * behind / 2),
+            "brother {k}"
+        );
+    }
+}

@@ -16,6 +16,7 @@ Needs the ``ray`` extra: ``pip install "stakeraid[ray]"``.
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 import time
 from typing import Any, Callable, Dict, Optional, Tuple
@@ -63,7 +64,7 @@ class _Tasks:
     def __init__(self, ray: Any, job_function: Callable[[str, int], str]) -> None:
         self._run = _job_task(ray, job_function)
 
-    def submit(self, job: str) -> Any:
+    def submit(self, job: str, home: int) -> Any:
         return self._run.remote(job)
 
     def release(self, ref: Any) -> None:
@@ -98,10 +99,15 @@ class _NodeRunners:
             raise RuntimeError("the Ray cluster has no node with a CPU")
         self._runner_of: Dict[Any, int] = {}
 
-    def submit(self, job: str) -> Any:
-        # The runner with the most idle threads, counting its queued calls.
-        at = max(range(len(self._runners)),
-                 key=lambda k: self._runners[k][1] - self._runners[k][2])
+    def submit(self, job: str, home: int) -> Any:
+        # The job's home node while it has an idle thread: the same
+        # position at another window, or a stopped job's children, find
+        # there what the searches before them left in its table. Else the
+        # runner with the most idle threads, counting its queued calls.
+        at = home % len(self._runners)
+        if self._runners[at][1] <= self._runners[at][2]:
+            at = max(range(len(self._runners)),
+                     key=lambda k: self._runners[k][1] - self._runners[k][2])
         self._runners[at][2] += 1
         ref = self._runners[at][0].run.remote(job)
         self._runner_of[ref] = at
@@ -191,7 +197,8 @@ def solve(
     start = time.monotonic()
     while driver.answer is None:
         for job in driver.take_jobs(max(0, limit - len(running))):
-            running[runner.submit(job)] = _job_id(job)
+            fields = json.loads(job)
+            running[runner.submit(job, int(fields.get("home", 0)))] = int(fields["id"])
         if driver.answer is not None:
             break
         if not running:
@@ -216,12 +223,6 @@ def solve(
     answer = dict(driver.answer)
     answer["stats"] = dict(driver.stats, seconds=time.monotonic() - start)
     return answer
-
-
-def _job_id(job: str) -> int:
-    import json
-
-    return int(json.loads(job)["id"])
 
 
 def _hint(text: str) -> Tuple[str, int]:
