@@ -395,7 +395,7 @@ impl Driver {
         let mut jobs = Vec::new();
         let stats = self.stats();
         let ready = stats.queued as usize;
-        let workers = stats.running as usize + max;
+        let workers = (stats.running as usize).saturating_add(max);
         while jobs.len() < max {
             let Some(id) = self.queue.pop_front() else {
                 match self.root.pending.pop_front() {
