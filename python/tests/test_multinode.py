@@ -3,8 +3,7 @@ one (``ray start --head``, then ``ray start --address ...`` for each other
 node, one CPU each, all on loopback): a worker node stopped in the middle
 of the solve (its raylet killed) leaves the answer unchanged, the jobs it
 held run again on the nodes left; a driver killed mid-solve and started
-again on the same store resumes to the same answer; and the runners of
-``per_node`` answer the same."""
+again on the same store resumes to the same answer."""
 
 import os
 import random
@@ -119,22 +118,6 @@ def test_a_driver_killed_mid_solve_resumes_on_the_cluster(three_nodes, tmp_path)
         ray.shutdown()
     assert answer["stats"]["store_loaded"] > 0
     assert (answer["best"], answer["value"]) == (str(direct.best), direct.value)
-
-
-def test_per_node_runners_answer_the_direct_solve(three_nodes, tmp_path):
-    # Before the node is stopped below. Where the runners land is Ray's
-    # choice (a soft affinity to their nodes; two have been seen on one
-    # node), so only the answer is asserted.
-    address, _ = three_nodes
-    position = random_position(random.Random(33), 5, 16)
-    direct = stakeraid.analyse(position, depth=16, threads=1)
-    try:
-        answer = cluster.solve(position, 16, split=2, inline_plies=4, order_plies=4,
-                               address=address, per_node=True)
-    finally:
-        ray.shutdown()
-    assert (answer["best"], answer["value"]) == (str(direct.best), direct.value)
-    assert answer["stats"]["done"] > 0
 
 
 def test_a_worker_node_stopped_mid_solve_changes_no_answer(three_nodes, tmp_path):

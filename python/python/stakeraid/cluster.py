@@ -167,9 +167,9 @@ def solve(
     none of what the node's other jobs proved (on a local instance of 2
     CPUs, 21 empty cells cut 2 plies down: 19.5 s against 25.6 s, 1.2 G
     nodes against 1.6 G). A job goes to its home node (``home`` in its
-    JSON) while that node has an idle thread. It is tested on a local
-    cluster of three nodes, without faults; its actors hold to their nodes
-    by a soft affinity only, and two have been seen on one node.
+    JSON) while that node has an idle thread. It is tested on one machine,
+    without faults; on a local cluster of three nodes an actor has been
+    seen to die before its first job, which ends the solve.
     """
     import ray
 
