@@ -817,7 +817,11 @@ impl Driver {
             // Below the cut only a stopped job's children: its table holds
             // their subtrees.
             Parent::Node(parent) if depth > self.settings.split => self.nodes[parent].home,
-            _ => home_of(board, player),
+            // The same position, asked again at another window, goes where
+            // its last search left its subtree: the board's Zobrist hash,
+            // fixed from run to run, so a resumed solve and a simulation
+            // send jobs where they went before.
+            _ => board.hash(),
         };
         self.nodes.push(Node {
             test,
@@ -994,17 +998,6 @@ impl Driver {
             node.test.board = None;
         }
     }
-}
-
-/// A job's home: the same position, asked again at another window, goes
-/// where its last search left its subtree in the table. A fixed hash, so
-/// that a resumed solve and a simulation send jobs where they went before.
-fn home_of(board: &Board, player: Player) -> u64 {
-    use std::hash::{Hash, Hasher};
-    let mut hasher = std::collections::hash_map::DefaultHasher::new();
-    board.cells_text().hash(&mut hasher);
-    player.symbol().hash(&mut hasher);
-    hasher.finish()
 }
 
 /// A position's children in the order they are tested, and the value
