@@ -6,7 +6,7 @@ use std::cmp::Reverse;
 use std::collections::{HashMap, HashSet, VecDeque};
 use std::sync::Arc;
 
-use super::job::{test as search_test, Job, JobResult, Proved};
+use super::job::{test as search_test, Asked, Job, JobResult, Proved};
 use super::one_per_cell;
 use crate::game::{legal_moves, Board, Move, Player, Twins};
 use crate::search::root::{self, RootValue};
@@ -417,6 +417,7 @@ impl Driver {
             let t = &node.test;
             let mut job = Job::new(id as u64, t.board(), t.player, t.plies, t.beta);
             job.home = node.home;
+            job.solve_plies = self.plies;
             if self.stats.splits < self.settings.max_splits as u64 {
                 let behind = ready.saturating_sub(jobs.len() + 1);
                 job.most_nodes = self.budget(behind, workers);
@@ -786,7 +787,13 @@ impl Driver {
             self.stats.from_store += 1;
             Some(t)
         } else if plies <= self.settings.inline_plies {
-            let answered = search_test(board, player, plies, beta, None, false);
+            let asked = Asked {
+                plies,
+                beta,
+                most_nodes: None,
+                solve_plies: self.plies,
+            };
+            let answered = search_test(board, player, asked, false);
             self.stats.nodes += answered.nodes;
             self.stats.in_driver += 1;
             answered.value

@@ -39,6 +39,14 @@ pub struct Job {
     /// entries from the searches before them.
     #[serde(default)]
     pub home: u64,
+    /// Plies of the whole solve the job is part of (0: not known). A
+    /// process answers many of a solve's jobs on one kept table, together
+    /// the work of the solve, so the table is sized for the solve: sized
+    /// for the job alone, a 21-empty solve cut 3 plies down searched 2.2x
+    /// the direct solve's nodes on one worker, and 1.5x on the solve's
+    /// table (`profiles/2026-11-26-vm/job-table.txt`).
+    #[serde(default)]
+    pub solve_plies: u32,
 }
 
 /// What a job proved.
@@ -112,6 +120,16 @@ impl Job {
             beta,
             most_nodes: None,
             home: 0,
+            solve_plies: 0,
+        }
+    }
+
+    fn asked(&self) -> Asked {
+        Asked {
+            plies: self.plies,
+            beta: self.beta,
+            most_nodes: self.most_nodes,
+            solve_plies: self.solve_plies,
         }
     }
 
@@ -134,9 +152,7 @@ impl Job {
 /// per core), on the process's kept table (see [`test`]).
 pub fn run_job(job: &Job, threads: usize) -> Result<JobResult, JobError> {
     timed(job, |board, p| {
-        in_pool(threads, |parallel| {
-            test(board, p, job.plies, job.beta, job.most_nodes, parallel)
-        })
+        in_pool(threads, |parallel| test(board, p, job.asked(), parallel))
     })
 }
 
@@ -192,22 +208,24 @@ pub(super) fn release_kept() {
     *KEPT.lock() = None;
 }
 
-/// The fail-soft test of `board` (`p` to move, `plies` deep) at `beta`,
-/// with its node count: on the process's kept compact engine where the
-/// board fits one, else on a table of its own. None where it reached
-/// `most_nodes` first.
-pub(super) fn test(
-    board: &Board,
-    p: Player,
-    plies: u32,
-    beta: i64,
-    most_nodes: Option<u64>,
-    parallel: bool,
-) -> Answered {
+/// One test as a search answers it: is the value of a position searched
+/// `plies` deep at least `beta`? See [`Job`].
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Asked {
+    pub plies: u32,
+    pub beta: i64,
+    pub most_nodes: Option<u64>,
+    pub solve_plies: u32,
+}
+
+/// The fail-soft test `asked` of `board` (`p` to move), with its node
+/// count: on the process's kept compact engine where the board fits one,
+/// else on a table of its own. None where it reached `most_nodes` first.
+pub(super) fn test(board: &Board, p: Player, asked: Asked, parallel: bool) -> Answered {
     // The lock is held only to take the engine: jobs side by side in one
     // process search on it together.
     let kept = |bytes| kept_on(&mut KEPT.lock(), board, bytes);
-    test_on(kept, board, p, (plies, beta, most_nodes), parallel)
+    test_on(kept, board, p, asked, parallel)
 }
 
 /// [`run_job`] on one thread with `kept` as the process's kept engine: a
@@ -215,7 +233,7 @@ pub(super) fn test(
 pub(super) fn run_job_kept(job: &Job, kept: &mut Option<Kept>) -> Result<JobResult, JobError> {
     timed(job, |board, p| {
         let kept = |bytes| kept_on(kept, board, bytes);
-        test_on(kept, board, p, (job.plies, job.beta, job.most_nodes), false)
+        test_on(kept, board, p, job.asked(), false)
     })
 }
 
@@ -223,16 +241,16 @@ fn test_on(
     kept: impl FnOnce(usize) -> Option<Arc<Compact>>,
     board: &Board,
     p: Player,
-    (plies, beta, most_nodes): (u32, i64, Option<u64>),
+    asked: Asked,
     parallel: bool,
 ) -> Answered {
-    // The table of a direct solve one ply deeper: the jobs of one solve
-    // share it as the root's moves share the direct solve's (on a 22-empty
-    // 5x5 solve cut at the root, half that cost 1.2x the nodes). A small
-    // test would spend more time on a large table's memory than on its
-    // search: about 4x more positions are stored per ply.
-    let small = 1usize << (plies + 10).min(40);
-    let bytes = compact_table_bytes(board.n(), board.empty_count(), plies + 1).min(small);
+    let Asked {
+        plies,
+        beta,
+        most_nodes,
+        ..
+    } = asked;
+    let bytes = table_bytes(board, asked);
     let threads = Threads::pool_if(parallel);
     let window = Window::new(beta - 1, beta);
     let engine = match kept(bytes) {
@@ -249,6 +267,20 @@ fn test_on(
         nodes,
         children,
     }
+}
+
+/// The table for `asked`: the direct solve's of the whole solve it is part
+/// of (one ply up where that is not known), since the jobs of one solve
+/// share it as the root's moves share the direct solve's (on a 22-empty
+/// 5x5 solve cut at the root, half that cost 1.2x the nodes). A small
+/// solve would spend more time on a large table's memory than on its
+/// search: about 4x more positions are stored per ply.
+fn table_bytes(board: &Board, asked: Asked) -> usize {
+    // Each ply fills one cell, so the solve's root had `up` more empty.
+    let up = asked.solve_plies.saturating_sub(asked.plies).max(1);
+    let plies = asked.plies + up;
+    let small = 1usize << (plies + 10).min(40);
+    compact_table_bytes(board.n(), board.empty_count() + up, plies).min(small)
 }
 
 /// What `engine`'s table holds, from finished searches, of the children
