@@ -23,10 +23,13 @@ pub struct Settings {
     /// once: it costs less than handing it out.
     pub inline_plies: u32,
     /// Depth of the shallow search that orders a node's children (the
-    /// eldest is tested first, alone). The driver runs it alone while the
-    /// workers wait, so it is kept shallow: on a 19-empty 5x5 solve split
-    /// 2 plies deep, 8 plies took the driver 0.8 s against 1.1 s of jobs,
-    /// 4 plies 0.01 s, for about the same jobs.
+    /// eldest is tested first, alone). 2 orders them as the engines do,
+    /// by a move's gain net of the best reply, and the jobs' tables then
+    /// hold what a direct solve's would: on one worker the 21-empty 5x5
+    /// solve cut 3 plies down searched 1.007x the direct solve's nodes
+    /// ordered 2 plies deep, 1.06x 6 plies, 1.19x 4 plies, 1.17x 8 plies
+    /// (`profiles/2026-11-26-vm/job-table.txt`). The driver runs it alone
+    /// while the workers wait, another reason to keep it shallow.
     pub order_plies: u32,
     /// Where proven bounds are kept; `None` keeps them in memory only.
     pub store: Option<Arc<Store>>,
@@ -101,7 +104,7 @@ impl Default for Settings {
         Settings {
             split: 3,
             inline_plies: 8,
-            order_plies: 4,
+            order_plies: 2,
             store: None,
             speculate: false,
             hint: None,
@@ -409,8 +412,8 @@ impl Driver {
     /// few workers would run those eldest of every brother before the
     /// rest of the first brother that may end the node. On one worker the
     /// 21-empty 5x5 solve cut 3 plies down searched 1.50x the direct
-    /// solve's nodes that way, 1.19x in this order
-    /// (`profiles/2026-11-26-vm/job-table.txt`).
+    /// solve's nodes that way, 1.19x in this order (ordered 4 plies deep;
+    /// `profiles/2026-11-26-vm/job-table.txt`).
     /// Starting one may settle it from what is known, and with it the
     /// answer: no jobs and an [`answer`](Driver::answer) mean done.
     pub fn take_jobs(&mut self, max: usize) -> Vec<Job> {
