@@ -403,7 +403,9 @@ impl Driver {
     }
 
     /// Up to `max` jobs to run now; when fewer are ready, the next root
-    /// candidates are started for the rest.
+    /// candidates are started for the rest. Starting one may settle it
+    /// from what is known, and with it the answer: no jobs and an
+    /// [`answer`](Driver::answer) mean done.
     ///
     /// They go in the order a search on one thread would reach them
     /// (depth first, each node's children in its order), not in the order
@@ -414,8 +416,6 @@ impl Driver {
     /// 21-empty 5x5 solve cut 3 plies down searched 1.50x the direct
     /// solve's nodes that way, 1.19x in this order (ordered 4 plies deep;
     /// `profiles/2026-11-26-vm/job-table.txt`).
-    /// Starting one may settle it from what is known, and with it the
-    /// answer: no jobs and an [`answer`](Driver::answer) mean done.
     pub fn take_jobs(&mut self, max: usize) -> Vec<Job> {
         let mut jobs = Vec::new();
         let stats = self.stats();

@@ -129,7 +129,7 @@ def solve(
     num_cpus: Optional[int] = None,
     in_flight: Optional[int] = None,
     inline_plies: int = 8,
-    order_plies: int = 4,
+    order_plies: int = 2,
     speculate: Optional[bool] = None,
     hint: Optional[Tuple[str, int]] = None,
     job_nodes: Optional[int] = None,
