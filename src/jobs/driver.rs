@@ -224,16 +224,12 @@ struct Test {
     beta: i64,
     depth: u32,
     parent: Parent,
-    /// Where it comes among its parent's tests: its child's place in the
-    /// parent's order, or, for a root test, how many root tests were asked
-    /// before it.
-    place: u32,
 }
 
 impl Test {
     /// The test of the child `mv` leads to: the same question from the
     /// other side (see the module docs).
-    fn child(&self, mv: Move, parent: usize, place: u32) -> Test {
+    fn child(&self, mv: Move, parent: usize) -> Test {
         let mut board = Box::new(self.board().clone());
         board.make(mv, self.player);
         Test {
@@ -243,7 +239,6 @@ impl Test {
             beta: 1 - self.beta,
             depth: self.depth + 1,
             parent: Parent::Node(parent),
-            place,
         }
     }
 
@@ -268,8 +263,9 @@ struct Node {
     kind: Kind,
     /// Where its job would rather run (see [`Job::home`]).
     home: u64,
-    /// The places of its tests from the root down (see [`Test::place`]):
-    /// the order a search on one thread would reach it in.
+    /// Where each test from the root down to it comes among its parent's
+    /// (see [`Driver::spawn`]): the order a search on one thread would
+    /// reach it in.
     path: Vec<u32>,
 }
 
@@ -683,15 +679,17 @@ impl Driver {
         board.make(self.root.cands[i], self.root_player);
         self.root.out[i].push((beta, self.nodes.len()));
         self.root_tests += 1;
-        self.spawn(Test {
-            board: Some(board),
-            player: self.root_player.other(),
-            plies: self.plies - 1,
-            beta: 1 - beta,
-            depth: 1,
-            parent: Parent::Root(i),
-            place: self.root_tests - 1,
-        });
+        self.spawn(
+            Test {
+                board: Some(board),
+                player: self.root_player.other(),
+                plies: self.plies - 1,
+                beta: 1 - beta,
+                depth: 1,
+                parent: Parent::Root(i),
+            },
+            self.root_tests - 1,
+        );
     }
 
     fn settle_exact(&mut self, i: usize, v: i64) {
@@ -802,16 +800,18 @@ impl Driver {
 
     /// A new test node; it answers at once where it can (end of the game,
     /// the store, a test too small to hand out), else becomes a job or
-    /// tests its eldest child.
-    fn spawn(&mut self, test: Test) -> usize {
+    /// tests its eldest child. `place` is where it comes among its
+    /// parent's tests: its child's place in the parent's order, or, for a
+    /// root test, how many root tests were asked before it.
+    fn spawn(&mut self, test: Test, place: u32) -> usize {
         let id = self.nodes.len();
         let (board, player, plies, beta, depth) =
             (test.board(), test.player, test.plies, test.beta, test.depth);
         let path = match test.parent {
-            Parent::Root(_) => vec![test.place],
+            Parent::Root(_) => vec![place],
             Parent::Node(parent) => {
                 let mut path = self.nodes[parent].path.clone();
-                path.push(test.place);
+                path.push(place);
                 path
             }
         };
@@ -938,11 +938,11 @@ impl Driver {
             let Kind::Split(split) = &node.kind else {
                 return;
             };
-            let child = node.test.child(split.children[k], id, k as u32);
+            let child = node.test.child(split.children[k], id);
             if let Kind::Split(split) = &mut self.nodes[id].kind {
                 split.open += 1;
             }
-            let cid = self.spawn(child);
+            let cid = self.spawn(child, k as u32);
             if let Kind::Split(split) = &mut self.nodes[id].kind {
                 split.started.push(cid);
             }
