@@ -241,7 +241,7 @@ class SplitSolve:
         hint: tuple[str, int] | None = None,
         *,
         inline_plies: int = 8,
-        order_plies: int = 4,
+        order_plies: int = 2,
         speculate: bool = False,
         job_nodes: int | None = None,
         ahead: bool = False,

@@ -128,8 +128,8 @@ def solve(
     address: Optional[str] = None,
     num_cpus: Optional[int] = None,
     in_flight: Optional[int] = None,
-    inline_plies: int = 8,
-    order_plies: int = 2,
+    inline_plies: Optional[int] = None,
+    order_plies: Optional[int] = None,
     speculate: Optional[bool] = None,
     hint: Optional[Tuple[str, int]] = None,
     job_nodes: Optional[int] = None,
@@ -188,10 +188,13 @@ def solve(
         if depth is not None:
             plies = min(plies, depth)
         split = min(default_split(cpus), max(1, plies - 1))
+    # The library's own defaults where none is given.
+    cut = {name: value for name, value in
+           (("inline_plies", inline_plies), ("order_plies", order_plies))
+           if value is not None}
     driver = _core.SplitSolve(grid, depth, split=split, store=store,
-                              inline_plies=inline_plies, order_plies=order_plies,
                               speculate=speculate, hint=hint, job_nodes=job_nodes,
-                              ahead=ahead)
+                              ahead=ahead, **cut)
     runner = _NodeRunners(ray, job_function) if per_node else _Tasks(ray, job_function)
     limit = in_flight or IN_FLIGHT_PER_CPU * cpus
     running: Dict[Any, int] = {}
