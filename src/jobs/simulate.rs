@@ -82,6 +82,11 @@ pub struct Simulated {
     /// Of them, the ones that reached their budget of nodes and were split
     /// (see [`Settings::job_nodes`]).
     pub stopped: u64,
+    /// Of the job time, what the cancelled jobs ran before they were.
+    pub cancelled_us: u64,
+    /// Of the job time, what the stopped jobs ran: lost but for what their
+    /// tables keep.
+    pub stopped_us: u64,
     /// Nodes searched in all.
     pub nodes: u64,
 }
@@ -110,6 +115,7 @@ pub fn simulate(
     let mut clock = timed.elapsed().as_micros() as u64;
     let mut driver_us = clock;
     let (mut work_us, mut jobs, mut cancelled) = (0, 0, 0);
+    let (mut cancelled_us, mut stopped_us) = (0, 0);
     let mut tables = Tables::new(workers, cluster.per_table.clamp(1, workers));
     let mut idle: VecDeque<usize> = (0..workers).collect();
     let mut running: Vec<Running> = Vec::new();
@@ -138,6 +144,9 @@ pub fn simulate(
         let done = running.swap_remove(at);
         clock = clock.max(done.end);
         idle.push_back(done.worker);
+        if done.result.value.is_none() {
+            stopped_us += done.result.micros;
+        }
         let timed = Instant::now();
         driver.finish(&done.result);
         let unneeded = driver.unneeded();
@@ -151,6 +160,7 @@ pub fn simulate(
             }
             let ran = clock.saturating_sub(r.start + cluster.latency_us);
             work_us -= r.result.micros - ran.min(r.result.micros);
+            cancelled_us += ran.min(r.result.micros);
             idle.push_back(r.worker);
             cancelled += 1;
             false
@@ -168,6 +178,8 @@ pub fn simulate(
         jobs,
         cancelled,
         stopped: driver.stats().stopped,
+        cancelled_us,
+        stopped_us,
         nodes: driver.stats().nodes,
     }
 }
