@@ -69,7 +69,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         per_table.map_or("all".to_string(), |k| k.to_string())
     );
     println!(
-        "speculate  workers  wall_s  work_s  driver_s  jobs  cancelled  (s)  stopped  (s)  nodes  speedup  answer"
+        "speculate  workers  wall_s  work_s  driver_s  jobs  cancelled  cancelled_s  stopped  stopped_s  nodes  speedup  answer"
     );
     for &speculate in &speculation {
         for &w in &workers {
@@ -93,7 +93,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             let wall = s.makespan_us as f64 / 1e6;
             let base = *one.get_or_insert(wall);
             println!(
-                "{speculate:9}  {w:7}  {wall:6.2}  {:6.2}  {:8.2}  {:4}  {:9}  {:5.2}  {:7}  {:5.2}  {}  {:7.1}x  {} {}",
+                "{speculate:9}  {w:7}  {wall:6.2}  {:6.2}  {:8.2}  {:4}  {:9}  {:11.2}  {:7}  {:9.2}  {}  {:7.1}x  {} {}",
                 s.work_us as f64 / 1e6,
                 s.driver_us as f64 / 1e6,
                 s.jobs,

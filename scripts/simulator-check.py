@@ -19,11 +19,14 @@ target/python-test/venv). Runs, REPEAT times each (default 1), in turn:
 each measuring first a Ray call's latency (a task, or an actor's method,
 that does nothing, sent and waited for 200 times in a row: what a job
 spends outside its search),
-then the split solve (``stakeraid.cluster.solve``, the default settings).
+then the split solve (``stakeraid.cluster.solve``, the default settings),
+summing the time its jobs took where they ran.
 Then the simulator predicts each from its own jobs' durations
 (``split_speedup --per-table K --latency-us`` the latency measured there,
 K the workers sharing a table) and the script prints measured against
-predicted wall.
+predicted wall, and the jobs' summed time in both: where the workers share
+the machine with the cluster's own processes, as all of them do here, a
+job takes longer than the simulator's, which runs one at a time.
 Nothing else should run meanwhile.
 """
 
@@ -68,11 +71,32 @@ def latency_us(per_node):
     return (time.perf_counter() - start) / 200 * 1e6
 
 
+def timed_jobs(folder):
+    """A job function that runs each job as the solve does and appends its
+    measured time (microseconds) to a file of its process in ``folder``:
+    the job time the cluster really spent, beside the simulator's."""
+
+    def run(job, threads):
+        import json
+        import os
+
+        result = stakeraid.run_job(job, threads)
+        with open(os.path.join(folder, str(os.getpid())), "a") as f:
+            f.write(f"{json.loads(result)['micros']}\n")
+        return result
+
+    return run
+
+
 def solve(position, depth, split, per_node):
+    folder = tempfile.mkdtemp(prefix="simcheck-jobs-")
     start = time.perf_counter()
-    answer = cluster.solve(position, depth, split=split, per_node=per_node)
+    answer = cluster.solve(position, depth, split=split, per_node=per_node,
+                           job_function=timed_jobs(folder))
     wall = time.perf_counter() - start
-    return wall, answer
+    work = sum(int(line) for name in os.listdir(folder)
+               for line in open(os.path.join(folder, name))) / 1e6
+    return wall, work, answer
 
 
 def free_port():
@@ -101,8 +125,11 @@ def simulate(input_path, split, latency, per_table):
          str(round(latency)), "--speculate", "off", "2"],
         check=True, capture_output=True, text=True,
     ).stdout
-    row = [line.split() for line in out.splitlines() if line.startswith("false")][0]
-    return float(row[2]), int(row[5]), int(row[7])
+    lines = out.splitlines()
+    # Columns by the header's names: the example may print more of them.
+    names = next(line.split() for line in lines if line.startswith("speculate"))
+    row = dict(zip(names, next(line.split() for line in lines if line.startswith("false"))))
+    return float(row["wall_s"]), float(row["work_s"]), int(row["jobs"]), int(row["nodes"])
 
 
 def main():
@@ -135,7 +162,7 @@ def main():
                     ray.init(address=f"127.0.0.1:{head}", include_dashboard=False,
                              log_to_driver=False)
                 lat = latency_us(per_node)
-                wall, answer = solve(position, depth, split, per_node)
+                wall, work, answer = solve(position, depth, split, per_node)
             finally:
                 ray.shutdown()
                 if not setup.startswith("local"):
@@ -144,18 +171,22 @@ def main():
                 if auth is not None:
                     os.environ["RAY_AUTH_MODE"] = auth
             assert (answer["best"], answer["value"]) == (str(direct.best), direct.value), answer
-            predicted, jobs, nodes = simulate(input_path, split, lat, 2 if per_node else 1)
-            rows.append((setup, lat, wall, answer["stats"]["done"], answer["stats"]["nodes"],
-                         predicted, jobs, nodes))
+            predicted, swork, jobs, nodes = simulate(input_path, split, lat,
+                                                     2 if per_node else 1)
+            rows.append((setup, lat, wall, work, answer["stats"]["done"],
+                         answer["stats"]["nodes"], predicted, swork, jobs, nodes))
             print(json.dumps(rows[-1]), flush=True)
     print()
-    print("setup                              latency_us  measured_s  jobs  nodes        "
-          "predicted_s  jobs  nodes        predicted/measured")
-    for setup, lat, wall, jobs, nodes, predicted, sjobs, snodes in rows:
-        print(f"{setup:34} {lat:10.0f}  {wall:10.2f}  {jobs:4}  {nodes:11}  {predicted:11.2f}"
-              f"  {sjobs:4}  {snodes:11}  {predicted / wall:.2f}")
+    # work: the jobs' summed time, measured in the cluster's workers and in
+    # the simulator (which runs one job at a time on an idle machine).
+    print("setup                              latency_us  measured_s  work_s  jobs  nodes        "
+          "predicted_s  work_s  jobs  nodes        predicted/measured  work")
+    for setup, lat, wall, work, jobs, nodes, predicted, swork, sjobs, snodes in rows:
+        print(f"{setup:34} {lat:10.0f}  {wall:10.2f}  {work:6.2f}  {jobs:4}  {nodes:11}"
+              f"  {predicted:11.2f}  {swork:6.2f}  {sjobs:4}  {snodes:11}"
+              f"  {predicted / wall:18.2f}  {swork / work:.2f}")
     for setup in dict.fromkeys(r[0] for r in rows):
-        ratios = [r[5] / r[2] for r in rows if r[0] == setup]
+        ratios = [r[6] / r[2] for r in rows if r[0] == setup]
         print(f"median predicted/measured, {setup}: {statistics.median(ratios):.2f}")
 
 
