@@ -32,6 +32,7 @@ Nothing else should run meanwhile.
 
 import json
 import os
+import shutil
 import socket
 import statistics
 import subprocess
@@ -94,9 +95,12 @@ def solve(position, depth, split, per_node):
     answer = cluster.solve(position, depth, split=split, per_node=per_node,
                            job_function=timed_jobs(folder))
     wall = time.perf_counter() - start
-    work = sum(int(line) for name in os.listdir(folder)
-               for line in open(os.path.join(folder, name))) / 1e6
-    return wall, work, answer
+    micros = 0
+    for name in os.listdir(folder):
+        with open(os.path.join(folder, name)) as f:
+            micros += sum(int(line) for line in f)
+    shutil.rmtree(folder)
+    return wall, micros / 1e6, answer
 
 
 def free_port():

@@ -334,6 +334,10 @@ fn simulated_clusters_answer_the_reference() {
         );
         assert_eq!(s.cluster, cluster);
         assert!(s.cancelled <= s.jobs && s.driver_us <= s.makespan_us);
+        assert!(
+            s.cancelled_us + s.stopped_us <= s.work_us,
+            "seed {seed}: cancelled and stopped jobs ran more than all jobs"
+        );
         if workers == 1 {
             assert!(
                 s.makespan_us >= s.work_us + s.jobs * cluster.latency_us,
