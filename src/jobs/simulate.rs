@@ -158,9 +158,11 @@ pub fn simulate(
             if !unneeded.contains(&r.result.id) {
                 return true;
             }
-            let ran = clock.saturating_sub(r.start + cluster.latency_us);
-            work_us -= r.result.micros - ran.min(r.result.micros);
-            cancelled_us += ran.min(r.result.micros);
+            let ran = clock
+                .saturating_sub(r.start + cluster.latency_us)
+                .min(r.result.micros);
+            work_us -= r.result.micros - ran;
+            cancelled_us += ran;
             idle.push_back(r.worker);
             cancelled += 1;
             false
