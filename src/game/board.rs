@@ -40,8 +40,9 @@ pub struct Board {
     /// `pieces[p][r + 1]` holds player `p`'s pieces on row `r`; bit `c` is column `c`.
     pieces: [[u32; ROWS]; 2],
     values: [[i32; MAX_N]; MAX_N],
-    /// Cells (`row * 32 + col`) by value, largest first: the best Stake is
-    /// the first empty one.
+    /// Cells (`row * 32 + col`) by value, largest first, equal values the
+    /// later cell first (the order the search tries Stakes in): the best
+    /// Stake is the first empty one.
     by_value: [u16; MAX_N * MAX_N],
     /// Sum of X's values minus sum of O's values.
     score: i64,
@@ -63,7 +64,7 @@ impl Board {
             grid[i / n][i % n] = v;
         }
         let mut cells: Vec<usize> = (0..n * n).collect();
-        cells.sort_by_key(|&i| std::cmp::Reverse(values[i]));
+        cells.sort_by_key(|&i| std::cmp::Reverse((values[i], i)));
         let mut by_value = [0u16; MAX_N * MAX_N];
         for (slot, i) in by_value.iter_mut().zip(cells) {
             *slot = ((i / n) * 32 + i % n) as u16;
@@ -172,6 +173,13 @@ impl Board {
         self.by_value[..self.n * self.n]
             .iter()
             .map(|&cell| (cell as usize >> 5, cell as usize & 31))
+    }
+
+    /// The `i`-th cell of [`Board::cells_by_value`], if there are that many.
+    #[inline]
+    pub fn cell_by_value(&self, i: usize) -> Option<(usize, usize)> {
+        let cell = *self.by_value[..self.n * self.n].get(i)? as usize;
+        Some((cell >> 5, cell & 31))
     }
 
     /// The empty cells, most valuable first, as (row, col).

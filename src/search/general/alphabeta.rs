@@ -226,7 +226,7 @@ impl Searcher {
                 && remaining >= YBW_MIN_REMAINING
                 && picker.left() > 1
             {
-                let rest = picker.rest();
+                let rest = picker.rest(board);
                 let found = younger_brothers(&rest, Window::new(alpha, beta), w, |&mv, a, w| {
                     let mut child = board.clone();
                     child.make(mv, p);
@@ -237,7 +237,7 @@ impl Searcher {
                 }
                 break;
             }
-            let Some(mv) = picker.next() else { break };
+            let Some(mv) = picker.next(board) else { break };
             if let Some(floor) = &reply_floor {
                 // Two plies left: the reply gains at least the best value
                 // left empty, so a move that cannot beat the best so far
