@@ -11,6 +11,7 @@
 
 mod choice;
 mod compact;
+pub mod counters;
 mod deadline;
 mod engine;
 mod general;

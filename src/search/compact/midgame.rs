@@ -9,6 +9,7 @@ use super::durable::Durable;
 use super::geometry::{Cells, Geometry, Pos};
 use super::table::{Hit, Table};
 use crate::game::{Board, Move, Player};
+use crate::search::counters;
 use crate::search::engine::Threads;
 use crate::search::split::younger_brothers;
 use crate::search::window::{Bound, Window};
@@ -273,6 +274,7 @@ impl Run<'_> {
         if w.stopped() {
             return 0;
         }
+        counters::node(remaining);
 
         // Step 1. Settled pieces keep their owner to the end, so the value
         // lies between "every other cell is the opponent's" and "every
@@ -411,6 +413,7 @@ impl Run<'_> {
             if v > best {
                 (best, best_cell) = (v, Some(c.cell));
                 if v >= beta {
+                    counters::cut(remaining, k);
                     break;
                 }
                 alpha = alpha.max(v);

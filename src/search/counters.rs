@@ -1,0 +1,74 @@
+//! Per-depth counts of the compact search, for measuring its move ordering
+//! against the minimal tree (`examples/minimal_tree.rs`): interior nodes,
+//! cut-offs, and cut-offs made by the first move searched, by plies left.
+//!
+//! Built only with the `counters` feature; without it every call is empty
+//! and compiles to nothing, so the search pays for none of it.
+
+/// What the compact search did with this many plies left.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct DepthCounts {
+    /// Plies left.
+    pub remaining: u32,
+    /// Nodes that reached the table and the move loop (leaves and the
+    /// written-out last plies not counted).
+    pub nodes: u64,
+    /// Nodes that ended by a move reaching beta.
+    pub cuts: u64,
+    /// Of those, the cut-offs by the first move searched.
+    pub first_cuts: u64,
+}
+
+#[cfg(feature = "counters")]
+mod on {
+    use super::DepthCounts;
+    use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
+
+    const DEPTHS: usize = 65;
+    static NODES: [AtomicU64; DEPTHS] = [const { AtomicU64::new(0) }; DEPTHS];
+    static CUTS: [AtomicU64; DEPTHS] = [const { AtomicU64::new(0) }; DEPTHS];
+    static FIRST: [AtomicU64; DEPTHS] = [const { AtomicU64::new(0) }; DEPTHS];
+
+    pub(crate) fn node(remaining: u32) {
+        NODES[remaining as usize].fetch_add(1, Relaxed);
+    }
+
+    pub(crate) fn cut(remaining: u32, index: usize) {
+        CUTS[remaining as usize].fetch_add(1, Relaxed);
+        if index == 0 {
+            FIRST[remaining as usize].fetch_add(1, Relaxed);
+        }
+    }
+
+    pub(super) fn take() -> Vec<DepthCounts> {
+        (0..DEPTHS)
+            .map(|r| DepthCounts {
+                remaining: r as u32,
+                nodes: NODES[r].swap(0, Relaxed),
+                cuts: CUTS[r].swap(0, Relaxed),
+                first_cuts: FIRST[r].swap(0, Relaxed),
+            })
+            .filter(|d| d.nodes > 0)
+            .collect()
+    }
+}
+
+#[cfg(feature = "counters")]
+pub(crate) use on::{cut, node};
+
+#[cfg(not(feature = "counters"))]
+#[inline(always)]
+pub(crate) fn node(_remaining: u32) {}
+
+#[cfg(not(feature = "counters"))]
+#[inline(always)]
+pub(crate) fn cut(_remaining: u32, _index: usize) {}
+
+/// The counts since the last call, deepest last, and zero them; empty
+/// unless built with the `counters` feature.
+pub fn take() -> Vec<DepthCounts> {
+    #[cfg(feature = "counters")]
+    return on::take();
+    #[cfg(not(feature = "counters"))]
+    Vec::new()
+}
