@@ -9,7 +9,9 @@ use pyo3::exceptions::PyOSError;
 use pyo3::prelude::*;
 use serde_json::{json, Value};
 
-use stakeraid::grade::{self, Case, CaseKind, CaseSettings, GradeSettings, Program, RunSettings};
+use stakeraid::grade::{
+    self, Case, CaseKind, CaseSettings, GradeBy, GradeSettings, Program, RunSettings,
+};
 use stakeraid::parse_problem;
 
 use crate::errors::{thread_count, value_error};
@@ -129,7 +131,7 @@ pub(crate) fn shrink_json(
 /// A whole grade, as the JSON report of `stakeraid grade --json`.
 #[pyfunction]
 #[pyo3(signature = (command, seed = 1, cases = None, cases_from = None, time_limit = 10.0,
-                    jobs = 0, shrink_runs = 60))]
+                    jobs = 0, shrink_runs = 60, expected = "engine"))]
 pub(crate) fn grade_json(
     command: &Bound<'_, PyAny>,
     seed: u64,
@@ -138,15 +140,19 @@ pub(crate) fn grade_json(
     time_limit: f64,
     jobs: i64,
     shrink_runs: usize,
+    expected: &str,
 ) -> PyResult<String> {
     let py = command.py();
+    let by: GradeBy = expected
+        .parse()
+        .map_err(|e| value_error(format!("expected: {e}")))?;
     let program = program(command)?;
     let limit = self::time_limit(time_limit)?;
     if cases == Some(0) {
         return Err(value_error("cases must be at least 1"));
     }
     let (list, source) = py
-        .detach(|| grade::select_cases(cases_from.as_deref(), seed, cases, limit))
+        .detach(|| grade::select_cases(cases_from.as_deref(), by, seed, cases, limit))
         .map_err(value_error)?;
     let settings = GradeSettings {
         run: RunSettings { time_limit: limit },

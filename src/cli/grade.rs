@@ -8,7 +8,7 @@ use std::time::Duration;
 
 use anyhow::Context;
 use indicatif::{ProgressBar, ProgressStyle};
-use stakeraid::grade::{grade, select_cases, GradeSettings, Program, RunSettings};
+use stakeraid::grade::{grade, select_cases, GradeBy, GradeSettings, Program, RunSettings};
 
 use super::io::{check_writable, end_on_signal, write_output, write_stdout};
 
@@ -37,6 +37,16 @@ pub struct GradeArgs {
     /// input.txt and output.txt, in name order.
     #[arg(long, value_name = "DIR")]
     cases_from: Option<PathBuf>,
+    /// Where a folder's output.txt is not the textbook answer, grade by the
+    /// textbook answer (engine) or by the folder's file (folder), as the
+    /// course's own script does; either way the case is reported.
+    #[arg(
+        long,
+        value_name = "BY",
+        default_value = "engine",
+        requires = "cases_from"
+    )]
+    expected: GradeBy,
     /// CPU seconds a case may use (the whole process tree); the wall clock
     /// allows three times it plus a second. A generated case is cheap
     /// enough for a plain textbook Python program in a quarter of it.
@@ -105,6 +115,7 @@ pub fn run_grade(args: &GradeArgs) -> anyhow::Result<bool> {
     }
     let (cases, source) = select_cases(
         args.cases_from.as_deref(),
+        args.expected,
         args.seed,
         args.cases,
         args.time_limit,

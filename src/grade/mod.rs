@@ -33,15 +33,17 @@ use std::io;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 mod cases;
+mod folder;
 mod report;
 mod run;
 mod shrink;
 mod verdict;
 
 pub use cases::{
-    cases_from_dir, generate_cases, select_cases, textbook_nodes, textbook_seconds, Case, CaseKind,
-    CaseSettings, CaseSize, CasesError, ASSIGNMENT_CASES,
+    generate_cases, textbook_nodes, textbook_seconds, Case, CaseKind, CaseSettings, CaseSize,
+    Dispute, GradeBy, ASSIGNMENT_CASES,
 };
+pub use folder::{cases_from_dir, select_cases, CasesError};
 pub use report::{gradescope_json, CaseResult, GradeReport, Score};
 pub use run::{run_case, CaseRun, Program, RunSettings, MAX_FILE_BYTES};
 pub use shrink::{shrink, Shrunk, ShrunkSummary};
@@ -109,10 +111,12 @@ pub fn grade(
         on_case(&result);
         Ok((run, result))
     })?;
-    // Timeouts are not shrunk: each try could cost the whole time limit.
+    // Timeouts are not shrunk: each try could cost the whole time limit. A
+    // disputed case is the folder's fault: a smaller input has no folder.
     let mut firsts: Vec<(Failure, usize)> = Vec::new();
     for (i, (_, result)) in judged.iter().enumerate() {
-        if let Some(f) = result.verdict.failure().filter(|&f| f != Failure::Timeout) {
+        let shrinkable = |f: &Failure| !matches!(f, Failure::Timeout | Failure::Disputed);
+        if let Some(f) = result.verdict.failure().filter(shrinkable) {
             if !firsts.iter().any(|&(g, _)| g == f) {
                 firsts.push((f, i));
             }

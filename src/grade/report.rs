@@ -9,7 +9,7 @@ use serde_json::json;
 
 use crate::play::referee::Exit;
 
-use super::cases::{Case, CaseKind, CaseSize};
+use super::cases::{Case, CaseKind, CaseSize, Dispute, GradeBy};
 use super::run::{CaseRun, Program};
 use super::shrink::{Shrunk, ShrunkSummary};
 use super::verdict::{Failure, Verdict};
@@ -52,6 +52,8 @@ pub struct CaseResult {
     pub stdout: String,
     /// Standard error, its start and end.
     pub stderr: String,
+    /// The folder's `output.txt` when it is not the exact answer, and why.
+    pub dispute: Option<Dispute>,
 }
 
 impl CaseResult {
@@ -77,6 +79,7 @@ impl CaseResult {
             files: run.files.clone(),
             stdout: run.stdout.text(),
             stderr: run.stderr.text(),
+            dispute: case.dispute.clone(),
         }
     }
 }
@@ -316,6 +319,25 @@ impl fmt::Display for GradeReport {
             self.time_limit,
             self.wall_limit
         )?;
+        let disputes: Vec<&Dispute> = self
+            .cases
+            .iter()
+            .filter_map(|r| r.dispute.as_ref())
+            .collect();
+        if let Some(first) = disputes.first() {
+            writeln!(f)?;
+            let by = match first.graded_by {
+                GradeBy::Engine => "graded by the textbook answer",
+                GradeBy::Folder => "graded by the folder's output.txt all the same",
+            };
+            writeln!(
+                f,
+                "Cases whose output.txt is not the textbook answer ({by}):"
+            )?;
+            for d in disputes {
+                writeln!(f, "  {}", d.line)?;
+            }
+        }
         writeln!(f)?;
         let width = self.cases.iter().map(|r| r.name.len()).max().unwrap_or(0);
         for r in &self.cases {
@@ -396,6 +418,7 @@ mod tests {
             files: Vec::new(),
             stdout: String::new(),
             stderr: String::new(),
+            dispute: None,
         }
     }
 

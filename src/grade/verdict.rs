@@ -131,6 +131,16 @@ pub enum Verdict {
         /// The cells that differ, row-major.
         cells: Vec<CellDiff>,
     },
+    /// The exact answer, where the case is graded against a folder's
+    /// `output.txt` that says otherwise: the case's fault, not the
+    /// program's, though the folder's grade fails it.
+    Disputed {
+        /// The exact answer, the one written.
+        #[serde(serialize_with = "move_text::serialize")]
+        answer: Move,
+        /// Its value.
+        value: i64,
+    },
     /// A legal move that is not the answer.
     WrongMove {
         /// The move written.
@@ -181,6 +191,8 @@ pub enum Failure {
     IllegalMove,
     /// A board that is not the board after the move.
     WrongBoard,
+    /// The exact answer, where the folder's `output.txt` is not.
+    Disputed,
     /// A tie broken the wrong way.
     TieBreak,
     /// The answer of a depth one off.
@@ -207,6 +219,7 @@ impl Failure {
             Failure::Malformed => "malformed output.txt",
             Failure::IllegalMove => "illegal move",
             Failure::WrongBoard => "board not updated right",
+            Failure::Disputed => "the exact answer, not the folder's",
             Failure::TieBreak => "tie-break",
             Failure::OffByOne => "depth off by one",
             Failure::WrongSide => "wrong side's evaluation",
@@ -244,6 +257,7 @@ impl Verdict {
             Verdict::Malformed { .. } => Failure::Malformed,
             Verdict::IllegalMove { .. } => Failure::IllegalMove,
             Verdict::WrongBoard { .. } => Failure::WrongBoard,
+            Verdict::Disputed { .. } => Failure::Disputed,
             Verdict::WrongMove { miss, .. } => match miss {
                 Miss::TieBreak { .. } => Failure::TieBreak,
                 Miss::OffByOne { .. } => Failure::OffByOne,
@@ -300,6 +314,11 @@ impl fmt::Display for Verdict {
                     list.join("; ")
                 )
             }
+            Verdict::Disputed { answer, value } => write!(
+                f,
+                "{answer} (value {value}) is the exact answer; the folder's output.txt \
+                 says otherwise and is graded"
+            ),
             Verdict::WrongMove {
                 mv,
                 value,
@@ -418,12 +437,22 @@ pub fn judge_output(case: &Case, output: &[u8]) -> Verdict {
             reason: format!("output.txt is longer than {MAX_OUTPUT} bytes"),
         };
     }
-    if let Ok(text) = std::str::from_utf8(output) {
+    let text = std::str::from_utf8(output).ok();
+    if let Some(text) = text {
         if normalized(text) == normalized(&case.expected) {
             return Verdict::Spacing {
                 differences: spacing(text),
             };
         }
+    }
+    let disputed = || Verdict::Disputed {
+        answer: case.analysis.best,
+        value: case.analysis.value,
+    };
+    if case.graded_by_folder()
+        && text.is_some_and(|t| normalized(t) == normalized(&case.analysis.output_text()))
+    {
+        return disputed();
     }
     let board = &case.problem.board;
     let player = case.problem.player;
@@ -475,8 +504,9 @@ pub fn judge_output(case: &Case, output: &[u8]) -> Verdict {
     if !cells.is_empty() {
         return Verdict::WrongBoard { mv, cells };
     }
-    let expected =
-        parse_answer(case.expected.as_bytes(), board.n()).map_or(case.analysis.best, |a| a.mv);
+    // Every value below is the engine's: the folder's `output.txt` may
+    // name a move that is illegal or worse.
+    let expected = case.analysis.best;
     let value_of = |m: Move| {
         case.analysis
             .moves
@@ -485,10 +515,15 @@ pub fn judge_output(case: &Case, output: &[u8]) -> Verdict {
             .map_or(case.analysis.value, |r| r.value)
     };
     if mv == expected {
-        // The folder's board differs from the one after its own move.
-        return Verdict::Malformed {
-            line: None,
-            reason: "the expected output.txt's board is not the board after its move".into(),
+        // Unreachable with a board parsed as it is: the answer and its
+        // board, written otherwise than as white space, would fail above.
+        return if case.graded_by_folder() {
+            disputed()
+        } else {
+            Verdict::Malformed {
+                line: None,
+                reason: "the answer's board is written in a form not expected".into(),
+            }
         };
     }
     Verdict::WrongMove {

@@ -488,3 +488,74 @@ fn ctrl_c_kills_the_programs_running() {
     let pids = std::fs::read_to_string(&pids).unwrap();
     wait_gone(&pids, "a program", std::time::Duration::from_secs(5));
 }
+
+/// A folder of one case, the assignment's first example, whose
+/// `output.txt` is `said`.
+fn example_folder(said: &str) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    let case = dir.path().join("example");
+    std::fs::create_dir(&case).unwrap();
+    std::fs::write(case.join("input.txt"), crate::util::SPEC_EXAMPLES[0].0).unwrap();
+    std::fs::write(case.join("output.txt"), said).unwrap();
+    dir
+}
+
+#[test]
+fn a_wrong_folder_answer_is_the_case_fault_and_the_engine_grades() {
+    let (input, right) = crate::util::SPEC_EXAMPLES[0];
+    let p = parse_problem(input.as_bytes()).unwrap();
+    let want = textbook(&p.board, p.player, SearchMode::Minimax, 2);
+    let answer = format!("{} (value {})", want.best, want.value);
+    let path = fixture("textbook.py").display().to_string();
+    for (said, says) in [
+        (
+            "A1 Stake\nX..\n...\n...\n",
+            "says A1 Stake, an illegal move: A1 is taken",
+        ),
+        ("B1 Stake\nXO.\n...\n...\n", "says B1 Stake (value "),
+    ] {
+        let folder = example_folder(said);
+        let from = folder.path().display().to_string();
+        let grade_by = |by: &str| {
+            let args = [
+                "grade",
+                "--cases-from",
+                &from,
+                "--expected",
+                by,
+                "--",
+                python(),
+                "-B",
+                &path,
+            ];
+            let out = run(folder.path(), &args, b"");
+            (out.status.code(), String::from_utf8(out.stdout).unwrap())
+        };
+        // By the engine (the default): the textbook program passes, and the
+        // case is named with what it says and the textbook answer.
+        let (code, text) = grade_by("engine");
+        assert_eq!(code, Some(0), "{text}");
+        let line = format!("example: its output.txt {says}");
+        assert!(text.contains(&line), "{text}");
+        assert!(
+            text.contains(&format!("the textbook search answers {answer}")),
+            "{text}"
+        );
+        // By the folder: the right answer fails as the case's fault, with
+        // the textbook's values and never the folder's.
+        let (code, text) = grade_by("folder");
+        assert_eq!(code, Some(1), "{text}");
+        assert!(text.contains(&line), "{text}");
+        assert!(
+            text.contains(&format!(
+                "{answer} is the exact answer; the folder's output.txt"
+            )),
+            "{text}"
+        );
+        assert!(
+            !text.contains("tie-break") && !text.contains("search:"),
+            "{text}"
+        );
+        assert_eq!(right, answer_text(&p.board, p.player, want.best));
+    }
+}

@@ -266,6 +266,7 @@ def grade_json(
     time_limit: float = 10.0,
     jobs: int = 0,
     shrink_runs: int = 60,
+    expected: str = "engine",
 ) -> str:
     """The JSON report of ``stakeraid grade --json`` (see ``stakeraid.grade``)."""
 
