@@ -60,10 +60,24 @@ pub enum Miss {
     OffByOne {
         /// The depth whose answer the program gave.
         depth: u32,
+        /// The other depth one off, when its answer is the same move: a
+        /// ply short or a ply deep, the case cannot tell which.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        also: Option<u32>,
     },
     /// The move is what a search scoring every position for the other
     /// player chooses.
     WrongSide,
+    /// The move is the first one, and every move is worth 0 or less: what
+    /// a root whose best value starts above minus infinity (0, -100) keeps
+    /// when no move beats that start.
+    HighStart,
+    /// Several of the explanations above fit, and this case cannot tell
+    /// which: only the values are certain.
+    Unclear {
+        /// The explanations that fit, in the order they are tried.
+        could_be: Vec<Miss>,
+    },
     /// The program answers the same position with another move in the
     /// other mode (at most one of its two searches is right).
     ModesDisagree {
@@ -75,6 +89,43 @@ pub enum Miss {
     },
     /// A lower value: the search itself goes wrong.
     Search,
+}
+
+impl Miss {
+    /// What the miss means, for the program's move `mv` and the `answer`.
+    fn describe(&self, mv: Move, answer: Move) -> String {
+        match self {
+            Miss::TieBreak { twin: true } => {
+                "tie-break: the Stake on the same cell ties and comes before the Raid".into()
+            }
+            Miss::TieBreak { twin: false } => {
+                format!("tie-break: equal value, and {answer} comes first in canonical order")
+            }
+            Miss::OffByOne { depth, also: None } => {
+                format!("off by one: {mv} is the answer at depth {depth}")
+            }
+            Miss::OffByOne {
+                depth,
+                also: Some(also),
+            } => format!("off by one: {mv} is the answer at depth {depth} and at depth {also}"),
+            Miss::WrongSide => {
+                format!("wrong side: {mv} is the choice of a search scoring for the other player")
+            }
+            Miss::HighStart => format!(
+                "best value started too high: no move is worth more than 0, and {mv}, \
+                 the first move, is what a root starting at 0 or -100 keeps"
+            ),
+            Miss::ModesDisagree { mode, other } => format!(
+                "MINIMAX and ALPHABETA disagree: in {} mode the program answers {other}",
+                mode.name()
+            ),
+            Miss::Search => "search: a lower value".into(),
+            Miss::Unclear { could_be } => {
+                let list: Vec<String> = could_be.iter().map(|m| m.describe(mv, answer)).collect();
+                format!("cause unclear: {}", list.join("; or "))
+            }
+        }
+    }
 }
 
 /// One cell of the board written that differs from the board after the
@@ -199,6 +250,10 @@ pub enum Failure {
     OffByOne,
     /// The other player's evaluation.
     WrongSide,
+    /// The root's best value started too high.
+    HighStart,
+    /// A wrong move that more than one mistake explains.
+    Unclear,
     /// MINIMAX and ALPHABETA answers that differ.
     ModesDisagree,
     /// A lower value.
@@ -223,6 +278,8 @@ impl Failure {
             Failure::TieBreak => "tie-break",
             Failure::OffByOne => "depth off by one",
             Failure::WrongSide => "wrong side's evaluation",
+            Failure::HighStart => "best value started too high",
+            Failure::Unclear => "a wrong move, cause unclear",
             Failure::ModesDisagree => "MINIMAX and ALPHABETA disagree",
             Failure::Search => "search (a lower value)",
             Failure::Timeout => "timeout",
@@ -262,6 +319,8 @@ impl Verdict {
                 Miss::TieBreak { .. } => Failure::TieBreak,
                 Miss::OffByOne { .. } => Failure::OffByOne,
                 Miss::WrongSide => Failure::WrongSide,
+                Miss::HighStart => Failure::HighStart,
+                Miss::Unclear { .. } => Failure::Unclear,
                 Miss::ModesDisagree { .. } => Failure::ModesDisagree,
                 Miss::Search => Failure::Search,
             },
@@ -331,27 +390,21 @@ impl fmt::Display for Verdict {
                     "{mv} (value {value}) instead of {answer} (value {answer_value}): "
                 )?;
                 match miss {
-                    Miss::TieBreak { twin: true } => write!(
-                        f,
-                        "tie-break: the Stake on the same cell ties and comes before the Raid"
-                    ),
-                    Miss::TieBreak { twin: false } => write!(
-                        f,
-                        "tie-break: equal value, and {answer} comes first in canonical order"
-                    ),
-                    Miss::OffByOne { depth } => {
-                        write!(f, "off by one: {mv} is the answer at depth {depth}")
+                    Miss::Unclear { could_be } => {
+                        let list: Vec<String> =
+                            could_be.iter().map(|m| m.describe(*mv, *answer)).collect();
+                        let certain = if value < answer_value {
+                            "a lower value"
+                        } else {
+                            "an equal value"
+                        };
+                        write!(
+                            f,
+                            "{certain}; this case cannot tell apart: {}",
+                            list.join("; or ")
+                        )
                     }
-                    Miss::WrongSide => write!(
-                        f,
-                        "wrong side: {mv} is the choice of a search scoring for the other player"
-                    ),
-                    Miss::ModesDisagree { mode, other } => write!(
-                        f,
-                        "MINIMAX and ALPHABETA disagree: in {} mode the program answers {other}",
-                        mode.name()
-                    ),
-                    Miss::Search => write!(f, "search: a lower value"),
+                    miss => f.write_str(&miss.describe(*mv, *answer)),
                 }
             }
             Verdict::Timeout { cpu, wall } => write!(
@@ -577,8 +630,10 @@ fn spacing(text: &str) -> Vec<Spacing> {
 /// What the legal move `mv`, of value `value`, means against the answer of
 /// value `best`. A tie broken as a program commonly breaks it (the Raids
 /// listed first, or the last best move kept) is a tie-break; then the
-/// wrong side's choice, the answer of a depth one off, any other tie;
-/// otherwise a faulty search.
+/// wrong side's choice, the answer of a depth one off, the first move kept
+/// under a best value started too high: the one that fits, or
+/// [`Miss::Unclear`] naming all that do; then any other tie; otherwise a
+/// faulty search.
 fn explain(case: &Case, mv: Move, value: i64, best: i64) -> Miss {
     let board = &case.problem.board;
     let player = case.problem.player;
@@ -602,12 +657,16 @@ fn explain(case: &Case, mv: Move, value: i64, best: i64) -> Miss {
     if value == best && (raids_first == Some(&mv) || tied.last() == Some(&mv)) {
         return tie;
     }
+    // Every explanation that fits: on a small case (few moves, few distinct
+    // values) several mistakes choose the same move, and naming one of them
+    // would name a bug the program may not have.
+    let mut could_be = Vec::new();
     let empties = board.empty_count();
     let depth = case.depth().min(empties);
     if case.textbook_nodes <= WRONG_SIDE_MAX_NODES
         && reference::alphabeta_scored_for(board, player, depth, player.other()).best == mv
     {
-        return Miss::WrongSide;
+        could_be.push(Miss::WrongSide);
     }
     let position = Position::from_problem(&case.problem);
     let near = [case.depth().saturating_sub(1), case.depth() + 1];
@@ -623,13 +682,25 @@ fn explain(case: &Case, mv: Move, value: i64, best: i64) -> Miss {
             ..Limits::to_depth(SearchMode::AlphaBeta, d)
         };
         if analyse(position, &limits).is_ok_and(|a| a.best == mv) {
-            return Miss::OffByOne { depth: d };
+            // Short or deep, the depth is off by one either way.
+            match could_be.last_mut() {
+                Some(Miss::OffByOne { also, .. }) => *also = Some(d),
+                _ => could_be.push(Miss::OffByOne {
+                    depth: d,
+                    also: None,
+                }),
+            }
         }
     }
-    if value == best {
-        return tie;
+    if case.analysis.moves.first().is_some_and(|m| m.mv == mv) && best <= 0 {
+        could_be.push(Miss::HighStart);
     }
-    Miss::Search
+    match could_be.len() {
+        0 if value == best => tie,
+        0 => Miss::Search,
+        1 => could_be.remove(0),
+        _ => Miss::Unclear { could_be },
+    }
 }
 
 /// `verdict` on a case, refined by the program's run on the same position

@@ -229,12 +229,20 @@ fn stopping_one_ply_short_is_off_by_one() {
 #[test]
 fn scoring_for_x_is_the_wrong_side_when_o_moves() {
     let (_, report) = grade("wrong_side.py", &FAST, &[]);
-    fails_only_as("wrong_side", &report, "wrong_side");
+    let mut named = 0;
     for case in cases(&report) {
-        if case["failure"] == "wrong_side" {
-            assert!(case["summary"].as_str().unwrap().contains("O to move"));
+        let Some(failure) = case["failure"].as_str() else {
+            continue;
+        };
+        assert!(case["summary"].as_str().unwrap().contains("O to move"));
+        // Where another mistake would choose the same move, both are named.
+        match failure {
+            "wrong_side" => named += 1,
+            "unclear" => assert!(could_be(case).contains(&"wrong_side"), "{case:#}"),
+            _ => panic!("{case:#}"),
         }
     }
+    assert!(named > 0, "{:?}", failures(&report));
 }
 
 #[test]
@@ -558,4 +566,102 @@ fn a_wrong_folder_answer_is_the_case_fault_and_the_engine_grades() {
         );
         assert_eq!(right, answer_text(&p.board, p.player, want.best));
     }
+}
+
+/// A folder of cases `01`, `02`, ... holding `inputs`, each with the
+/// textbook search's `output.txt`.
+fn folder_of(inputs: &[&str]) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    for (i, input) in inputs.iter().enumerate() {
+        let case = dir.path().join(format!("{:02}", i + 1));
+        std::fs::create_dir(&case).unwrap();
+        let p = parse_problem(input.as_bytes()).unwrap();
+        let depth = p.question.depth().unwrap().min(p.board.empty_count());
+        let want = textbook(&p.board, p.player, SearchMode::Minimax, depth);
+        std::fs::write(case.join("input.txt"), input).unwrap();
+        std::fs::write(
+            case.join("output.txt"),
+            answer_text(&p.board, p.player, want.best),
+        )
+        .unwrap();
+    }
+    dir
+}
+
+/// The explanations an unclear verdict names.
+fn could_be(case: &Value) -> Vec<&str> {
+    case["verdict"]["could_be"]
+        .as_array()
+        .map(|a| a.iter().map(|m| m["why"].as_str().unwrap()).collect())
+        .unwrap_or_default()
+}
+
+#[test]
+fn searching_one_ply_too_deep_is_never_called_the_wrong_side() {
+    // Two distinct values on a 2x2 board: the deeper search and the wrong
+    // side's choose the same move.
+    let small = "2\nMINIMAX\nX\n1\n4 7\n7 4\n.O\n.O\n";
+    let folder = folder_of(&[small]);
+    let from = folder.path().display().to_string();
+    let (_, report) = grade("too_deep.py", &["--cases-from", &from], &[]);
+    let case = &cases(&report)[0];
+    assert_eq!(case["failure"], "unclear", "{case:#}");
+    let names = could_be(case);
+    assert!(
+        names.contains(&"wrong_side") && names.contains(&"off_by_one"),
+        "{names:?}"
+    );
+
+    // On the drawn cases: one ply deeper, or unclear with that among the
+    // explanations; the smallest off-by-one input still tells them apart.
+    // (The first nine: a ply deeper, later ones take the whole time limit.)
+    let (_, report) = grade("too_deep.py", &["--cases", "9", "--time-limit", "4"], &[]);
+    let mut off = 0;
+    for case in cases(&report) {
+        match case["failure"].as_str() {
+            None => {}
+            Some("off_by_one") => {
+                let p = parse_problem(case["input"].as_str().unwrap().as_bytes()).unwrap();
+                let d = (p.question.depth().unwrap() + 1).min(p.board.empty_count());
+                let v = &case["verdict"];
+                assert!(v["depth"] == d || v["also"] == d, "{case:#}");
+                off += 1;
+            }
+            Some("unclear") => assert!(could_be(case).contains(&"off_by_one"), "{case:#}"),
+            Some(f) => panic!("{f}: {case:#}"),
+        }
+    }
+    assert!(off > 0, "{:?}", failures(&report));
+}
+
+#[test]
+fn a_best_value_started_at_minus_100_is_named_when_the_case_can_tell() {
+    // One empty cell, two moves (its Stake and its Raid), both worth less
+    // than -100: the wrong side's choice is the first move too.
+    let one = "2\nMINIMAX\nX\n1\n1 1\n1 200\n.O\nXO\n";
+    // Here only a start above every value explains the first move.
+    let three = "3\nMINIMAX\nX\n2\n93 96 76\n30 13 80\n19 34 64\nOO.\n.O.\n..O\n";
+    let folder = folder_of(&[one, three]);
+    let from = folder.path().display().to_string();
+    let (_, report) = grade("high_start.py", &["--cases-from", &from], &[]);
+    let [one, three] = &cases(&report)[..] else {
+        panic!("{report:#}")
+    };
+    assert_eq!(one["failure"], "unclear", "{one:#}");
+    assert_eq!(could_be(one), ["wrong_side", "high_start"]);
+    assert_eq!(three["failure"], "high_start", "{three:#}");
+    assert_eq!(three["verdict"]["move"], "C1 Stake");
+    // The smallest input kept for the named bug still names it.
+    let shrunk = report["shrunk"].as_array().unwrap();
+    assert!(
+        shrunk.iter().any(|s| s["failure"] == "high_start"),
+        "{shrunk:#?}"
+    );
+    // On the drawn cases, never the wrong side.
+    let (_, report) = grade("high_start.py", &FAST, &[]);
+    assert!(
+        !failures(&report).contains(&Some("wrong_side")),
+        "{:?}",
+        failures(&report)
+    );
 }
