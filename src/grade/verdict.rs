@@ -182,6 +182,18 @@ pub enum Verdict {
         /// The cells that differ, row-major.
         cells: Vec<CellDiff>,
     },
+    /// The board written is exactly the board after the answer, but the
+    /// move is named otherwise.
+    WrongLabel {
+        /// The move written.
+        #[serde(rename = "move", serialize_with = "move_text::serialize")]
+        mv: Move,
+        /// The answer, whose board was written.
+        #[serde(serialize_with = "move_text::serialize")]
+        answer: Move,
+        /// The name has the answer's row and column swapped.
+        swapped: bool,
+    },
     /// The exact answer, where the case is graded against a folder's
     /// `output.txt` that says otherwise: the case's fault, not the
     /// program's, though the folder's grade fails it.
@@ -242,6 +254,8 @@ pub enum Failure {
     IllegalMove,
     /// A board that is not the board after the move.
     WrongBoard,
+    /// The answer's board under another move's name.
+    WrongLabel,
     /// The exact answer, where the folder's `output.txt` is not.
     Disputed,
     /// A tie broken the wrong way.
@@ -274,6 +288,7 @@ impl Failure {
             Failure::Malformed => "malformed output.txt",
             Failure::IllegalMove => "illegal move",
             Failure::WrongBoard => "board not updated right",
+            Failure::WrongLabel => "right board, move named wrong",
             Failure::Disputed => "the exact answer, not the folder's",
             Failure::TieBreak => "tie-break",
             Failure::OffByOne => "depth off by one",
@@ -314,6 +329,7 @@ impl Verdict {
             Verdict::Malformed { .. } => Failure::Malformed,
             Verdict::IllegalMove { .. } => Failure::IllegalMove,
             Verdict::WrongBoard { .. } => Failure::WrongBoard,
+            Verdict::WrongLabel { .. } => Failure::WrongLabel,
             Verdict::Disputed { .. } => Failure::Disputed,
             Verdict::WrongMove { miss, .. } => match miss {
                 Miss::TieBreak { .. } => Failure::TieBreak,
@@ -372,6 +388,20 @@ impl fmt::Display for Verdict {
                     "the board is not the board after {mv}: {}",
                     list.join("; ")
                 )
+            }
+            Verdict::WrongLabel {
+                mv,
+                answer,
+                swapped,
+            } => {
+                write!(
+                    f,
+                    "the board is the one after {answer}, the answer, but the move is named {mv}"
+                )?;
+                if *swapped {
+                    f.write_str(": its column and row are swapped")?;
+                }
+                Ok(())
             }
             Verdict::Disputed { answer, value } => write!(
                 f,
@@ -533,6 +563,26 @@ pub fn judge_output(case: &Case, output: &[u8]) -> Verdict {
             line: Some(1),
             reason: format!("the move is written {first:?}; the format is \"{mv}\""),
         };
+    }
+    // The answer's board under another name: the search is right, and
+    // only the naming of the move goes wrong (often its row and column
+    // swapped), whether or not the name is a legal move.
+    let best = case.analysis.best;
+    if mv != best {
+        let mut after = board.clone();
+        after.make(best, player);
+        if after
+            .cells_text()
+            .lines()
+            .eq(answer.rows.iter().map(String::as_str))
+        {
+            return Verdict::WrongLabel {
+                mv,
+                answer: best,
+                swapped: mv.kind() == best.kind()
+                    && (mv.row(), mv.col()) == (best.col(), best.row()),
+            };
+        }
     }
     if let Err(why) = check_move(board, player, mv) {
         return Verdict::IllegalMove {

@@ -665,3 +665,26 @@ fn a_best_value_started_at_minus_100_is_named_when_the_case_can_tell() {
         failures(&report)
     );
 }
+
+#[test]
+fn a_right_board_under_a_swapped_name_is_a_wrong_label() {
+    let (_, report) = grade("swapped_label.py", &FAST, &[]);
+    fails_only_as("swapped_label", &report, "wrong_label");
+    for case in cases(&report) {
+        let p = parse_problem(case["input"].as_str().unwrap().as_bytes()).unwrap();
+        let depth = p.question.depth().unwrap().min(p.board.empty_count());
+        let want = textbook(&p.board, p.player, SearchMode::Minimax, depth).best;
+        let on_diagonal = want.row() == want.col();
+        assert_eq!(case["failure"].is_null(), on_diagonal, "{case:#}");
+        if !on_diagonal {
+            let v = &case["verdict"];
+            assert_eq!(v["answer"], want.to_string());
+            assert_eq!(v["swapped"], true);
+            let name = v["move"].as_str().unwrap();
+            assert_eq!(
+                name,
+                case["output"].as_str().unwrap().lines().next().unwrap()
+            );
+        }
+    }
+}
