@@ -18,11 +18,16 @@ use crate::errors::{thread_count, value_error};
 
 /// A time limit in seconds from Python: above 0, at most 1e9.
 fn time_limit(seconds: f64) -> PyResult<Duration> {
+    self::seconds("time_limit", seconds)
+}
+
+/// The seconds of the argument `name`: above 0, at most 1e9.
+fn seconds(name: &str, seconds: f64) -> PyResult<Duration> {
     if seconds.is_finite() && seconds > 0.0 && seconds <= 1e9 {
         Ok(Duration::from_secs_f64(seconds))
     } else {
         Err(value_error(format!(
-            "time_limit must be seconds above 0 and at most 1e9, got {seconds}"
+            "{name} must be seconds above 0 and at most 1e9, got {seconds}"
         )))
     }
 }
@@ -102,15 +107,20 @@ pub(crate) fn judge_output_json(
 /// Runs the program on an `input.txt` and, if it fails, searches for a
 /// smaller input failing the same way.
 #[pyfunction]
-#[pyo3(signature = (command, input_text, time_limit = 10.0, max_runs = 60))]
+#[pyo3(signature = (command, input_text, time_limit = 10.0, max_runs = 60, max_seconds = 60.0))]
 pub(crate) fn shrink_json(
     py: Python<'_>,
     command: &Bound<'_, PyAny>,
     input_text: &str,
     time_limit: f64,
     max_runs: usize,
+    max_seconds: f64,
 ) -> PyResult<String> {
     let program = program(command)?;
+    let budget = grade::ShrinkBudget {
+        runs: max_runs,
+        time: seconds("max_seconds", max_seconds)?,
+    };
     let case = input_case(input_text)?;
     let settings = RunSettings {
         time_limit: self::time_limit(time_limit)?,
@@ -120,7 +130,7 @@ pub(crate) fn shrink_json(
         let shrunk = match verdict.failure() {
             None => None,
             Some(_) => {
-                Some(grade::shrink(&program, &case, &run, &verdict, &settings, max_runs)?.summary())
+                Some(grade::shrink(&program, &case, &run, &verdict, &settings, &budget)?.summary())
             }
         };
         Ok(json!({ "failure": verdict.failure(), "verdict": verdict, "shrunk": shrunk }))
@@ -131,7 +141,7 @@ pub(crate) fn shrink_json(
 /// A whole grade, as the JSON report of `stakeraid grade --json`.
 #[pyfunction]
 #[pyo3(signature = (command, seed = 1, cases = None, cases_from = None, time_limit = 10.0,
-                    jobs = 0, shrink_runs = 60, expected = "engine"))]
+                    jobs = 0, shrink_runs = 60, expected = "engine", shrink_time = 60.0))]
 pub(crate) fn grade_json(
     command: &Bound<'_, PyAny>,
     seed: u64,
@@ -141,6 +151,7 @@ pub(crate) fn grade_json(
     jobs: i64,
     shrink_runs: usize,
     expected: &str,
+    shrink_time: f64,
 ) -> PyResult<String> {
     let py = command.py();
     let by: GradeBy = expected
@@ -158,6 +169,7 @@ pub(crate) fn grade_json(
         run: RunSettings { time_limit: limit },
         jobs: thread_count(jobs)?,
         shrink_runs,
+        shrink_time: seconds("shrink_time", shrink_time)?,
     };
     let mut report = py
         .detach(|| grade::grade(&program, &list, &settings, &|_| {}))

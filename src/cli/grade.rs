@@ -61,6 +61,11 @@ pub struct GradeArgs {
     /// each kind of failure (0: none).
     #[arg(long, value_name = "N", default_value_t = 60)]
     shrink_runs: usize,
+    /// Wall-clock seconds the search for a smaller failing input may spend
+    /// on each kind of failure (checked before each run).
+    #[arg(long, value_name = "SECONDS", default_value = "60", allow_negative_numbers = true,
+          value_parser = parse_time_limit)]
+    shrink_time: Duration,
     /// Also write every case (input, expected, got, verdict, times) as JSON
     /// to this file (`-`: standard output, instead of the text report).
     #[arg(long, value_name = "FILE")]
@@ -126,6 +131,7 @@ pub fn run_grade(args: &GradeArgs) -> anyhow::Result<bool> {
         },
         jobs: args.jobs,
         shrink_runs: args.shrink_runs,
+        shrink_time: args.shrink_time,
     };
 
     let terminal = std::io::stderr().is_terminal();

@@ -166,6 +166,8 @@ pub struct GradeReport {
     pub jobs: usize,
     /// Program runs the shrinker could spend on each kind of failure.
     pub shrink_runs: usize,
+    /// Wall-clock seconds the shrinker could spend on each kind of failure.
+    pub shrink_time: f64,
     /// Every case, in order.
     pub cases: Vec<CaseResult>,
     /// The score, byte-for-byte comparison.
@@ -202,6 +204,7 @@ impl GradeReport {
             wall_limit: settings.run.limits().wall.as_secs_f64(),
             jobs: settings.jobs,
             shrink_runs: settings.shrink_runs,
+            shrink_time: settings.shrink_time.as_secs_f64(),
             strict: Score::of(&cases, false),
             lenient: Score::of(&cases, true),
             cases,
@@ -278,8 +281,13 @@ fn shrunk_text(s: &ShrunkSummary) -> String {
     let mut out = String::new();
     let _ = writeln!(
         out,
-        "Smallest failing input for {} (from {}: {} -> {}; {} runs):",
-        s.failure, s.from, s.from_size, s.size, s.runs
+        "Smallest failing input for {} (from {}: {} -> {}; {} runs, {}):",
+        s.failure,
+        s.from,
+        s.from_size,
+        s.size,
+        s.runs,
+        s.stopped.describe()
     );
     let _ = write!(out, "  input.txt:\n{}", indented(&s.input));
     let _ = write!(out, "  expected output.txt:\n{}", indented(&s.expected));

@@ -5,6 +5,7 @@
 //! still fails, until none does or the runs allowed are spent.
 
 use std::io;
+use std::time::{Duration, Instant};
 
 use serde::Serialize;
 
@@ -34,6 +35,44 @@ pub struct Shrunk {
     pub verdict: Verdict,
     /// Program runs the search took.
     pub runs: usize,
+    /// Why the search stopped.
+    pub stopped: Stopped,
+}
+
+/// What a search for a smaller failing input may spend.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ShrinkBudget {
+    /// Program runs.
+    pub runs: usize,
+    /// Wall-clock time, checked before each run (so one run may pass it).
+    pub time: Duration,
+}
+
+/// Why a search for a smaller failing input stopped.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Stopped {
+    /// No smaller input tried fails the same way.
+    Smallest,
+    /// The runs allowed were spent.
+    Runs,
+    /// The time allowed was spent.
+    Time,
+    /// The failure is not shrunk (a timeout: each try could cost the whole
+    /// time limit).
+    NotShrunk,
+}
+
+impl Stopped {
+    /// Why, in words.
+    pub const fn describe(self) -> &'static str {
+        match self {
+            Stopped::Smallest => "no smaller input fails so",
+            Stopped::Runs => "stopped: the runs allowed were spent",
+            Stopped::Time => "stopped: the time allowed was spent",
+            Stopped::NotShrunk => "not shrunk",
+        }
+    }
 }
 
 /// The size and verdict of a shrink, for reports.
@@ -59,6 +98,8 @@ pub struct ShrunkSummary {
     pub root_values: Vec<(String, i64)>,
     /// Program runs the search took.
     pub runs: usize,
+    /// Why the search stopped.
+    pub stopped: Stopped,
 }
 
 impl Shrunk {
@@ -86,13 +127,15 @@ impl Shrunk {
                 .map(|m| (m.mv.to_string(), m.value))
                 .collect(),
             runs: self.runs,
+            stopped: self.stopped,
         }
     }
 }
 
 /// Searches for a smaller input than `case` (on which `program` made `run`,
-/// judged `verdict`) that fails the same way, with at most `max_runs` runs
-/// of the program. Timeouts are not shrunk (each try would cost up to the
+/// judged `verdict`) that fails the same way, within `budget`: a slow
+/// failure (a program that crashes after seconds of work) is held to its
+/// time, not only to its number of runs. Timeouts are not shrunk (each try would cost up to the
 /// time limit): the case itself is returned. A verdict that passes is an
 /// `InvalidInput` error: there is no failure to keep.
 pub fn shrink(
@@ -101,8 +144,9 @@ pub fn shrink(
     run: &CaseRun,
     verdict: &Verdict,
     settings: &RunSettings,
-    max_runs: usize,
+    budget: &ShrinkBudget,
 ) -> io::Result<Shrunk> {
+    let start = Instant::now();
     let Some(failure) = verdict.failure() else {
         return Err(io::Error::new(
             io::ErrorKind::InvalidInput,
@@ -117,13 +161,20 @@ pub fn shrink(
         run: run.clone(),
         verdict: verdict.clone(),
         runs: 0,
+        stopped: Stopped::Smallest,
     };
     if failure == Failure::Timeout {
+        best.stopped = Stopped::NotShrunk;
         return Ok(best);
     }
     'search: loop {
         for problem in smaller(&best.case.problem) {
-            if best.runs >= max_runs {
+            if best.runs >= budget.runs {
+                best.stopped = Stopped::Runs;
+                break 'search;
+            }
+            if start.elapsed() >= budget.time {
+                best.stopped = Stopped::Time;
                 break 'search;
             }
             let Ok(candidate) = Case::new("smaller input".into(), CaseKind::Shrunk, problem) else {

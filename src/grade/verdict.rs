@@ -456,6 +456,12 @@ impl fmt::Display for Verdict {
     }
 }
 
+/// The share of the CPU-time limit past which a death by SIGXCPU or
+/// SIGKILL is the limit's: the kernel's CPU accounting for `RLIMIT_CPU`
+/// and the tree's measured time differ by a few clock ticks (a run stopped
+/// at a 4 s limit may measure 3.9 s).
+const NEAR_LIMIT: f64 = 0.9;
+
 /// Above this many estimated textbook nodes, the wrong-side explanation
 /// (a textbook search of its own) is not tried.
 const WRONG_SIDE_MAX_NODES: u64 = 50_000_000;
@@ -466,9 +472,17 @@ const WRONG_SIDE_MAX_NODES: u64 = 50_000_000;
 /// A wrong move whose only explanation is a faulty search is not compared
 /// with the other mode here (see [`with_other_mode`]).
 pub fn judge(case: &Case, run: &CaseRun, time_limit: Duration) -> Verdict {
-    let over = run.cpu >= time_limit.as_secs_f64()
-        || run.exit == Exit::Killed
-        || run.exit == Exit::Signal(libc::SIGXCPU);
+    let limit = time_limit.as_secs_f64();
+    // The limit's signals, as the program died of them or as a wrapper (a
+    // shell script running it) reports its child's death: 128 + signal.
+    let limit_signal = |s: i32| s == libc::SIGXCPU || s == libc::SIGKILL;
+    let near_limit = run.cpu >= limit * NEAR_LIMIT;
+    let over = run.cpu >= limit
+        || match run.exit {
+            Exit::Killed | Exit::Signal(libc::SIGXCPU) => true,
+            Exit::Signal(s) => near_limit && limit_signal(s),
+            Exit::Code(c) => near_limit && limit_signal(c - 128),
+        };
     if over {
         return Verdict::Timeout {
             cpu: run.cpu,
@@ -568,21 +582,23 @@ pub fn judge_output(case: &Case, output: &[u8]) -> Verdict {
     // only the naming of the move goes wrong (often its row and column
     // swapped), whether or not the name is a legal move.
     let best = case.analysis.best;
-    if mv != best {
+    let written_after = |m: Move| {
         let mut after = board.clone();
-        after.make(best, player);
-        if after
+        after.make(m, player);
+        after
             .cells_text()
             .lines()
             .eq(answer.rows.iter().map(String::as_str))
-        {
-            return Verdict::WrongLabel {
-                mv,
-                answer: best,
-                swapped: mv.kind() == best.kind()
-                    && (mv.row(), mv.col()) == (best.col(), best.row()),
-            };
-        }
+    };
+    // A Raid that flips nothing leaves its Stake's board: then the board
+    // is the program's own move's, named right.
+    let own_board = check_move(board, player, mv).is_ok() && written_after(mv);
+    if mv != best && !own_board && written_after(best) {
+        return Verdict::WrongLabel {
+            mv,
+            answer: best,
+            swapped: mv.kind() == best.kind() && (mv.row(), mv.col()) == (best.col(), best.row()),
+        };
     }
     if let Err(why) = check_move(board, player, mv) {
         return Verdict::IllegalMove {
@@ -852,7 +868,11 @@ mod tests {
         let huge = format!("{RAID}{}", ".".repeat(2 << 20));
         let v = verdict(&case, &huge);
         assert!(v.to_string().contains("longer than 1048576 bytes"), "{v}");
+        // The answer's board under another name is a label, legal or not.
         let v = verdict(&case, &RAID.replace("C3 Raid", "C1 Stake"));
+        assert_eq!(v.failure(), Some(Failure::WrongLabel), "{v}");
+        let unchanged = "C1 Stake\n..XX.\n..XOX\n...O.\n..OO.\n.....\n";
+        let v = verdict(&case, unchanged);
         assert_eq!(
             v,
             Verdict::IllegalMove {
@@ -925,6 +945,38 @@ mod tests {
         assert_eq!(json["verdict"], "wrong_move");
         assert_eq!(json["why"], "tie_break");
         assert_eq!(json["move"], "B1 Raid");
+    }
+
+    #[test]
+    fn a_wrapper_reporting_the_limit_signal_is_a_timeout() {
+        let case = example("ALPHABETA", 4);
+        let limit = Duration::from_secs(4);
+        let run = |cpu: f64, exit: Exit| CaseRun {
+            cpu,
+            wall: cpu,
+            exit,
+            output: Err(io::ErrorKind::NotFound),
+            files: Vec::new(),
+            stdout: Default::default(),
+            stderr: Default::default(),
+            stderr_tail: "CPU time limit exceeded".into(),
+        };
+        // Measured a little under the limit, as the kernel's accounting leaves it.
+        let xcpu = 128 + libc::SIGXCPU;
+        let kill = 128 + libc::SIGKILL;
+        for exit in [
+            Exit::Code(xcpu),
+            Exit::Code(kill),
+            Exit::Signal(libc::SIGKILL),
+        ] {
+            let v = judge(&case, &run(3.88, exit), limit);
+            assert!(matches!(v, Verdict::Timeout { .. }), "{exit:?}: {v}");
+        }
+        // Far from the limit, the same codes are the program's own.
+        let v = judge(&case, &run(0.5, Exit::Code(xcpu)), limit);
+        assert!(matches!(v, Verdict::Crash { .. }), "{v}");
+        let v = judge(&case, &run(3.88, Exit::Code(1)), limit);
+        assert!(matches!(v, Verdict::Crash { .. }), "{v}");
     }
 
     #[test]

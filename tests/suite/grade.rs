@@ -688,3 +688,60 @@ fn a_right_board_under_a_swapped_name_is_a_wrong_label() {
         }
     }
 }
+
+#[test]
+fn a_timeout_through_a_wrapper_script_is_a_timeout() {
+    let dir = tempfile::tempdir().unwrap();
+    let wrapper = fixture("wrapper.sh").display().to_string();
+    let homework = fixture("timeout.py").display().to_string();
+    let args = [
+        "grade",
+        "--json",
+        "-",
+        "--cases",
+        "3",
+        "--time-limit",
+        "1",
+        "--jobs",
+        "2",
+        "--",
+        "sh",
+        &wrapper,
+        python(),
+        "-B",
+        &homework,
+    ];
+    let out = run(dir.path(), &args, b"");
+    let report: Value = serde_json::from_slice(&out.stdout).unwrap();
+    for case in cases(&report) {
+        assert_eq!(case["exit"]["code"], 128 + libc::SIGXCPU, "{case:#}");
+        assert_eq!(case["failure"], "timeout", "{case:#}");
+    }
+    assert!(report["shrunk"].as_array().unwrap().is_empty());
+}
+
+#[test]
+fn the_shrinker_stops_at_its_time_budget_and_says_so() {
+    let dir = tempfile::tempdir().unwrap();
+    let args = [
+        "grade",
+        "--json",
+        "-",
+        "--cases",
+        "1",
+        "--shrink-time",
+        "1",
+        "--shrink-runs",
+        "60",
+        "cmd:sleep 0.4; exit 3",
+    ];
+    let start = std::time::Instant::now();
+    let out = run(dir.path(), &args, b"");
+    let report: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let shrunk = &report["shrunk"][0];
+    assert_eq!(shrunk["failure"], "crash", "{report:#}");
+    assert_eq!(shrunk["stopped"], "time", "{shrunk:#}");
+    let runs = shrunk["runs"].as_u64().unwrap();
+    assert!((1..=4).contains(&runs), "{runs}");
+    assert!(start.elapsed().as_secs() < 10);
+}

@@ -46,6 +46,7 @@ def grade(
     jobs: int = 0,
     shrink_runs: int = 60,
     expected: str = "engine",
+    shrink_time: float = 60.0,
 ) -> "dict[str, _Any]":
     """Grades a homework program the course's way, as ``stakeraid grade``:
     ``command`` is a shell command (a string) or a program and its arguments
@@ -57,7 +58,9 @@ def grade(
     case is graded by the textbook answer (``expected="engine"``) or by the
     folder's file (``"folder"``); either way its ``dispute`` says so."""
     return _json.loads(
-        grade_json(command, seed, cases, cases_from, time_limit, jobs, shrink_runs, expected)
+        grade_json(
+            command, seed, cases, cases_from, time_limit, jobs, shrink_runs, expected, shrink_time
+        )
     )
 
 
@@ -82,11 +85,12 @@ def shrink(
     *,
     time_limit: float = 10.0,
     max_runs: int = 60,
+    max_seconds: float = 60.0,
 ) -> "dict[str, _Any]":
     """Runs the program on ``input_text``; if it fails, searches for a
     smaller input failing the same way. Returns ``{"failure", "verdict",
     "shrunk"}`` (``shrunk`` is None for a pass)."""
-    return _json.loads(shrink_json(command, input_text, time_limit, max_runs))
+    return _json.loads(shrink_json(command, input_text, time_limit, max_runs, max_seconds))
 
 
 __all__ = [

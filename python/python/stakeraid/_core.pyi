@@ -267,6 +267,7 @@ def grade_json(
     jobs: int = 0,
     shrink_runs: int = 60,
     expected: str = "engine",
+    shrink_time: float = 60.0,
 ) -> str:
     """The JSON report of ``stakeraid grade --json`` (see ``stakeraid.grade``)."""
 
@@ -281,5 +282,6 @@ def shrink_json(
     input_text: str,
     time_limit: float = 10.0,
     max_runs: int = 60,
+    max_seconds: float = 60.0,
 ) -> str:
     """A run's verdict and smallest failing input as JSON (see ``stakeraid.shrink``)."""
