@@ -7,7 +7,7 @@
 
 use std::fmt;
 use std::io;
-use std::path::Path;
+use std::path::{Component, Path, PathBuf};
 use std::time::Duration;
 
 use crate::play::referee::{
@@ -48,14 +48,26 @@ impl Program {
     /// A program and its arguments (`grade -- python3 homework.py`), run
     /// with each word quoted for `sh`. A word that names a file or folder
     /// relative to `cwd` is made absolute, since each case runs in a
-    /// temporary folder. `None` for no word at all.
+    /// temporary folder; so is a program given as a relative path that
+    /// names nothing, so that the check says it does not exist. `None` for
+    /// no word at all.
     pub fn from_args(args: &[String], cwd: &Path) -> Option<Program> {
         let words: Vec<String> = args
             .iter()
-            .map(|a| {
+            .enumerate()
+            .map(|(i, a)| {
                 let path = Path::new(a);
-                if !a.starts_with('-') && path.is_relative() && cwd.join(path).exists() {
-                    cwd.join(path).display().to_string()
+                let program_path = i == 0 && a.contains('/');
+                if !a.starts_with('-')
+                    && path.is_relative()
+                    && (program_path || cwd.join(path).exists())
+                {
+                    // `./a.out` as `/cwd/a.out`, not `/cwd/./a.out`.
+                    let plain: PathBuf = path
+                        .components()
+                        .filter(|c| *c != Component::CurDir)
+                        .collect();
+                    cwd.join(plain).display().to_string()
                 } else {
                     a.clone()
                 }
@@ -209,6 +221,13 @@ mod tests {
         assert!(Program::from_args(&[], dir.path()).is_none());
         let missing = Program::from_args(&["/no/such/prog".into()], dir.path()).unwrap();
         assert_eq!(missing.check().unwrap_err().problem, "does not exist");
+        let missing = Program::from_args(&["./nothere".into()], dir.path()).unwrap();
+        let e = missing.check().unwrap_err();
+        assert_eq!(e.problem, "does not exist");
+        assert_eq!(e.program, dir.path().join("nothere").display().to_string());
+        std::fs::write(dir.path().join("a.out"), "").unwrap();
+        let p = Program::from_args(&["./a.out".into()], dir.path()).unwrap();
+        assert_eq!(p.command(), dir.path().join("a.out").display().to_string());
         let p = Program::shell("/etc/passwd x");
         assert_eq!(p.check().unwrap_err().problem, "is not executable");
         assert_eq!(p.to_string(), "cmd:/etc/passwd x");

@@ -440,6 +440,7 @@ fn bad_use_is_one_line_and_status_2() {
     let missing = ["grade", "--", "/no/such/program"];
     let not_exec = ["grade", "cmd:/etc/passwd"];
     let unknown = ["grade", "--", "no-such-program-anywhere", "x"];
+    let relative = ["grade", "--", "./nothere"];
     for args in [
         &cases[..],
         &limit[..],
@@ -447,6 +448,7 @@ fn bad_use_is_one_line_and_status_2() {
         &missing[..],
         &not_exec[..],
         &unknown[..],
+        &relative[..],
     ] {
         let out = run(dir.path(), args, b"");
         let stderr = String::from_utf8_lossy(&out.stderr);
@@ -455,6 +457,9 @@ fn bad_use_is_one_line_and_status_2() {
         assert!(stderr.starts_with("stakeraid: "), "{args:?}: {stderr}");
         assert!(out.stdout.is_empty(), "{args:?}: no case ran");
     }
+    let out = run(dir.path(), &relative, b"");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("nothere does not exist"), "{stderr}");
 }
 
 #[test]
