@@ -12,7 +12,7 @@ use crate::play::referee::Exit;
 use super::cases::{Case, CaseKind, CaseSize, Dispute, GradeBy};
 use super::run::{CaseRun, Program};
 use super::shrink::{Shrunk, ShrunkSummary};
-use super::verdict::{Failure, Verdict};
+use super::verdict::{visible, Failure, Verdict, VISIBLE_KEY};
 use super::GradeSettings;
 
 /// The cases of the assignment's rule: all of them pass for 100 points,
@@ -241,7 +241,7 @@ pub fn gradescope_json(report: &GradeReport) -> serde_json::Value {
                     r.input, r.expected
                 ));
                 if let Some(got) = &r.output {
-                    output.push_str(&format!("\nyour output.txt:\n{got}"));
+                    output.push_str(&format!("\nyour output.txt:\n{}", edges_shown(got)));
                 }
             }
             json!({
@@ -276,6 +276,28 @@ fn indented(text: &str) -> String {
     text.lines().map(|l| format!("    {l}\n")).collect()
 }
 
+/// A program's `output.txt` as a report shows it: the white space at the
+/// start and end of each line made visible (a trailing space or a CR is
+/// otherwise lost on the page), and the key when there is any.
+fn edges_shown(text: &str) -> String {
+    let blank = |c: char| matches!(c, ' ' | '\t' | '\r');
+    let mut marked = false;
+    let mut out = String::new();
+    for line in text.split_inclusive('\n') {
+        let line = line.strip_suffix('\n').unwrap_or(line);
+        let body = line.trim_matches(blank);
+        let start = line.len() - line.trim_start_matches(blank).len();
+        let (lead, rest) = line.split_at(start);
+        let tail = &rest[body.len()..];
+        marked |= !lead.is_empty() || !tail.is_empty();
+        let _ = writeln!(out, "{}{body}{}", visible(lead), visible(tail));
+    }
+    if marked {
+        let _ = writeln!(out, "({VISIBLE_KEY})");
+    }
+    out
+}
+
 /// A smallest failing input as the terminal and Gradescope show it.
 fn shrunk_text(s: &ShrunkSummary) -> String {
     let mut out = String::new();
@@ -293,7 +315,7 @@ fn shrunk_text(s: &ShrunkSummary) -> String {
     let _ = write!(out, "  expected output.txt:\n{}", indented(&s.expected));
     match &s.output {
         Some(got) => {
-            let _ = write!(out, "  your output.txt:\n{}", indented(got));
+            let _ = write!(out, "  your output.txt:\n{}", indented(&edges_shown(got)));
             if !got.ends_with('\n') {
                 out.push_str("    (no newline at the end)\n");
             }
@@ -431,11 +453,22 @@ mod tests {
     }
 
     #[test]
+    fn white_space_at_the_edges_of_an_output_shows() {
+        assert_eq!(edges_shown("A1 Stake\nX.\n"), "A1 Stake\nX.\n");
+        assert_eq!(
+            edges_shown("A1 Stake \r\n\tX.\n"),
+            format!("A1 Stake·␍\n→X.\n({VISIBLE_KEY})\n")
+        );
+    }
+
+    #[test]
     fn the_assignment_rule() {
         let pass = || result(Verdict::Pass);
         let spacing = || {
             result(Verdict::Spacing {
                 differences: vec![super::super::Spacing::NoFinalNewline],
+                line: None,
+                written: None,
             })
         };
         let timeout = || {

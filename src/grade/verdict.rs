@@ -151,6 +151,12 @@ pub enum Verdict {
     Spacing {
         /// What differs.
         differences: Vec<Spacing>,
+        /// The first line (from 1) whose white space differs, if one
+        /// does (not when only the final newline is missing).
+        line: Option<usize>,
+        /// That line as written, its white space made visible (`·` a
+        /// space, `→` a tab, `␍` a carriage return).
+        written: Option<String>,
     },
     /// The program ended cleanly without writing `output.txt`.
     NoOutput,
@@ -360,9 +366,17 @@ impl fmt::Display for Verdict {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Verdict::Pass => f.write_str("pass"),
-            Verdict::Spacing { differences } => {
+            Verdict::Spacing {
+                differences,
+                line,
+                written,
+            } => {
                 let list: Vec<String> = differences.iter().map(|d| d.to_string()).collect();
-                write!(f, "right answer, white space differs: {}", list.join(", "))
+                write!(f, "right answer, white space differs: {}", list.join(", "))?;
+                if let (Some(line), Some(written)) = (line, written) {
+                    write!(f, "; line {line} is \"{written}\" ({VISIBLE_KEY})")?;
+                }
+                Ok(())
             }
             Verdict::NoOutput => f.write_str("no output.txt written"),
             Verdict::WrongName { found } => {
@@ -537,8 +551,11 @@ pub fn judge_output(case: &Case, output: &[u8]) -> Verdict {
     let text = std::str::from_utf8(output).ok();
     if let Some(text) = text {
         if normalized(text) == normalized(&case.expected) {
+            let (line, written) = first_spacing_line(text, &case.expected).unzip();
             return Verdict::Spacing {
                 differences: spacing(text),
+                line,
+                written,
             };
         }
     }
@@ -666,6 +683,38 @@ fn normalized(text: &str) -> String {
         }
     }
     s
+}
+
+/// What the marks of [`visible`] stand for.
+pub(super) const VISIBLE_KEY: &str = "· a space, → a tab, ␍ a carriage return";
+
+/// `line` with its white space made visible: every space `·`, tab `→` and
+/// carriage return `␍`, so that a trailing space shows in a report.
+pub(super) fn visible(line: &str) -> String {
+    line.chars()
+        .map(|c| match c {
+            ' ' => '·',
+            '\t' => '→',
+            '\r' => '␍',
+            c => c,
+        })
+        .collect()
+}
+
+/// The first line of `text` (from 1) that differs from `expected`'s, with
+/// its white space made visible; `None` when only the end differs (no
+/// final newline).
+fn first_spacing_line(text: &str, expected: &str) -> Option<(usize, String)> {
+    let mut written = text.split('\n');
+    let mut wanted = expected.lines();
+    for i in 1.. {
+        match (written.next(), wanted.next()) {
+            (Some(w), Some(e)) if w == e => {}
+            (Some(""), None) | (None, _) => return None,
+            (Some(w), _) => return Some((i, visible(w))),
+        }
+    }
+    None
 }
 
 /// The white-space differences of `text` from the canonical form.
@@ -835,9 +884,19 @@ mod tests {
         assert_eq!(
             verdict(&case, RAID.trim_end()),
             Verdict::Spacing {
-                differences: vec![Spacing::NoFinalNewline]
+                differences: vec![Spacing::NoFinalNewline],
+                line: None,
+                written: None,
             }
         );
+        let v = verdict(&case, &RAID.replace("C3 Raid", "C3 Raid "));
+        assert_eq!(
+            v.to_string(),
+            "right answer, white space differs: spaces at the start or end of a line; \
+             line 1 is \"C3·Raid·\" (· a space, → a tab, ␍ a carriage return)"
+        );
+        let v = verdict(&case, &RAID.replace("..XOX", "..XOX\t"));
+        assert!(v.to_string().contains("line 3 is \"..XOX→\""), "{v}");
         let crlf = RAID.replace('\n', "\r\n").replace("C3 Raid", "C3  Raid ") + "\r\n";
         let v = verdict(&case, &crlf);
         assert_eq!(
@@ -848,7 +907,9 @@ mod tests {
                     Spacing::EdgeSpaces,
                     Spacing::InnerSpaces,
                     Spacing::BlankLines
-                ]
+                ],
+                line: Some(1),
+                written: Some("C3··Raid·␍".into()),
             }
         );
         assert!(v.passes(true) && !v.passes(false));
