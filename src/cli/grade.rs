@@ -70,7 +70,8 @@ pub struct GradeArgs {
     /// to this file (`-`: standard output, instead of the text report).
     #[arg(long, value_name = "FILE")]
     json: Option<PathBuf>,
-    /// Also write Gradescope's results.json to this file.
+    /// Also write Gradescope's results.json to this file (`-`: standard
+    /// output, instead of the text report).
     #[arg(long, value_name = "FILE")]
     gradescope: Option<PathBuf>,
 }
@@ -110,9 +111,17 @@ fn program(command: &[String]) -> anyhow::Result<Program> {
 /// Grades the program and prints the report; `Ok(true)` when every case
 /// passes byte for byte.
 pub fn run_grade(args: &GradeArgs) -> anyhow::Result<bool> {
+    let stdout = Some(Path::new("-"));
+    let json_out = args.json.as_deref() == stdout;
+    let gradescope_out = args.gradescope.as_deref() == stdout;
+    // Two JSON documents back to back are no JSON document.
+    anyhow::ensure!(
+        !(json_out && gradescope_out),
+        "--json - and --gradescope - would both write to standard output: give one of them a file"
+    );
     let program = program(&args.command)?;
     program.check()?;
-    let to_stdout = args.json.as_deref() == Some(Path::new("-"));
+    let to_stdout = json_out || gradescope_out;
     for path in [&args.json, &args.gradescope].into_iter().flatten() {
         if path != Path::new("-") {
             check_writable(path)?;
@@ -171,7 +180,7 @@ pub fn run_grade(args: &GradeArgs) -> anyhow::Result<bool> {
     }
     if let Some(path) = &args.json {
         let text = serde_json::to_string_pretty(&report)? + "\n";
-        if to_stdout {
+        if json_out {
             write_stdout(&text)?;
         } else {
             write_output(path, text.as_bytes())?;
@@ -179,7 +188,11 @@ pub fn run_grade(args: &GradeArgs) -> anyhow::Result<bool> {
     }
     if let Some(path) = &args.gradescope {
         let text = serde_json::to_string_pretty(&report.gradescope())? + "\n";
-        write_output(path, text.as_bytes())?;
+        if gradescope_out {
+            write_stdout(&text)?;
+        } else {
+            write_output(path, text.as_bytes())?;
+        }
     }
     Ok(report.all_pass())
 }

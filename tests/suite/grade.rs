@@ -441,6 +441,16 @@ fn bad_use_is_one_line_and_status_2() {
     let not_exec = ["grade", "cmd:/etc/passwd"];
     let unknown = ["grade", "--", "no-such-program-anywhere", "x"];
     let relative = ["grade", "--", "./nothere"];
+    let two = [
+        "grade",
+        "--json",
+        "-",
+        "--gradescope",
+        "-",
+        "--",
+        "python3",
+        &textbook,
+    ];
     for args in [
         &cases[..],
         &limit[..],
@@ -449,6 +459,7 @@ fn bad_use_is_one_line_and_status_2() {
         &not_exec[..],
         &unknown[..],
         &relative[..],
+        &two[..],
     ] {
         let out = run(dir.path(), args, b"");
         let stderr = String::from_utf8_lossy(&out.stderr);
@@ -749,4 +760,26 @@ fn the_shrinker_stops_at_its_time_budget_and_says_so() {
     let runs = shrunk["runs"].as_u64().unwrap();
     assert!((1..=4).contains(&runs), "{runs}");
     assert!(start.elapsed().as_secs() < 10);
+}
+
+#[test]
+fn gradescope_results_on_standard_output_are_the_only_document_there() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = fixture("textbook.py").display().to_string();
+    let args = [
+        "grade",
+        "--cases",
+        "2",
+        "--gradescope",
+        "-",
+        "--",
+        python(),
+        "-B",
+        &path,
+    ];
+    let out = run(dir.path(), &args, b"");
+    assert_eq!(out.status.code(), Some(0));
+    let json: Value = serde_json::from_slice(&out.stdout)
+        .unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&out.stdout)));
+    assert_eq!(json["tests"].as_array().unwrap().len(), 2, "{json:#}");
 }
