@@ -8,7 +8,9 @@ use std::time::Duration;
 
 use anyhow::Context;
 use indicatif::{ProgressBar, ProgressStyle};
-use stakeraid::grade::{grade, select_cases, GradeBy, GradeSettings, Program, RunSettings};
+use stakeraid::grade::{
+    grade, select_cases, GradeBy, GradeSettings, Program, RunSettings, Visibility,
+};
 
 use super::io::{check_writable, end_on_signal, write_output, write_stdout};
 
@@ -74,6 +76,16 @@ pub struct GradeArgs {
     /// output, instead of the text report).
     #[arg(long, value_name = "FILE")]
     gradescope: Option<PathBuf>,
+    /// Who sees the Gradescope tests that show the graded inputs (every
+    /// case, and the smallest failing inputs): visible, hidden,
+    /// after_due_date or after_published. The score is always visible.
+    #[arg(
+        long,
+        value_name = "WHEN",
+        default_value = "visible",
+        requires = "gradescope"
+    )]
+    gradescope_visibility: Visibility,
 }
 
 /// Parses `--cases`: a whole number from 1.
@@ -187,7 +199,8 @@ pub fn run_grade(args: &GradeArgs) -> anyhow::Result<bool> {
         }
     }
     if let Some(path) = &args.gradescope {
-        let text = serde_json::to_string_pretty(&report.gradescope())? + "\n";
+        let text =
+            serde_json::to_string_pretty(&report.gradescope(args.gradescope_visibility))? + "\n";
         if gradescope_out {
             write_stdout(&text)?;
         } else {

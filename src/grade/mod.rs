@@ -50,7 +50,7 @@ pub use cases::{
     Dispute, GradeBy, ASSIGNMENT_CASES,
 };
 pub use folder::{cases_from_dir, select_cases, CasesError};
-pub use report::{gradescope_json, CaseResult, GradeReport, Score};
+pub use report::{gradescope_json, CaseResult, GradeReport, Score, Visibility};
 pub use run::{run_case, CaseRun, Program, RunSettings, MAX_FILE_BYTES};
 pub use shrink::{shrink, ShrinkBudget, Shrunk, ShrunkSummary, Stopped};
 pub use verdict::{

@@ -219,54 +219,98 @@ impl GradeReport {
     }
 
     /// The report as Gradescope's autograder reads it (`results.json`):
-    /// the strict score, and one test per case (1 point each, the score
-    /// itself set by the rule), with the verdict and the texts of a
-    /// failing case as its output.
-    pub fn gradescope(&self) -> serde_json::Value {
-        gradescope_json(self)
+    /// the strict score, one test holding it, and one test per case with
+    /// the verdict and the texts of a failing case as its output, shown
+    /// to students as `inputs` says ([`gradescope_json`]).
+    pub fn gradescope(&self, inputs: Visibility) -> serde_json::Value {
+        gradescope_json(self, inputs)
     }
 }
 
-/// [`GradeReport::gradescope`].
-pub fn gradescope_json(report: &GradeReport) -> serde_json::Value {
-    let tests: Vec<serde_json::Value> = report
-        .cases
-        .iter()
-        .map(|r| {
-            let passed = r.verdict.passes(false);
-            let mut output = format!("{}\n{}", r.summary, r.verdict);
-            if !passed {
-                output.push_str(&format!(
-                    "\n\ninput.txt:\n{}\nexpected output.txt:\n{}",
-                    r.input, r.expected
-                ));
-                if let Some(got) = &r.output {
-                    output.push_str(&format!("\nyour output.txt:\n{}", edges_shown(got)));
-                }
-            }
-            json!({
-                "name": format!("{}: {}", r.name, r.summary),
-                "score": u32::from(passed),
-                "max_score": 1,
-                "status": if passed { "passed" } else { "failed" },
-                "output": output,
-            })
-        })
-        .collect();
-    let mut output = format!("Score: {}\n", report.strict.rule);
+/// Who sees a Gradescope test, and when (its `visibility`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Visibility {
+    /// Students see it at once.
+    #[default]
+    Visible,
+    /// Only instructors see it.
+    Hidden,
+    /// Students see it after the due date.
+    AfterDueDate,
+    /// Students see it once the grades are published.
+    AfterPublished,
+}
+
+impl std::str::FromStr for Visibility {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Visibility, String> {
+        match s.trim() {
+            "visible" => Ok(Visibility::Visible),
+            "hidden" => Ok(Visibility::Hidden),
+            "after_due_date" => Ok(Visibility::AfterDueDate),
+            "after_published" => Ok(Visibility::AfterPublished),
+            _ => Err(format!(
+                "{s:?}: must be visible, hidden, after_due_date or after_published"
+            )),
+        }
+    }
+}
+
+/// [`GradeReport::gradescope`]. The score follows the assignment's rule
+/// (100, or 50 - N), which is no sum of per-case points: so one test
+/// carries the whole score out of 100, and the cases are tests with a
+/// status and no points, so that the tests add up to the score Gradescope
+/// shows. The cases and the smallest failing inputs (the graded inputs
+/// themselves) are shown to students as `inputs` says; the score and its
+/// rule always are.
+pub fn gradescope_json(report: &GradeReport, inputs: Visibility) -> serde_json::Value {
+    let mut rule = format!("{}\n", report.strict.rule);
     if report.lenient != report.strict {
-        output.push_str(&format!(
+        rule.push_str(&format!(
             "With white space ignored: {}\n",
             report.lenient.rule
         ));
     }
-    for s in &report.shrunk {
-        output.push('\n');
-        output.push_str(&shrunk_text(s));
+    let mut tests = vec![json!({
+        "name": "Score (the assignment's rule: 100 if every case passes, else 50 - N)",
+        "score": report.strict.points,
+        "max_score": 100,
+        "output": rule,
+        "visibility": Visibility::Visible,
+    })];
+    tests.extend(report.cases.iter().map(|r| {
+        let passed = r.verdict.passes(false);
+        let mut output = format!("{}\n{}", r.summary, r.verdict);
+        if !passed {
+            output.push_str(&format!(
+                "\n\ninput.txt:\n{}\nexpected output.txt:\n{}",
+                r.input, r.expected
+            ));
+            if let Some(got) = &r.output {
+                output.push_str(&format!("\nyour output.txt:\n{}", edges_shown(got)));
+            }
+        }
+        json!({
+            "name": format!("{}: {}", r.name, r.summary),
+            "status": if passed { "passed" } else { "failed" },
+            "output": output,
+            "visibility": inputs,
+        })
+    }));
+    if !report.shrunk.is_empty() {
+        let text: Vec<String> = report.shrunk.iter().map(shrunk_text).collect();
+        tests.push(json!({
+            "name": "Smallest failing inputs",
+            "status": "failed",
+            "output": text.join("\n"),
+            "visibility": inputs,
+        }));
     }
     json!({
         "score": report.strict.points,
-        "output": output,
+        "output": format!("Score: {rule}"),
         "tests": tests,
     })
 }

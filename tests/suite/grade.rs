@@ -411,16 +411,18 @@ fn the_text_report_and_gradescope_results() {
         "{text}"
     );
     let tests = json["tests"].as_array().unwrap();
-    assert_eq!(tests.len(), 3);
-    assert_eq!(tests[1]["status"], "failed");
-    assert_eq!(
-        (&tests[0]["score"], &tests[0]["max_score"]),
-        (&Value::from(1), &Value::from(1))
-    );
-    assert!(tests[1]["output"]
+    // The score, the three cases, the smallest failing inputs.
+    assert_eq!(tests.len(), 5, "{json:#}");
+    // What the tests add up to is the score Gradescope shows.
+    let sum: u64 = tests.iter().filter_map(|t| t["score"].as_u64()).sum();
+    let max: u64 = tests.iter().filter_map(|t| t["max_score"].as_u64()).sum();
+    assert_eq!((sum, max), (score, 100), "{json:#}");
+    assert_eq!(tests[2]["status"], "failed");
+    assert!(tests[2]["output"]
         .as_str()
         .unwrap()
         .contains("expected output.txt"));
+    assert!(tests.iter().all(|t| t["visibility"] == "visible"));
 }
 
 #[test]
@@ -781,5 +783,43 @@ fn gradescope_results_on_standard_output_are_the_only_document_there() {
     assert_eq!(out.status.code(), Some(0));
     let json: Value = serde_json::from_slice(&out.stdout)
         .unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&out.stdout)));
-    assert_eq!(json["tests"].as_array().unwrap().len(), 2, "{json:#}");
+    assert_eq!(json["tests"].as_array().unwrap().len(), 1 + 2, "{json:#}");
+}
+
+#[test]
+fn gradescope_can_hide_the_inputs_until_grades_are_published() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = fixture("tie_break.py").display().to_string();
+    let args = [
+        "grade",
+        "--cases",
+        "3",
+        "--gradescope",
+        "-",
+        "--gradescope-visibility",
+        "after_published",
+        "--",
+        python(),
+        "-B",
+        &path,
+    ];
+    let out = run(dir.path(), &args, b"");
+    let json: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert!(
+        !json["output"].as_str().unwrap().contains("input.txt"),
+        "{json:#}"
+    );
+    let tests = json["tests"].as_array().unwrap();
+    let mut hidden = 0;
+    for t in tests {
+        let output = t["output"].as_str().unwrap();
+        if t["score"].is_null() {
+            assert_eq!(t["visibility"], "after_published", "{t:#}");
+            hidden += usize::from(output.contains("input.txt"));
+        } else {
+            assert_eq!(t["visibility"], "visible", "{t:#}");
+            assert!(!output.contains("input.txt"), "{t:#}");
+        }
+    }
+    assert!(hidden >= 2, "{json:#}");
 }
