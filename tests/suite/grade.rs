@@ -823,3 +823,26 @@ fn gradescope_can_hide_the_inputs_until_grades_are_published() {
     }
     assert!(hidden >= 2, "{json:#}");
 }
+
+#[test]
+fn a_crash_on_large_boards_shrinks_the_board_in_a_few_runs() {
+    // An empty 22x22 board: the fixture crashes from 13x13 on.
+    let mut input = String::from("22\nMINIMAX\nX\n1\n");
+    for r in 0..22 {
+        let row: Vec<String> = (0..22)
+            .map(|c| ((r * 22 + c) % 97 + 1).to_string())
+            .collect();
+        input.push_str(&(row.join(" ") + "\n"));
+    }
+    for _ in 0..22 {
+        input.push_str(&".".repeat(22));
+        input.push('\n');
+    }
+    let folder = folder_of(&[&input]);
+    let from = folder.path().display().to_string();
+    let args = ["--cases-from", &from, "--shrink-runs", "8"];
+    let (_, report) = grade("crash_large.py", &args, &[]);
+    let shrunk = &report["shrunk"][0];
+    assert_eq!(shrunk["failure"], "crash");
+    assert_eq!(shrunk["size"]["n"], 13, "{shrunk:#}");
+}
