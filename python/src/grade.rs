@@ -33,15 +33,27 @@ fn seconds(name: &str, seconds: f64) -> PyResult<Duration> {
 }
 
 /// The program a Python caller names: a shell command (`str`, `cmd:`
-/// optional), or a program and its arguments (a list), checked.
+/// optional), or a program and its arguments (a list), checked. A list's
+/// words that name files of the current folder are made absolute, as on
+/// the command line after `--`; a string is run by `sh` as written, so a
+/// relative path in it is refused rather than rewritten inside shell text.
 fn program(command: &Bound<'_, PyAny>) -> PyResult<Program> {
-    let program = if let Ok(text) = command.extract::<String>() {
-        Program::shell(text.strip_prefix("cmd:").unwrap_or(&text))
-    } else {
-        let args: Vec<String> = command.extract()?;
-        let cwd = std::env::current_dir()?;
-        Program::from_args(&args, &cwd).ok_or_else(|| value_error("no program given"))?
-    };
+    if let Ok(text) = command.extract::<String>() {
+        let program = Program::shell(text.strip_prefix("cmd:").unwrap_or(&text));
+        program.check().map_err(|e| {
+            let hint = if e.problem.contains("current folder") {
+                " (or pass a list, such as ['python3', 'prog.py'], whose relative paths \
+                 are made absolute)"
+            } else {
+                ""
+            };
+            value_error(format!("{e}{hint}"))
+        })?;
+        return Ok(program);
+    }
+    let args: Vec<String> = command.extract()?;
+    let cwd = std::env::current_dir()?;
+    let program = Program::from_args(&args, &cwd).ok_or_else(|| value_error("no program given"))?;
     program.check().map_err(value_error)?;
     Ok(program)
 }
