@@ -764,47 +764,31 @@ fn the_shrinker_stops_at_its_time_budget_and_says_so() {
     assert!(start.elapsed().as_secs() < 10);
 }
 
+/// Grades the fixture `name` with `args`, results.json on standard
+/// output; returns the exit code and the JSON there.
+fn gradescope_of(name: &str, args: &[&str]) -> (Option<i32>, Value) {
+    let dir = tempfile::tempdir().unwrap();
+    let path = fixture(name).display().to_string();
+    let mut all = vec!["grade", "--gradescope", "-"];
+    all.extend_from_slice(args);
+    all.extend_from_slice(&["--", python(), "-B", &path]);
+    let out = run(dir.path(), &all, b"");
+    let json = serde_json::from_slice(&out.stdout)
+        .unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&out.stdout)));
+    (out.status.code(), json)
+}
+
 #[test]
 fn gradescope_results_on_standard_output_are_the_only_document_there() {
-    let dir = tempfile::tempdir().unwrap();
-    let path = fixture("textbook.py").display().to_string();
-    let args = [
-        "grade",
-        "--cases",
-        "2",
-        "--gradescope",
-        "-",
-        "--",
-        python(),
-        "-B",
-        &path,
-    ];
-    let out = run(dir.path(), &args, b"");
-    assert_eq!(out.status.code(), Some(0));
-    let json: Value = serde_json::from_slice(&out.stdout)
-        .unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&out.stdout)));
+    let (code, json) = gradescope_of("textbook.py", &["--cases", "2"]);
+    assert_eq!(code, Some(0));
     assert_eq!(json["tests"].as_array().unwrap().len(), 1 + 2, "{json:#}");
 }
 
 #[test]
 fn gradescope_can_hide_the_inputs_until_grades_are_published() {
-    let dir = tempfile::tempdir().unwrap();
-    let path = fixture("tie_break.py").display().to_string();
-    let args = [
-        "grade",
-        "--cases",
-        "3",
-        "--gradescope",
-        "-",
-        "--gradescope-visibility",
-        "after_published",
-        "--",
-        python(),
-        "-B",
-        &path,
-    ];
-    let out = run(dir.path(), &args, b"");
-    let json: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let args = ["--cases", "3", "--gradescope-visibility", "after_published"];
+    let (_, json) = gradescope_of("tie_break.py", &args);
     assert!(
         !json["output"].as_str().unwrap().contains("input.txt"),
         "{json:#}"
