@@ -137,7 +137,7 @@ impl Shrunk {
 /// judged `verdict`) that fails the same way, within `budget`: a slow
 /// failure (a program that crashes after seconds of work) is held to its
 /// time, not only to its number of runs. The board's side is bisected
-/// first, then the greedy steps of [`smaller`] follow. Timeouts are not
+/// first, then the greedy steps of `smaller` follow. Timeouts are not
 /// shrunk (each try would cost up to the time limit): the case itself is
 /// returned. A verdict that passes is an
 /// `InvalidInput` error: there is no failure to keep.
