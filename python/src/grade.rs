@@ -150,21 +150,25 @@ pub(crate) fn shrink_json(
     to_json(&result.map_err(|e| PyOSError::new_err(e.to_string()))?)
 }
 
-/// A whole grade, as the JSON report of `stakeraid grade --json`.
+/// Which cases `grade_json` runs: the seed, their number, the folder and
+/// what its cases are graded by (`stakeraid.grade`'s `seed`, `cases`,
+/// `cases_from`, `expected`).
+type Selection = (u64, Option<usize>, Option<PathBuf>, String);
+
+/// How `grade_json` runs them: the time limit, the jobs, and the shrinker's
+/// runs and seconds (`time_limit`, `jobs`, `shrink_runs`, `shrink_time`).
+type Limits = (f64, i64, usize, f64);
+
+/// A whole grade, as the JSON report of `stakeraid grade --json`. The
+/// settings come grouped as `stakeraid.grade` passes them, every one given.
 #[pyfunction]
-#[pyo3(signature = (command, seed = 1, cases = None, cases_from = None, time_limit = 10.0,
-                    jobs = 0, shrink_runs = 60, expected = "engine", shrink_time = 60.0))]
 pub(crate) fn grade_json(
     command: &Bound<'_, PyAny>,
-    seed: u64,
-    cases: Option<usize>,
-    cases_from: Option<PathBuf>,
-    time_limit: f64,
-    jobs: i64,
-    shrink_runs: usize,
-    expected: &str,
-    shrink_time: f64,
+    selection: Selection,
+    limits: Limits,
 ) -> PyResult<String> {
+    let (seed, cases, cases_from, expected) = selection;
+    let (time_limit, jobs, shrink_runs, shrink_time) = limits;
     let py = command.py();
     let by: GradeBy = expected
         .parse()

@@ -59,7 +59,9 @@ def grade(
     folder's file (``"folder"``); either way its ``dispute`` says so."""
     return _json.loads(
         grade_json(
-            command, seed, cases, cases_from, time_limit, jobs, shrink_runs, expected, shrink_time
+            command,
+            (seed, cases, cases_from, expected),
+            (time_limit, jobs, shrink_runs, shrink_time),
         )
     )
 
