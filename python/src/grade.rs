@@ -9,32 +9,51 @@ use pyo3::exceptions::PyOSError;
 use pyo3::prelude::*;
 use serde_json::{json, Value};
 
-use stakeraid::grade::{self, Case, CaseKind, CaseSettings, GradeSettings, Program, RunSettings};
+use stakeraid::grade::{
+    self, Case, CaseKind, CaseSettings, GradeBy, GradeSettings, Program, RunSettings,
+};
 use stakeraid::parse_problem;
 
 use crate::errors::{thread_count, value_error};
 
 /// A time limit in seconds from Python: above 0, at most 1e9.
 fn time_limit(seconds: f64) -> PyResult<Duration> {
+    self::seconds("time_limit", seconds)
+}
+
+/// The seconds of the argument `name`: above 0, at most 1e9.
+fn seconds(name: &str, seconds: f64) -> PyResult<Duration> {
     if seconds.is_finite() && seconds > 0.0 && seconds <= 1e9 {
         Ok(Duration::from_secs_f64(seconds))
     } else {
         Err(value_error(format!(
-            "time_limit must be seconds above 0 and at most 1e9, got {seconds}"
+            "{name} must be seconds above 0 and at most 1e9, got {seconds}"
         )))
     }
 }
 
 /// The program a Python caller names: a shell command (`str`, `cmd:`
-/// optional), or a program and its arguments (a list), checked.
+/// optional), or a program and its arguments (a list), checked. A list's
+/// words that name files of the current folder are made absolute, as on
+/// the command line after `--`; a string is run by `sh` as written, so a
+/// relative path in it is refused rather than rewritten inside shell text.
 fn program(command: &Bound<'_, PyAny>) -> PyResult<Program> {
-    let program = if let Ok(text) = command.extract::<String>() {
-        Program::shell(text.strip_prefix("cmd:").unwrap_or(&text))
-    } else {
-        let args: Vec<String> = command.extract()?;
-        let cwd = std::env::current_dir()?;
-        Program::from_args(&args, &cwd).ok_or_else(|| value_error("no program given"))?
-    };
+    if let Ok(text) = command.extract::<String>() {
+        let program = Program::shell(text.strip_prefix("cmd:").unwrap_or(&text));
+        program.check().map_err(|e| {
+            let hint = if e.problem.contains("current folder") {
+                " (or pass a list, such as ['python3', 'prog.py'], whose relative paths \
+                 are made absolute)"
+            } else {
+                ""
+            };
+            value_error(format!("{e}{hint}"))
+        })?;
+        return Ok(program);
+    }
+    let args: Vec<String> = command.extract()?;
+    let cwd = std::env::current_dir()?;
+    let program = Program::from_args(&args, &cwd).ok_or_else(|| value_error("no program given"))?;
     program.check().map_err(value_error)?;
     Ok(program)
 }
@@ -100,15 +119,20 @@ pub(crate) fn judge_output_json(
 /// Runs the program on an `input.txt` and, if it fails, searches for a
 /// smaller input failing the same way.
 #[pyfunction]
-#[pyo3(signature = (command, input_text, time_limit = 10.0, max_runs = 60))]
+#[pyo3(signature = (command, input_text, time_limit = 10.0, max_runs = 60, max_seconds = 60.0))]
 pub(crate) fn shrink_json(
     py: Python<'_>,
     command: &Bound<'_, PyAny>,
     input_text: &str,
     time_limit: f64,
     max_runs: usize,
+    max_seconds: f64,
 ) -> PyResult<String> {
     let program = program(command)?;
+    let budget = grade::ShrinkBudget {
+        runs: max_runs,
+        time: seconds("max_seconds", max_seconds)?,
+    };
     let case = input_case(input_text)?;
     let settings = RunSettings {
         time_limit: self::time_limit(time_limit)?,
@@ -118,7 +142,7 @@ pub(crate) fn shrink_json(
         let shrunk = match verdict.failure() {
             None => None,
             Some(_) => {
-                Some(grade::shrink(&program, &case, &run, &verdict, &settings, max_runs)?.summary())
+                Some(grade::shrink(&program, &case, &run, &verdict, &settings, &budget)?.summary())
             }
         };
         Ok(json!({ "failure": verdict.failure(), "verdict": verdict, "shrunk": shrunk }))
@@ -126,32 +150,42 @@ pub(crate) fn shrink_json(
     to_json(&result.map_err(|e| PyOSError::new_err(e.to_string()))?)
 }
 
-/// A whole grade, as the JSON report of `stakeraid grade --json`.
+/// Which cases `grade_json` runs: the seed, their number, the folder and
+/// what its cases are graded by (`stakeraid.grade`'s `seed`, `cases`,
+/// `cases_from`, `expected`).
+type Selection = (u64, Option<usize>, Option<PathBuf>, String);
+
+/// How `grade_json` runs them: the time limit, the jobs, and the shrinker's
+/// runs and seconds (`time_limit`, `jobs`, `shrink_runs`, `shrink_time`).
+type Limits = (f64, i64, usize, f64);
+
+/// A whole grade, as the JSON report of `stakeraid grade --json`. The
+/// settings come grouped as `stakeraid.grade` passes them, every one given.
 #[pyfunction]
-#[pyo3(signature = (command, seed = 1, cases = None, cases_from = None, time_limit = 10.0,
-                    jobs = 0, shrink_runs = 60))]
 pub(crate) fn grade_json(
     command: &Bound<'_, PyAny>,
-    seed: u64,
-    cases: Option<usize>,
-    cases_from: Option<PathBuf>,
-    time_limit: f64,
-    jobs: i64,
-    shrink_runs: usize,
+    selection: Selection,
+    limits: Limits,
 ) -> PyResult<String> {
+    let (seed, cases, cases_from, expected) = selection;
+    let (time_limit, jobs, shrink_runs, shrink_time) = limits;
     let py = command.py();
+    let by: GradeBy = expected
+        .parse()
+        .map_err(|e| value_error(format!("expected: {e}")))?;
     let program = program(command)?;
     let limit = self::time_limit(time_limit)?;
     if cases == Some(0) {
         return Err(value_error("cases must be at least 1"));
     }
     let (list, source) = py
-        .detach(|| grade::select_cases(cases_from.as_deref(), seed, cases, limit))
+        .detach(|| grade::select_cases(cases_from.as_deref(), by, seed, cases, limit))
         .map_err(value_error)?;
     let settings = GradeSettings {
         run: RunSettings { time_limit: limit },
         jobs: thread_count(jobs)?,
         shrink_runs,
+        shrink_time: seconds("shrink_time", shrink_time)?,
     };
     let mut report = py
         .detach(|| grade::grade(&program, &list, &settings, &|_| {}))

@@ -65,6 +65,14 @@ def test_a_whole_grade():
     assert report["cases"][0]["verdict"] == {"verdict": "wrong_name", "found": "Output.txt"}
 
 
+def test_a_relative_path_in_a_command_string_is_refused_and_a_list_resolves(monkeypatch):
+    monkeypatch.chdir(FIXTURES)
+    with pytest.raises(ValueError, match="textbook.py names a file of the current folder"):
+        stakeraid.grade(f"{sys.executable} -B textbook.py", cases=1)
+    report = stakeraid.grade([sys.executable, "-B", "textbook.py"], cases=2, time_limit=4)
+    assert report["strict"]["points"] == 100
+
+
 def test_bad_use_is_a_value_error():
     with pytest.raises(ValueError, match="does not exist"):
         stakeraid.grade(["/no/such/program"])

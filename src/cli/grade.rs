@@ -8,7 +8,9 @@ use std::time::Duration;
 
 use anyhow::Context;
 use indicatif::{ProgressBar, ProgressStyle};
-use stakeraid::grade::{grade, select_cases, GradeSettings, Program, RunSettings};
+use stakeraid::grade::{
+    grade, select_cases, GradeBy, GradeSettings, Program, RunSettings, Visibility,
+};
 
 use super::io::{check_writable, end_on_signal, write_output, write_stdout};
 
@@ -37,6 +39,16 @@ pub struct GradeArgs {
     /// input.txt and output.txt, in name order.
     #[arg(long, value_name = "DIR")]
     cases_from: Option<PathBuf>,
+    /// Where a folder's output.txt is not the textbook answer, grade by the
+    /// textbook answer (engine) or by the folder's file (folder), as the
+    /// course's own script does; either way the case is reported.
+    #[arg(
+        long,
+        value_name = "BY",
+        default_value = "engine",
+        requires = "cases_from"
+    )]
+    expected: GradeBy,
     /// CPU seconds a case may use (the whole process tree); the wall clock
     /// allows three times it plus a second. A generated case is cheap
     /// enough for a plain textbook Python program in a quarter of it.
@@ -51,13 +63,29 @@ pub struct GradeArgs {
     /// each kind of failure (0: none).
     #[arg(long, value_name = "N", default_value_t = 60)]
     shrink_runs: usize,
+    /// Wall-clock seconds the search for a smaller failing input may spend
+    /// on each kind of failure (checked before each run).
+    #[arg(long, value_name = "SECONDS", default_value = "60", allow_negative_numbers = true,
+          value_parser = parse_time_limit)]
+    shrink_time: Duration,
     /// Also write every case (input, expected, got, verdict, times) as JSON
     /// to this file (`-`: standard output, instead of the text report).
     #[arg(long, value_name = "FILE")]
     json: Option<PathBuf>,
-    /// Also write Gradescope's results.json to this file.
+    /// Also write Gradescope's results.json to this file (`-`: standard
+    /// output, instead of the text report).
     #[arg(long, value_name = "FILE")]
     gradescope: Option<PathBuf>,
+    /// Who sees the Gradescope tests that show the graded inputs (every
+    /// case, and the smallest failing inputs): visible, hidden,
+    /// after_due_date or after_published. The score is always visible.
+    #[arg(
+        long,
+        value_name = "WHEN",
+        default_value = "visible",
+        requires = "gradescope"
+    )]
+    gradescope_visibility: Visibility,
 }
 
 /// Parses `--cases`: a whole number from 1.
@@ -95,9 +123,17 @@ fn program(command: &[String]) -> anyhow::Result<Program> {
 /// Grades the program and prints the report; `Ok(true)` when every case
 /// passes byte for byte.
 pub fn run_grade(args: &GradeArgs) -> anyhow::Result<bool> {
+    let stdout = Some(Path::new("-"));
+    let json_out = args.json.as_deref() == stdout;
+    let gradescope_out = args.gradescope.as_deref() == stdout;
+    // Two JSON documents back to back are no JSON document.
+    anyhow::ensure!(
+        !(json_out && gradescope_out),
+        "--json - and --gradescope - would both write to standard output: give one of them a file"
+    );
     let program = program(&args.command)?;
     program.check()?;
-    let to_stdout = args.json.as_deref() == Some(Path::new("-"));
+    let to_stdout = json_out || gradescope_out;
     for path in [&args.json, &args.gradescope].into_iter().flatten() {
         if path != Path::new("-") {
             check_writable(path)?;
@@ -105,6 +141,7 @@ pub fn run_grade(args: &GradeArgs) -> anyhow::Result<bool> {
     }
     let (cases, source) = select_cases(
         args.cases_from.as_deref(),
+        args.expected,
         args.seed,
         args.cases,
         args.time_limit,
@@ -115,6 +152,7 @@ pub fn run_grade(args: &GradeArgs) -> anyhow::Result<bool> {
         },
         jobs: args.jobs,
         shrink_runs: args.shrink_runs,
+        shrink_time: args.shrink_time,
     };
 
     let terminal = std::io::stderr().is_terminal();
@@ -154,15 +192,20 @@ pub fn run_grade(args: &GradeArgs) -> anyhow::Result<bool> {
     }
     if let Some(path) = &args.json {
         let text = serde_json::to_string_pretty(&report)? + "\n";
-        if to_stdout {
+        if json_out {
             write_stdout(&text)?;
         } else {
             write_output(path, text.as_bytes())?;
         }
     }
     if let Some(path) = &args.gradescope {
-        let text = serde_json::to_string_pretty(&report.gradescope())? + "\n";
-        write_output(path, text.as_bytes())?;
+        let text =
+            serde_json::to_string_pretty(&report.gradescope(args.gradescope_visibility))? + "\n";
+        if gradescope_out {
+            write_stdout(&text)?;
+        } else {
+            write_output(path, text.as_bytes())?;
+        }
     }
     Ok(report.all_pass())
 }

@@ -4,7 +4,6 @@
 //! MINIMAX mode so that every root move's value is exact.
 
 use std::fmt;
-use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use serde::Serialize;
@@ -12,7 +11,7 @@ use serde::Serialize;
 use crate::api::{analyse, Analysis, ApiError, Limits, Position};
 use crate::game::random::{random_board_from, Rng};
 use crate::game::{legal_moves, Board, MoveKind, Player, Square};
-use crate::text::{input_text, parse_problem, Problem, Question, SearchMode};
+use crate::text::{input_text, Problem, Question, SearchMode};
 
 /// Why a case was drawn: a course-style random position, or one of the
 /// positions that catch a common mistake.
@@ -79,6 +78,47 @@ pub struct Case {
     pub analysis: Analysis,
     /// The estimated node count of a textbook minimax search of the case.
     pub textbook_nodes: u64,
+    /// For a case read from a folder whose `output.txt` is not the exact
+    /// answer: what it says instead, and which of the two is graded.
+    pub dispute: Option<Dispute>,
+}
+
+/// What a case read from a folder is graded against when the folder's
+/// `output.txt` is not the exact answer.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum GradeBy {
+    /// The exact answer: the folder's mistake costs no program a point.
+    #[default]
+    Engine,
+    /// The folder's `output.txt`, byte for byte, as the course's own script
+    /// compares; a program that writes the exact answer there fails.
+    Folder,
+}
+
+impl std::str::FromStr for GradeBy {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<GradeBy, String> {
+        match s.trim().to_ascii_lowercase().as_str() {
+            "engine" => Ok(GradeBy::Engine),
+            "folder" => Ok(GradeBy::Folder),
+            _ => Err(format!("{s:?}: must be engine or folder")),
+        }
+    }
+}
+
+/// A folder's `output.txt` that is not the exact answer of its `input.txt`:
+/// the case's fault, not the program's.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Dispute {
+    /// The folder's `output.txt` (line ends made `\n`).
+    pub folder: String,
+    /// The case, what its `output.txt` says and what the textbook search
+    /// answers, in one line.
+    pub line: String,
+    /// Which answer the case is graded against.
+    pub graded_by: GradeBy,
 }
 
 /// How large a case is, in the four ways the shrinker makes one smaller.
@@ -137,6 +177,7 @@ impl Case {
             input: input_text(&problem),
             expected: analysis.output_text(),
             textbook_nodes: textbook_nodes(&problem.board, problem.player, depth),
+            dispute: None,
             analysis,
             problem,
         })
@@ -180,6 +221,14 @@ impl Case {
             self.depth(),
             self.problem.board.empty_count()
         )
+    }
+
+    /// True when the case is graded against a folder's `output.txt` that
+    /// is not the exact answer.
+    pub fn graded_by_folder(&self) -> bool {
+        self.dispute
+            .as_ref()
+            .is_some_and(|d| d.graded_by == GradeBy::Folder)
     }
 
     /// The same position asked in the other mode (MINIMAX for ALPHABETA and
@@ -248,6 +297,9 @@ fn textbook_micros_per_node(n: usize) -> f64 {
 pub fn textbook_seconds(n: usize, nodes: u64) -> f64 {
     nodes as f64 * textbook_micros_per_node(n) * 1e-6
 }
+
+/// The number of cases the assignment's grader runs.
+pub const ASSIGNMENT_CASES: usize = 50;
 
 /// A generated case must be answerable by a plain Python textbook program
 /// in this share of the time limit.
@@ -509,149 +561,11 @@ fn has_kind(case: &Case) -> bool {
     }
 }
 
-/// The cases of a grade and where they come from, in words: the
-/// folder's (`cases_from`, its first `count` when given), else `count`
-/// drawn from `seed` (50 when not given, the assignment's number).
-pub fn select_cases(
-    cases_from: Option<&Path>,
-    seed: u64,
-    count: Option<usize>,
-    time_limit: Duration,
-) -> Result<(Vec<Case>, String), CasesError> {
-    match cases_from {
-        Some(dir) => {
-            let mut folders = case_folders(dir)?;
-            folders.truncate(count.unwrap_or(usize::MAX));
-            let cases = folders
-                .iter()
-                .map(|folder| case_from_folder(folder))
-                .collect::<Result<_, _>>()?;
-            Ok((cases, format!("from {}", dir.display())))
-        }
-        None => {
-            let settings = CaseSettings {
-                seed,
-                count: count.unwrap_or(ASSIGNMENT_CASES),
-                time_limit,
-            };
-            Ok((generate_cases(&settings), format!("seed {seed}")))
-        }
-    }
-}
-
-/// The number of cases the assignment's grader runs.
-pub const ASSIGNMENT_CASES: usize = 50;
-
-/// Why the cases of a folder could not be read.
-#[derive(Debug, thiserror::Error)]
-pub enum CasesError {
-    /// The folder cannot be listed.
-    #[error("cannot read the cases folder {}: {source}", .dir.display())]
-    Folder {
-        /// The folder.
-        dir: PathBuf,
-        /// Why.
-        source: std::io::Error,
-    },
-    /// No `input.txt` / `output.txt` pair in it.
-    #[error("{}: no case in it (a case is a folder holding input.txt and output.txt)", .0.display())]
-    Empty(PathBuf),
-    /// A file of a case cannot be read.
-    #[error("{}: {source}", .path.display())]
-    File {
-        /// The file.
-        path: PathBuf,
-        /// Why.
-        source: std::io::Error,
-    },
-    /// An `input.txt` that is not a MINIMAX or ALPHABETA problem.
-    #[error("{}: {source}", .path.display())]
-    Input {
-        /// The file.
-        path: PathBuf,
-        /// Why.
-        source: ApiError,
-    },
-}
-
-/// The cases of `dir`, shaped as the course's test folders: every
-/// sub-folder holding `input.txt` and `output.txt` is a case named after
-/// it, in name order (or `dir` itself, when it holds the pair). The
-/// expected output is the folder's `output.txt` (line ends made `\n`);
-/// the analysis explains a miss.
-pub fn cases_from_dir(dir: &Path) -> Result<Vec<Case>, CasesError> {
-    case_folders(dir)?
-        .iter()
-        .map(|folder| case_from_folder(folder))
-        .collect()
-}
-
-/// The case folders of `dir` (see [`cases_from_dir`]), in name order.
-fn case_folders(dir: &Path) -> Result<Vec<PathBuf>, CasesError> {
-    let folder_error = |source| CasesError::Folder {
-        dir: dir.to_path_buf(),
-        source,
-    };
-    let is_case = |p: &Path| p.join("input.txt").is_file() && p.join("output.txt").is_file();
-    let mut folders: Vec<PathBuf> = if is_case(dir) {
-        vec![dir.to_path_buf()]
-    } else {
-        let mut v = Vec::new();
-        for entry in std::fs::read_dir(dir).map_err(folder_error)? {
-            let path = entry.map_err(folder_error)?.path();
-            if is_case(&path) {
-                v.push(path);
-            }
-        }
-        v
-    };
-    if folders.is_empty() {
-        return Err(CasesError::Empty(dir.to_path_buf()));
-    }
-    folders.sort();
-    Ok(folders)
-}
-
-fn case_from_folder(folder: &Path) -> Result<Case, CasesError> {
-    let read = |name: &str| {
-        let path = folder.join(name);
-        std::fs::read(&path).map_err(|source| CasesError::File { path, source })
-    };
-    let input_path = folder.join("input.txt");
-    let input = read("input.txt")?;
-    let expected = read("output.txt")?;
-    let invalid = |source: ApiError| CasesError::Input {
-        path: input_path.clone(),
-        source,
-    };
-    let problem = parse_problem(&input).map_err(|e| invalid(e.into()))?;
-    let name = folder.file_name().map_or_else(
-        || folder.display().to_string(),
-        |n| n.to_string_lossy().into_owned(),
-    );
-    let mut case = Case::new(name, CaseKind::Given, problem).map_err(invalid)?;
-    // The program reads the folder's own text, as the course's grader gives it.
-    case.input = String::from_utf8_lossy(&input).into_owned();
-    case.expected = unix_text(&String::from_utf8_lossy(&expected));
-    Ok(case)
-}
-
-/// `text` with `\n` line ends, no trailing blank lines and a final `\n`.
-fn unix_text(text: &str) -> String {
-    let mut s = text.replace("\r\n", "\n").replace('\r', "\n");
-    while s.ends_with("\n\n") {
-        s.pop();
-    }
-    if !s.ends_with('\n') {
-        s.push('\n');
-    }
-    s
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::search::reference;
+    use crate::text::parse_problem;
 
     fn settings(seed: u64, count: usize) -> CaseSettings {
         CaseSettings {
@@ -711,36 +625,5 @@ mod tests {
                 assert_eq!(estimate, exact);
             }
         }
-    }
-
-    #[test]
-    fn folders_read_as_cases() {
-        let dir = tempfile::tempdir().unwrap();
-        assert!(matches!(
-            cases_from_dir(dir.path()),
-            Err(CasesError::Empty(_))
-        ));
-        assert!(matches!(
-            cases_from_dir(&dir.path().join("nowhere")),
-            Err(CasesError::Folder { .. })
-        ));
-        let case = dir.path().join("one");
-        std::fs::create_dir(&case).unwrap();
-        std::fs::write(
-            case.join("input.txt"),
-            "3\r\nMINIMAX\r\nO\r\n2\r\n1 8 23\r\n5 42 12\r\n26 30 9\r\nX..\r\n...\r\n...",
-        )
-        .unwrap();
-        std::fs::write(case.join("output.txt"), "B3 Stake\r\nX..\r\n...\r\n.O.").unwrap();
-        let cases = cases_from_dir(dir.path()).unwrap();
-        assert_eq!(cases.len(), 1);
-        assert_eq!(cases[0].name, "one");
-        assert_eq!(cases[0].expected, "B3 Stake\nX..\n...\n.O.\n");
-        assert!(cases[0].input.contains("\r\n"), "the folder's own text");
-        std::fs::write(case.join("input.txt"), "3\nCOMPETITION\nO\n2\n").unwrap();
-        assert!(matches!(
-            cases_from_dir(dir.path()),
-            Err(CasesError::Input { .. })
-        ));
     }
 }

@@ -14,7 +14,12 @@
 //! let cases = generate_cases(&CaseSettings { seed: 1, count: 50, time_limit });
 //! let program = Program::shell("python3 /home/me/homework.py");
 //! program.check()?;
-//! let settings = GradeSettings { run: RunSettings { time_limit }, jobs: 0, shrink_runs: 60 };
+//! let settings = GradeSettings {
+//!     run: RunSettings { time_limit },
+//!     jobs: 0,
+//!     shrink_runs: 60,
+//!     shrink_time: Duration::from_secs(60),
+//! };
 //! let report = grade(&program, &cases, &settings, &|_| {})?;
 //! println!("{}", report.strict.rule);
 //! # Ok::<(), Box<dyn std::error::Error>>(())
@@ -31,20 +36,23 @@
 
 use std::io;
 use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::Duration;
 
 mod cases;
+mod folder;
 mod report;
 mod run;
 mod shrink;
 mod verdict;
 
 pub use cases::{
-    cases_from_dir, generate_cases, select_cases, textbook_nodes, textbook_seconds, Case, CaseKind,
-    CaseSettings, CaseSize, CasesError, ASSIGNMENT_CASES,
+    generate_cases, textbook_nodes, textbook_seconds, Case, CaseKind, CaseSettings, CaseSize,
+    Dispute, GradeBy, ASSIGNMENT_CASES,
 };
-pub use report::{gradescope_json, CaseResult, GradeReport, Score};
+pub use folder::{cases_from_dir, select_cases, CasesError};
+pub use report::{gradescope_json, CaseResult, GradeReport, Score, Visibility};
 pub use run::{run_case, CaseRun, Program, RunSettings, MAX_FILE_BYTES};
-pub use shrink::{shrink, Shrunk, ShrunkSummary};
+pub use shrink::{shrink, ShrinkBudget, Shrunk, ShrunkSummary, Stopped};
 pub use verdict::{
     judge, judge_output, with_other_mode, CellDiff, Failure, Miss, Spacing, Verdict,
 };
@@ -60,6 +68,18 @@ pub struct GradeSettings {
     /// Program runs the shrinker may spend on each kind of failure (0: no
     /// shrinking).
     pub shrink_runs: usize,
+    /// Wall-clock time the shrinker may spend on each kind of failure.
+    pub shrink_time: Duration,
+}
+
+impl GradeSettings {
+    /// What the shrinker may spend on each kind of failure.
+    pub fn shrink_budget(&self) -> ShrinkBudget {
+        ShrinkBudget {
+            runs: self.shrink_runs,
+            time: self.shrink_time,
+        }
+    }
 }
 
 /// Runs `program` on `case` and judges the run; a wrong move explained
@@ -109,10 +129,12 @@ pub fn grade(
         on_case(&result);
         Ok((run, result))
     })?;
-    // Timeouts are not shrunk: each try could cost the whole time limit.
+    // Timeouts are not shrunk: each try could cost the whole time limit. A
+    // disputed case is the folder's fault: a smaller input has no folder.
     let mut firsts: Vec<(Failure, usize)> = Vec::new();
     for (i, (_, result)) in judged.iter().enumerate() {
-        if let Some(f) = result.verdict.failure().filter(|&f| f != Failure::Timeout) {
+        let shrinkable = |f: &Failure| !matches!(f, Failure::Timeout | Failure::Disputed);
+        if let Some(f) = result.verdict.failure().filter(shrinkable) {
             if !firsts.iter().any(|&(g, _)| g == f) {
                 firsts.push((f, i));
             }
@@ -129,7 +151,7 @@ pub fn grade(
                 run,
                 &result.verdict,
                 &settings.run,
-                settings.shrink_runs,
+                &settings.shrink_budget(),
             )
         })?
     };

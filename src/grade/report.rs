@@ -9,10 +9,10 @@ use serde_json::json;
 
 use crate::play::referee::Exit;
 
-use super::cases::{Case, CaseKind, CaseSize};
+use super::cases::{Case, CaseKind, CaseSize, Dispute, GradeBy};
 use super::run::{CaseRun, Program};
 use super::shrink::{Shrunk, ShrunkSummary};
-use super::verdict::{Failure, Verdict};
+use super::verdict::{visible, Failure, Verdict, VISIBLE_KEY};
 use super::GradeSettings;
 
 /// The cases of the assignment's rule: all of them pass for 100 points,
@@ -52,6 +52,8 @@ pub struct CaseResult {
     pub stdout: String,
     /// Standard error, its start and end.
     pub stderr: String,
+    /// The folder's `output.txt` when it is not the exact answer, and why.
+    pub dispute: Option<Dispute>,
 }
 
 impl CaseResult {
@@ -77,6 +79,7 @@ impl CaseResult {
             files: run.files.clone(),
             stdout: run.stdout.text(),
             stderr: run.stderr.text(),
+            dispute: case.dispute.clone(),
         }
     }
 }
@@ -163,6 +166,8 @@ pub struct GradeReport {
     pub jobs: usize,
     /// Program runs the shrinker could spend on each kind of failure.
     pub shrink_runs: usize,
+    /// Wall-clock seconds the shrinker could spend on each kind of failure.
+    pub shrink_time: f64,
     /// Every case, in order.
     pub cases: Vec<CaseResult>,
     /// The score, byte-for-byte comparison.
@@ -199,6 +204,7 @@ impl GradeReport {
             wall_limit: settings.run.limits().wall.as_secs_f64(),
             jobs: settings.jobs,
             shrink_runs: settings.shrink_runs,
+            shrink_time: settings.shrink_time.as_secs_f64(),
             strict: Score::of(&cases, false),
             lenient: Score::of(&cases, true),
             cases,
@@ -213,54 +219,98 @@ impl GradeReport {
     }
 
     /// The report as Gradescope's autograder reads it (`results.json`):
-    /// the strict score, and one test per case (1 point each, the score
-    /// itself set by the rule), with the verdict and the texts of a
-    /// failing case as its output.
-    pub fn gradescope(&self) -> serde_json::Value {
-        gradescope_json(self)
+    /// the strict score, one test holding it, and one test per case with
+    /// the verdict and the texts of a failing case as its output, shown
+    /// to students as `inputs` says ([`gradescope_json`]).
+    pub fn gradescope(&self, inputs: Visibility) -> serde_json::Value {
+        gradescope_json(self, inputs)
     }
 }
 
-/// [`GradeReport::gradescope`].
-pub fn gradescope_json(report: &GradeReport) -> serde_json::Value {
-    let tests: Vec<serde_json::Value> = report
-        .cases
-        .iter()
-        .map(|r| {
-            let passed = r.verdict.passes(false);
-            let mut output = format!("{}\n{}", r.summary, r.verdict);
-            if !passed {
-                output.push_str(&format!(
-                    "\n\ninput.txt:\n{}\nexpected output.txt:\n{}",
-                    r.input, r.expected
-                ));
-                if let Some(got) = &r.output {
-                    output.push_str(&format!("\nyour output.txt:\n{got}"));
-                }
-            }
-            json!({
-                "name": format!("{}: {}", r.name, r.summary),
-                "score": u32::from(passed),
-                "max_score": 1,
-                "status": if passed { "passed" } else { "failed" },
-                "output": output,
-            })
-        })
-        .collect();
-    let mut output = format!("Score: {}\n", report.strict.rule);
+/// Who sees a Gradescope test, and when (its `visibility`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Visibility {
+    /// Students see it at once.
+    #[default]
+    Visible,
+    /// Only instructors see it.
+    Hidden,
+    /// Students see it after the due date.
+    AfterDueDate,
+    /// Students see it once the grades are published.
+    AfterPublished,
+}
+
+impl std::str::FromStr for Visibility {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Visibility, String> {
+        match s.trim() {
+            "visible" => Ok(Visibility::Visible),
+            "hidden" => Ok(Visibility::Hidden),
+            "after_due_date" => Ok(Visibility::AfterDueDate),
+            "after_published" => Ok(Visibility::AfterPublished),
+            _ => Err(format!(
+                "{s:?}: must be visible, hidden, after_due_date or after_published"
+            )),
+        }
+    }
+}
+
+/// [`GradeReport::gradescope`]. The score follows the assignment's rule
+/// (100, or 50 - N), which is no sum of per-case points: so one test
+/// carries the whole score out of 100, and the cases are tests with a
+/// status and no points, so that the tests add up to the score Gradescope
+/// shows. The cases and the smallest failing inputs (the graded inputs
+/// themselves) are shown to students as `inputs` says; the score and its
+/// rule always are.
+pub fn gradescope_json(report: &GradeReport, inputs: Visibility) -> serde_json::Value {
+    let mut rule = format!("{}\n", report.strict.rule);
     if report.lenient != report.strict {
-        output.push_str(&format!(
+        rule.push_str(&format!(
             "With white space ignored: {}\n",
             report.lenient.rule
         ));
     }
-    for s in &report.shrunk {
-        output.push('\n');
-        output.push_str(&shrunk_text(s));
+    let mut tests = vec![json!({
+        "name": "Score (the assignment's rule: 100 if every case passes, else 50 - N)",
+        "score": report.strict.points,
+        "max_score": 100,
+        "output": rule,
+        "visibility": Visibility::Visible,
+    })];
+    tests.extend(report.cases.iter().map(|r| {
+        let passed = r.verdict.passes(false);
+        let mut output = format!("{}\n{}", r.summary, r.verdict);
+        if !passed {
+            output.push_str(&format!(
+                "\n\ninput.txt:\n{}\nexpected output.txt:\n{}",
+                r.input, r.expected
+            ));
+            if let Some(got) = &r.output {
+                output.push_str(&format!("\nyour output.txt:\n{}", edges_shown(got)));
+            }
+        }
+        json!({
+            "name": format!("{}: {}", r.name, r.summary),
+            "status": if passed { "passed" } else { "failed" },
+            "output": output,
+            "visibility": inputs,
+        })
+    }));
+    if !report.shrunk.is_empty() {
+        let text: Vec<String> = report.shrunk.iter().map(shrunk_text).collect();
+        tests.push(json!({
+            "name": "Smallest failing inputs",
+            "status": "failed",
+            "output": text.join("\n"),
+            "visibility": inputs,
+        }));
     }
     json!({
         "score": report.strict.points,
-        "output": output,
+        "output": format!("Score: {rule}"),
         "tests": tests,
     })
 }
@@ -270,19 +320,46 @@ fn indented(text: &str) -> String {
     text.lines().map(|l| format!("    {l}\n")).collect()
 }
 
+/// A program's `output.txt` as a report shows it: the white space at the
+/// start and end of each line made visible (a trailing space or a CR is
+/// otherwise lost on the page), and the key when there is any.
+fn edges_shown(text: &str) -> String {
+    let blank = |c: char| matches!(c, ' ' | '\t' | '\r');
+    let mut marked = false;
+    let mut out = String::new();
+    for line in text.split_inclusive('\n') {
+        let line = line.strip_suffix('\n').unwrap_or(line);
+        let body = line.trim_matches(blank);
+        let start = line.len() - line.trim_start_matches(blank).len();
+        let (lead, rest) = line.split_at(start);
+        let tail = &rest[body.len()..];
+        marked |= !lead.is_empty() || !tail.is_empty();
+        let _ = writeln!(out, "{}{body}{}", visible(lead), visible(tail));
+    }
+    if marked {
+        let _ = writeln!(out, "({VISIBLE_KEY})");
+    }
+    out
+}
+
 /// A smallest failing input as the terminal and Gradescope show it.
 fn shrunk_text(s: &ShrunkSummary) -> String {
     let mut out = String::new();
     let _ = writeln!(
         out,
-        "Smallest failing input for {} (from {}: {} -> {}; {} runs):",
-        s.failure, s.from, s.from_size, s.size, s.runs
+        "Smallest failing input for {} (from {}: {} -> {}; {} runs, {}):",
+        s.failure,
+        s.from,
+        s.from_size,
+        s.size,
+        s.runs,
+        s.stopped.describe()
     );
     let _ = write!(out, "  input.txt:\n{}", indented(&s.input));
     let _ = write!(out, "  expected output.txt:\n{}", indented(&s.expected));
     match &s.output {
         Some(got) => {
-            let _ = write!(out, "  your output.txt:\n{}", indented(got));
+            let _ = write!(out, "  your output.txt:\n{}", indented(&edges_shown(got)));
             if !got.ends_with('\n') {
                 out.push_str("    (no newline at the end)\n");
             }
@@ -316,6 +393,25 @@ impl fmt::Display for GradeReport {
             self.time_limit,
             self.wall_limit
         )?;
+        let disputes: Vec<&Dispute> = self
+            .cases
+            .iter()
+            .filter_map(|r| r.dispute.as_ref())
+            .collect();
+        if let Some(first) = disputes.first() {
+            writeln!(f)?;
+            let by = match first.graded_by {
+                GradeBy::Engine => "graded by the textbook answer",
+                GradeBy::Folder => "graded by the folder's output.txt all the same",
+            };
+            writeln!(
+                f,
+                "Cases whose output.txt is not the textbook answer ({by}):"
+            )?;
+            for d in disputes {
+                writeln!(f, "  {}", d.line)?;
+            }
+        }
         writeln!(f)?;
         let width = self.cases.iter().map(|r| r.name.len()).max().unwrap_or(0);
         for r in &self.cases {
@@ -396,7 +492,17 @@ mod tests {
             files: Vec::new(),
             stdout: String::new(),
             stderr: String::new(),
+            dispute: None,
         }
+    }
+
+    #[test]
+    fn white_space_at_the_edges_of_an_output_shows() {
+        assert_eq!(edges_shown("A1 Stake\nX.\n"), "A1 Stake\nX.\n");
+        assert_eq!(
+            edges_shown("A1 Stake \r\n\tX.\n"),
+            format!("A1 Stake·␍\n→X.\n({VISIBLE_KEY})\n")
+        );
     }
 
     #[test]
@@ -405,6 +511,8 @@ mod tests {
         let spacing = || {
             result(Verdict::Spacing {
                 differences: vec![super::super::Spacing::NoFinalNewline],
+                line: None,
+                written: None,
             })
         };
         let timeout = || {

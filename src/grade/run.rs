@@ -7,7 +7,7 @@
 
 use std::fmt;
 use std::io;
-use std::path::Path;
+use std::path::{Component, Path, PathBuf};
 use std::time::Duration;
 
 use crate::play::referee::{
@@ -48,14 +48,26 @@ impl Program {
     /// A program and its arguments (`grade -- python3 homework.py`), run
     /// with each word quoted for `sh`. A word that names a file or folder
     /// relative to `cwd` is made absolute, since each case runs in a
-    /// temporary folder. `None` for no word at all.
+    /// temporary folder; so is a program given as a relative path that
+    /// names nothing, so that the check says it does not exist. `None` for
+    /// no word at all.
     pub fn from_args(args: &[String], cwd: &Path) -> Option<Program> {
         let words: Vec<String> = args
             .iter()
-            .map(|a| {
+            .enumerate()
+            .map(|(i, a)| {
                 let path = Path::new(a);
-                if !a.starts_with('-') && path.is_relative() && cwd.join(path).exists() {
-                    cwd.join(path).display().to_string()
+                let program_path = i == 0 && a.contains('/');
+                if !a.starts_with('-')
+                    && path.is_relative()
+                    && (program_path || cwd.join(path).exists())
+                {
+                    // `./a.out` as `/cwd/a.out`, not `/cwd/./a.out`.
+                    let plain: PathBuf = path
+                        .components()
+                        .filter(|c| *c != Component::CurDir)
+                        .collect();
+                    cwd.join(plain).display().to_string()
                 } else {
                     a.clone()
                 }
@@ -79,12 +91,26 @@ impl Program {
     }
 
     /// Checks that the command starts something that exists and may be
-    /// executed, so that a typing mistake is one error before the first
-    /// case rather than a crash in every case.
+    /// executed, and that a shell command names no file of the current
+    /// folder by a relative path (each case runs in a folder of its own,
+    /// where it would not be found), so that a typing mistake is one error
+    /// before the first case rather than a crash in every case.
     pub fn check(&self) -> Result<(), ProgramError> {
+        let cwd = std::env::current_dir().unwrap_or_default();
+        self.check_in(&cwd)
+    }
+
+    /// [`Program::check`] from the folder `cwd`.
+    fn check_in(&self, cwd: &Path) -> Result<(), ProgramError> {
         let problem = match &self.word {
             Some(word) => program_problem(word).map(|p| (word.as_str(), p)),
-            None => command_problem(&self.command),
+            None => command_problem(&self.command).or_else(|| {
+                relative_word(&self.command, cwd).map(|w| {
+                    let why = "names a file of the current folder, but the command runs in \
+                               each case's own temporary folder: give its full path";
+                    (w, why)
+                })
+            }),
         };
         match problem {
             None => Ok(()),
@@ -101,6 +127,21 @@ impl fmt::Display for Program {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(&self.shown)
     }
+}
+
+/// The first word of the shell command `command` that names a file or
+/// folder of `cwd` by a relative path (quotes around it taken off), other
+/// than the case's own `input.txt` and `output.txt`. Words the shell would
+/// expand or that redirect are left alone: rewriting them could change
+/// what the command means.
+fn relative_word<'a>(command: &'a str, cwd: &Path) -> Option<&'a str> {
+    command
+        .split_whitespace()
+        .map(|w| w.trim_matches(|c| c == '\'' || c == '"'))
+        .filter(|w| !w.is_empty() && !w.starts_with('-'))
+        .filter(|w| !w.contains(|c: char| "$`*?[]<>|;&(){}~=\\".contains(c)))
+        .filter(|w| !["input.txt", "output.txt"].contains(w))
+        .find(|w| Path::new(w).is_relative() && cwd.join(w).exists())
 }
 
 /// `word` quoted for `sh`: as it is when it holds nothing the shell reads
@@ -209,6 +250,19 @@ mod tests {
         assert!(Program::from_args(&[], dir.path()).is_none());
         let missing = Program::from_args(&["/no/such/prog".into()], dir.path()).unwrap();
         assert_eq!(missing.check().unwrap_err().problem, "does not exist");
+        let missing = Program::from_args(&["./nothere".into()], dir.path()).unwrap();
+        let e = missing.check().unwrap_err();
+        assert_eq!(e.problem, "does not exist");
+        assert_eq!(e.program, dir.path().join("nothere").display().to_string());
+        std::fs::write(dir.path().join("a.out"), "").unwrap();
+        let p = Program::from_args(&["./a.out".into()], dir.path()).unwrap();
+        assert_eq!(p.command(), dir.path().join("a.out").display().to_string());
+        let p = Program::shell("python3 hw.py");
+        let e = p.check_in(dir.path()).unwrap_err();
+        assert_eq!(e.program, "hw.py");
+        assert!(e.problem.contains("give its full path"), "{e}");
+        let full = format!("python3 '{}' < input.txt", hw.display());
+        assert!(Program::shell(&full).check_in(dir.path()).is_ok());
         let p = Program::shell("/etc/passwd x");
         assert_eq!(p.check().unwrap_err().problem, "is not executable");
         assert_eq!(p.to_string(), "cmd:/etc/passwd x");

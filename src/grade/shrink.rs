@@ -1,10 +1,12 @@
 //! The smallest failing case: from a case the program fails, smaller
-//! inputs that fail the same way (the same [`Failure`]), found greedily:
-//! a smaller depth, a smaller board (a corner of it), fewer empty cells,
-//! fewer distinct values; each step keeps the first smaller input that
-//! still fails, until none does or the runs allowed are spent.
+//! inputs that fail the same way (the same [`Failure`]): first the board's
+//! side, bisected; then greedily a smaller depth, a smaller board (a corner
+//! of it), fewer empty cells, fewer distinct values; each step keeps the
+//! first smaller input that still fails, until none does or the budget is
+//! spent.
 
 use std::io;
+use std::time::{Duration, Instant};
 
 use serde::Serialize;
 
@@ -34,6 +36,44 @@ pub struct Shrunk {
     pub verdict: Verdict,
     /// Program runs the search took.
     pub runs: usize,
+    /// Why the search stopped.
+    pub stopped: Stopped,
+}
+
+/// What a search for a smaller failing input may spend.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ShrinkBudget {
+    /// Program runs.
+    pub runs: usize,
+    /// Wall-clock time, checked before each run (so one run may pass it).
+    pub time: Duration,
+}
+
+/// Why a search for a smaller failing input stopped.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Stopped {
+    /// No smaller input tried fails the same way.
+    Smallest,
+    /// The runs allowed were spent.
+    Runs,
+    /// The time allowed was spent.
+    Time,
+    /// The failure is not shrunk (a timeout: each try could cost the whole
+    /// time limit).
+    NotShrunk,
+}
+
+impl Stopped {
+    /// Why, in words.
+    pub const fn describe(self) -> &'static str {
+        match self {
+            Stopped::Smallest => "no smaller input fails so",
+            Stopped::Runs => "stopped: the runs allowed were spent",
+            Stopped::Time => "stopped: the time allowed was spent",
+            Stopped::NotShrunk => "not shrunk",
+        }
+    }
 }
 
 /// The size and verdict of a shrink, for reports.
@@ -59,6 +99,8 @@ pub struct ShrunkSummary {
     pub root_values: Vec<(String, i64)>,
     /// Program runs the search took.
     pub runs: usize,
+    /// Why the search stopped.
+    pub stopped: Stopped,
 }
 
 impl Shrunk {
@@ -86,14 +128,18 @@ impl Shrunk {
                 .map(|m| (m.mv.to_string(), m.value))
                 .collect(),
             runs: self.runs,
+            stopped: self.stopped,
         }
     }
 }
 
 /// Searches for a smaller input than `case` (on which `program` made `run`,
-/// judged `verdict`) that fails the same way, with at most `max_runs` runs
-/// of the program. Timeouts are not shrunk (each try would cost up to the
-/// time limit): the case itself is returned. A verdict that passes is an
+/// judged `verdict`) that fails the same way, within `budget`: a slow
+/// failure (a program that crashes after seconds of work) is held to its
+/// time, not only to its number of runs. The board's side is bisected
+/// first, then the greedy steps of `smaller` follow. Timeouts are not
+/// shrunk (each try would cost up to the time limit): the case itself is
+/// returned. A verdict that passes is an
 /// `InvalidInput` error: there is no failure to keep.
 pub fn shrink(
     program: &Program,
@@ -101,8 +147,9 @@ pub fn shrink(
     run: &CaseRun,
     verdict: &Verdict,
     settings: &RunSettings,
-    max_runs: usize,
+    budget: &ShrinkBudget,
 ) -> io::Result<Shrunk> {
+    let start = Instant::now();
     let Some(failure) = verdict.failure() else {
         return Err(io::Error::new(
             io::ErrorKind::InvalidInput,
@@ -117,30 +164,83 @@ pub fn shrink(
         run: run.clone(),
         verdict: verdict.clone(),
         runs: 0,
+        stopped: Stopped::Smallest,
     };
     if failure == Failure::Timeout {
+        best.stopped = Stopped::NotShrunk;
         return Ok(best);
+    }
+    // One try of a smaller problem: `None` once the budget is spent, else
+    // whether it failed the same way (and was kept).
+    let attempt = |best: &mut Shrunk, problem: Problem| -> io::Result<Option<bool>> {
+        if best.runs >= budget.runs {
+            best.stopped = Stopped::Runs;
+            return Ok(None);
+        }
+        if start.elapsed() >= budget.time {
+            best.stopped = Stopped::Time;
+            return Ok(None);
+        }
+        let Ok(candidate) = Case::new("smaller input".into(), CaseKind::Shrunk, problem) else {
+            return Ok(Some(false));
+        };
+        let (run, verdict, runs) = judge_case(program, &candidate, settings)?;
+        best.runs += runs;
+        let same = verdict.failure() == Some(failure);
+        if same {
+            best.case = candidate;
+            best.run = run;
+            best.verdict = verdict;
+        }
+        Ok(Some(same))
+    };
+    // The board's side first, bisected: a program that fails on large
+    // boards fails from some side on, found in a few runs, where cutting
+    // one row and column at a time would spend the budget on a large board.
+    let (mut lo, mut hi) = (0, best.case.problem.board.n());
+    while hi - lo > 1 {
+        let side = (lo + hi) / 2;
+        let Some(problem) = cropped(&best.case.problem, side) else {
+            lo = side;
+            continue;
+        };
+        match attempt(&mut best, problem)? {
+            None => return Ok(best),
+            Some(true) => hi = side,
+            Some(false) => lo = side,
+        }
     }
     'search: loop {
         for problem in smaller(&best.case.problem) {
-            if best.runs >= max_runs {
-                break 'search;
-            }
-            let Ok(candidate) = Case::new("smaller input".into(), CaseKind::Shrunk, problem) else {
-                continue;
-            };
-            let (run, verdict, runs) = judge_case(program, &candidate, settings)?;
-            best.runs += runs;
-            if verdict.failure() == Some(failure) {
-                best.case = candidate;
-                best.run = run;
-                best.verdict = verdict;
-                continue 'search;
+            match attempt(&mut best, problem)? {
+                None => break 'search,
+                Some(true) => continue 'search,
+                Some(false) => {}
             }
         }
         break;
     }
     Ok(best)
+}
+
+/// `problem` on the `side` x `side` part of its board that holds the most
+/// empty cells (the first such part, row-major), if that part has one.
+fn cropped(problem: &Problem, side: usize) -> Option<Problem> {
+    let board = &problem.board;
+    let n = board.n();
+    let empties = |r0: usize, c0: usize| {
+        (r0..r0 + side)
+            .flat_map(|r| (c0..c0 + side).map(move |c| (r, c)))
+            .filter(|&(r, c)| board.square(r, c) == Square::Empty)
+            .count()
+    };
+    let corners = (0..=n - side).flat_map(|r0| (0..=n - side).map(move |c0| (r0, c0)));
+    let (r0, c0) =
+        corners.max_by_key(|&(r0, c0)| (empties(r0, c0), std::cmp::Reverse((r0, c0))))?;
+    Some(Problem {
+        board: crop(board, side, r0, c0)?,
+        ..problem.clone()
+    })
 }
 
 /// Smaller versions of `problem`, most promising first: each smaller in

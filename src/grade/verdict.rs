@@ -60,10 +60,24 @@ pub enum Miss {
     OffByOne {
         /// The depth whose answer the program gave.
         depth: u32,
+        /// The other depth one off, when its answer is the same move: a
+        /// ply short or a ply deep, the case cannot tell which.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        also: Option<u32>,
     },
     /// The move is what a search scoring every position for the other
     /// player chooses.
     WrongSide,
+    /// The move is the first one, and every move is worth 0 or less: what
+    /// a root whose best value starts above minus infinity (0, -100) keeps
+    /// when no move beats that start.
+    HighStart,
+    /// Several of the explanations above fit, and this case cannot tell
+    /// which: only the values are certain.
+    Unclear {
+        /// The explanations that fit, in the order they are tried.
+        could_be: Vec<Miss>,
+    },
     /// The program answers the same position with another move in the
     /// other mode (at most one of its two searches is right).
     ModesDisagree {
@@ -75,6 +89,43 @@ pub enum Miss {
     },
     /// A lower value: the search itself goes wrong.
     Search,
+}
+
+impl Miss {
+    /// What the miss means, for the program's move `mv` and the `answer`.
+    fn describe(&self, mv: Move, answer: Move) -> String {
+        match self {
+            Miss::TieBreak { twin: true } => {
+                "tie-break: the Stake on the same cell ties and comes before the Raid".into()
+            }
+            Miss::TieBreak { twin: false } => {
+                format!("tie-break: equal value, and {answer} comes first in canonical order")
+            }
+            Miss::OffByOne { depth, also: None } => {
+                format!("off by one: {mv} is the answer at depth {depth}")
+            }
+            Miss::OffByOne {
+                depth,
+                also: Some(also),
+            } => format!("off by one: {mv} is the answer at depth {depth} and at depth {also}"),
+            Miss::WrongSide => {
+                format!("wrong side: {mv} is the choice of a search scoring for the other player")
+            }
+            Miss::HighStart => format!(
+                "best value started too high: no move is worth more than 0, and {mv}, \
+                 the first move, is what a root starting at 0 or -100 keeps"
+            ),
+            Miss::ModesDisagree { mode, other } => format!(
+                "MINIMAX and ALPHABETA disagree: in {} mode the program answers {other}",
+                mode.name()
+            ),
+            Miss::Search => "search: a lower value".into(),
+            Miss::Unclear { could_be } => {
+                let list: Vec<String> = could_be.iter().map(|m| m.describe(mv, answer)).collect();
+                format!("cause unclear: {}", list.join("; or "))
+            }
+        }
+    }
 }
 
 /// One cell of the board written that differs from the board after the
@@ -100,6 +151,12 @@ pub enum Verdict {
     Spacing {
         /// What differs.
         differences: Vec<Spacing>,
+        /// The first line (from 1) whose white space differs, if one
+        /// does (not when only the final newline is missing).
+        line: Option<usize>,
+        /// That line as written, its white space made visible (`·` a
+        /// space, `→` a tab, `␍` a carriage return).
+        written: Option<String>,
     },
     /// The program ended cleanly without writing `output.txt`.
     NoOutput,
@@ -130,6 +187,28 @@ pub enum Verdict {
         mv: Move,
         /// The cells that differ, row-major.
         cells: Vec<CellDiff>,
+    },
+    /// The board written is exactly the board after the answer, but the
+    /// move is named otherwise.
+    WrongLabel {
+        /// The move written.
+        #[serde(rename = "move", serialize_with = "move_text::serialize")]
+        mv: Move,
+        /// The answer, whose board was written.
+        #[serde(serialize_with = "move_text::serialize")]
+        answer: Move,
+        /// The name has the answer's row and column swapped.
+        swapped: bool,
+    },
+    /// The exact answer, where the case is graded against a folder's
+    /// `output.txt` that says otherwise: the case's fault, not the
+    /// program's, though the folder's grade fails it.
+    Disputed {
+        /// The exact answer, the one written.
+        #[serde(serialize_with = "move_text::serialize")]
+        answer: Move,
+        /// Its value.
+        value: i64,
     },
     /// A legal move that is not the answer.
     WrongMove {
@@ -181,12 +260,20 @@ pub enum Failure {
     IllegalMove,
     /// A board that is not the board after the move.
     WrongBoard,
+    /// The answer's board under another move's name.
+    WrongLabel,
+    /// The exact answer, where the folder's `output.txt` is not.
+    Disputed,
     /// A tie broken the wrong way.
     TieBreak,
     /// The answer of a depth one off.
     OffByOne,
     /// The other player's evaluation.
     WrongSide,
+    /// The root's best value started too high.
+    HighStart,
+    /// A wrong move that more than one mistake explains.
+    Unclear,
     /// MINIMAX and ALPHABETA answers that differ.
     ModesDisagree,
     /// A lower value.
@@ -207,9 +294,13 @@ impl Failure {
             Failure::Malformed => "malformed output.txt",
             Failure::IllegalMove => "illegal move",
             Failure::WrongBoard => "board not updated right",
+            Failure::WrongLabel => "right board, move named wrong",
+            Failure::Disputed => "the exact answer, not the folder's",
             Failure::TieBreak => "tie-break",
             Failure::OffByOne => "depth off by one",
             Failure::WrongSide => "wrong side's evaluation",
+            Failure::HighStart => "best value started too high",
+            Failure::Unclear => "a wrong move, cause unclear",
             Failure::ModesDisagree => "MINIMAX and ALPHABETA disagree",
             Failure::Search => "search (a lower value)",
             Failure::Timeout => "timeout",
@@ -244,10 +335,14 @@ impl Verdict {
             Verdict::Malformed { .. } => Failure::Malformed,
             Verdict::IllegalMove { .. } => Failure::IllegalMove,
             Verdict::WrongBoard { .. } => Failure::WrongBoard,
+            Verdict::WrongLabel { .. } => Failure::WrongLabel,
+            Verdict::Disputed { .. } => Failure::Disputed,
             Verdict::WrongMove { miss, .. } => match miss {
                 Miss::TieBreak { .. } => Failure::TieBreak,
                 Miss::OffByOne { .. } => Failure::OffByOne,
                 Miss::WrongSide => Failure::WrongSide,
+                Miss::HighStart => Failure::HighStart,
+                Miss::Unclear { .. } => Failure::Unclear,
                 Miss::ModesDisagree { .. } => Failure::ModesDisagree,
                 Miss::Search => Failure::Search,
             },
@@ -271,9 +366,17 @@ impl fmt::Display for Verdict {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Verdict::Pass => f.write_str("pass"),
-            Verdict::Spacing { differences } => {
+            Verdict::Spacing {
+                differences,
+                line,
+                written,
+            } => {
                 let list: Vec<String> = differences.iter().map(|d| d.to_string()).collect();
-                write!(f, "right answer, white space differs: {}", list.join(", "))
+                write!(f, "right answer, white space differs: {}", list.join(", "))?;
+                if let (Some(line), Some(written)) = (line, written) {
+                    write!(f, "; line {line} is \"{written}\" ({VISIBLE_KEY})")?;
+                }
+                Ok(())
             }
             Verdict::NoOutput => f.write_str("no output.txt written"),
             Verdict::WrongName { found } => {
@@ -300,6 +403,25 @@ impl fmt::Display for Verdict {
                     list.join("; ")
                 )
             }
+            Verdict::WrongLabel {
+                mv,
+                answer,
+                swapped,
+            } => {
+                write!(
+                    f,
+                    "the board is the one after {answer}, the answer, but the move is named {mv}"
+                )?;
+                if *swapped {
+                    f.write_str(": its column and row are swapped")?;
+                }
+                Ok(())
+            }
+            Verdict::Disputed { answer, value } => write!(
+                f,
+                "{answer} (value {value}) is the exact answer; the folder's output.txt \
+                 says otherwise and is graded"
+            ),
             Verdict::WrongMove {
                 mv,
                 value,
@@ -312,27 +434,21 @@ impl fmt::Display for Verdict {
                     "{mv} (value {value}) instead of {answer} (value {answer_value}): "
                 )?;
                 match miss {
-                    Miss::TieBreak { twin: true } => write!(
-                        f,
-                        "tie-break: the Stake on the same cell ties and comes before the Raid"
-                    ),
-                    Miss::TieBreak { twin: false } => write!(
-                        f,
-                        "tie-break: equal value, and {answer} comes first in canonical order"
-                    ),
-                    Miss::OffByOne { depth } => {
-                        write!(f, "off by one: {mv} is the answer at depth {depth}")
+                    Miss::Unclear { could_be } => {
+                        let list: Vec<String> =
+                            could_be.iter().map(|m| m.describe(*mv, *answer)).collect();
+                        let certain = if value < answer_value {
+                            "a lower value"
+                        } else {
+                            "an equal value"
+                        };
+                        write!(
+                            f,
+                            "{certain}; this case cannot tell apart: {}",
+                            list.join("; or ")
+                        )
                     }
-                    Miss::WrongSide => write!(
-                        f,
-                        "wrong side: {mv} is the choice of a search scoring for the other player"
-                    ),
-                    Miss::ModesDisagree { mode, other } => write!(
-                        f,
-                        "MINIMAX and ALPHABETA disagree: in {} mode the program answers {other}",
-                        mode.name()
-                    ),
-                    Miss::Search => write!(f, "search: a lower value"),
+                    miss => f.write_str(&miss.describe(*mv, *answer)),
                 }
             }
             Verdict::Timeout { cpu, wall } => write!(
@@ -354,6 +470,12 @@ impl fmt::Display for Verdict {
     }
 }
 
+/// The share of the CPU-time limit past which a death by SIGXCPU or
+/// SIGKILL is the limit's: the kernel's CPU accounting for `RLIMIT_CPU`
+/// and the tree's measured time differ by a few clock ticks (a run stopped
+/// at a 4 s limit may measure 3.9 s).
+const NEAR_LIMIT: f64 = 0.9;
+
 /// Above this many estimated textbook nodes, the wrong-side explanation
 /// (a textbook search of its own) is not tried.
 const WRONG_SIDE_MAX_NODES: u64 = 50_000_000;
@@ -364,9 +486,17 @@ const WRONG_SIDE_MAX_NODES: u64 = 50_000_000;
 /// A wrong move whose only explanation is a faulty search is not compared
 /// with the other mode here (see [`with_other_mode`]).
 pub fn judge(case: &Case, run: &CaseRun, time_limit: Duration) -> Verdict {
-    let over = run.cpu >= time_limit.as_secs_f64()
-        || run.exit == Exit::Killed
-        || run.exit == Exit::Signal(libc::SIGXCPU);
+    let limit = time_limit.as_secs_f64();
+    // The limit's signals, as the program died of them or as a wrapper (a
+    // shell script running it) reports its child's death: 128 + signal.
+    let limit_signal = |s: i32| s == libc::SIGXCPU || s == libc::SIGKILL;
+    let near_limit = run.cpu >= limit * NEAR_LIMIT;
+    let over = run.cpu >= limit
+        || match run.exit {
+            Exit::Killed | Exit::Signal(libc::SIGXCPU) => true,
+            Exit::Signal(s) => near_limit && limit_signal(s),
+            Exit::Code(c) => near_limit && limit_signal(c - 128),
+        };
     if over {
         return Verdict::Timeout {
             cpu: run.cpu,
@@ -418,12 +548,25 @@ pub fn judge_output(case: &Case, output: &[u8]) -> Verdict {
             reason: format!("output.txt is longer than {MAX_OUTPUT} bytes"),
         };
     }
-    if let Ok(text) = std::str::from_utf8(output) {
+    let text = std::str::from_utf8(output).ok();
+    if let Some(text) = text {
         if normalized(text) == normalized(&case.expected) {
+            let (line, written) = first_spacing_line(text, &case.expected).unzip();
             return Verdict::Spacing {
                 differences: spacing(text),
+                line,
+                written,
             };
         }
+    }
+    let disputed = || Verdict::Disputed {
+        answer: case.analysis.best,
+        value: case.analysis.value,
+    };
+    if case.graded_by_folder()
+        && text.is_some_and(|t| normalized(t) == normalized(&case.analysis.output_text()))
+    {
+        return disputed();
     }
     let board = &case.problem.board;
     let player = case.problem.player;
@@ -452,6 +595,28 @@ pub fn judge_output(case: &Case, output: &[u8]) -> Verdict {
             reason: format!("the move is written {first:?}; the format is \"{mv}\""),
         };
     }
+    // The answer's board under another name: the search is right, and
+    // only the naming of the move goes wrong (often its row and column
+    // swapped), whether or not the name is a legal move.
+    let best = case.analysis.best;
+    let written_after = |m: Move| {
+        let mut after = board.clone();
+        after.make(m, player);
+        after
+            .cells_text()
+            .lines()
+            .eq(answer.rows.iter().map(String::as_str))
+    };
+    // A Raid that flips nothing leaves its Stake's board: then the board
+    // is the program's own move's, named right.
+    let own_board = check_move(board, player, mv).is_ok() && written_after(mv);
+    if mv != best && !own_board && written_after(best) {
+        return Verdict::WrongLabel {
+            mv,
+            answer: best,
+            swapped: mv.kind() == best.kind() && (mv.row(), mv.col()) == (best.col(), best.row()),
+        };
+    }
     if let Err(why) = check_move(board, player, mv) {
         return Verdict::IllegalMove {
             mv,
@@ -475,8 +640,9 @@ pub fn judge_output(case: &Case, output: &[u8]) -> Verdict {
     if !cells.is_empty() {
         return Verdict::WrongBoard { mv, cells };
     }
-    let expected =
-        parse_answer(case.expected.as_bytes(), board.n()).map_or(case.analysis.best, |a| a.mv);
+    // Every value below is the engine's: the folder's `output.txt` may
+    // name a move that is illegal or worse.
+    let expected = case.analysis.best;
     let value_of = |m: Move| {
         case.analysis
             .moves
@@ -485,10 +651,15 @@ pub fn judge_output(case: &Case, output: &[u8]) -> Verdict {
             .map_or(case.analysis.value, |r| r.value)
     };
     if mv == expected {
-        // The folder's board differs from the one after its own move.
-        return Verdict::Malformed {
-            line: None,
-            reason: "the expected output.txt's board is not the board after its move".into(),
+        // Unreachable with a board parsed as it is: the answer and its
+        // board, written otherwise than as white space, would fail above.
+        return if case.graded_by_folder() {
+            disputed()
+        } else {
+            Verdict::Malformed {
+                line: None,
+                reason: "the answer's board is written in a form not expected".into(),
+            }
         };
     }
     Verdict::WrongMove {
@@ -512,6 +683,38 @@ fn normalized(text: &str) -> String {
         }
     }
     s
+}
+
+/// What the marks of [`visible`] stand for.
+pub(super) const VISIBLE_KEY: &str = "· a space, → a tab, ␍ a carriage return";
+
+/// `line` with its white space made visible: every space `·`, tab `→` and
+/// carriage return `␍`, so that a trailing space shows in a report.
+pub(super) fn visible(line: &str) -> String {
+    line.chars()
+        .map(|c| match c {
+            ' ' => '·',
+            '\t' => '→',
+            '\r' => '␍',
+            c => c,
+        })
+        .collect()
+}
+
+/// The first line of `text` (from 1) that differs from `expected`'s, with
+/// its white space made visible; `None` when only the end differs (no
+/// final newline).
+fn first_spacing_line(text: &str, expected: &str) -> Option<(usize, String)> {
+    let mut written = text.split('\n');
+    let mut wanted = expected.lines();
+    for i in 1.. {
+        match (written.next(), wanted.next()) {
+            (Some(w), Some(e)) if w == e => {}
+            (Some(""), None) | (None, _) => return None,
+            (Some(w), _) => return Some((i, visible(w))),
+        }
+    }
+    None
 }
 
 /// The white-space differences of `text` from the canonical form.
@@ -542,8 +745,10 @@ fn spacing(text: &str) -> Vec<Spacing> {
 /// What the legal move `mv`, of value `value`, means against the answer of
 /// value `best`. A tie broken as a program commonly breaks it (the Raids
 /// listed first, or the last best move kept) is a tie-break; then the
-/// wrong side's choice, the answer of a depth one off, any other tie;
-/// otherwise a faulty search.
+/// wrong side's choice, the answer of a depth one off, the first move kept
+/// under a best value started too high: the one that fits, or
+/// [`Miss::Unclear`] naming all that do; then any other tie; otherwise a
+/// faulty search.
 fn explain(case: &Case, mv: Move, value: i64, best: i64) -> Miss {
     let board = &case.problem.board;
     let player = case.problem.player;
@@ -567,12 +772,16 @@ fn explain(case: &Case, mv: Move, value: i64, best: i64) -> Miss {
     if value == best && (raids_first == Some(&mv) || tied.last() == Some(&mv)) {
         return tie;
     }
+    // Every explanation that fits: on a small case (few moves, few distinct
+    // values) several mistakes choose the same move, and naming one of them
+    // would name a bug the program may not have.
+    let mut could_be = Vec::new();
     let empties = board.empty_count();
     let depth = case.depth().min(empties);
     if case.textbook_nodes <= WRONG_SIDE_MAX_NODES
         && reference::alphabeta_scored_for(board, player, depth, player.other()).best == mv
     {
-        return Miss::WrongSide;
+        could_be.push(Miss::WrongSide);
     }
     let position = Position::from_problem(&case.problem);
     let near = [case.depth().saturating_sub(1), case.depth() + 1];
@@ -588,13 +797,25 @@ fn explain(case: &Case, mv: Move, value: i64, best: i64) -> Miss {
             ..Limits::to_depth(SearchMode::AlphaBeta, d)
         };
         if analyse(position, &limits).is_ok_and(|a| a.best == mv) {
-            return Miss::OffByOne { depth: d };
+            // Short or deep, the depth is off by one either way.
+            match could_be.last_mut() {
+                Some(Miss::OffByOne { also, .. }) => *also = Some(d),
+                _ => could_be.push(Miss::OffByOne {
+                    depth: d,
+                    also: None,
+                }),
+            }
         }
     }
-    if value == best {
-        return tie;
+    if case.analysis.moves.first().is_some_and(|m| m.mv == mv) && best <= 0 {
+        could_be.push(Miss::HighStart);
     }
-    Miss::Search
+    match could_be.len() {
+        0 if value == best => tie,
+        0 => Miss::Search,
+        1 => could_be.remove(0),
+        _ => Miss::Unclear { could_be },
+    }
 }
 
 /// `verdict` on a case, refined by the program's run on the same position
@@ -663,9 +884,19 @@ mod tests {
         assert_eq!(
             verdict(&case, RAID.trim_end()),
             Verdict::Spacing {
-                differences: vec![Spacing::NoFinalNewline]
+                differences: vec![Spacing::NoFinalNewline],
+                line: None,
+                written: None,
             }
         );
+        let v = verdict(&case, &RAID.replace("C3 Raid", "C3 Raid "));
+        assert_eq!(
+            v.to_string(),
+            "right answer, white space differs: spaces at the start or end of a line; \
+             line 1 is \"C3·Raid·\" (· a space, → a tab, ␍ a carriage return)"
+        );
+        let v = verdict(&case, &RAID.replace("..XOX", "..XOX\t"));
+        assert!(v.to_string().contains("line 3 is \"..XOX→\""), "{v}");
         let crlf = RAID.replace('\n', "\r\n").replace("C3 Raid", "C3  Raid ") + "\r\n";
         let v = verdict(&case, &crlf);
         assert_eq!(
@@ -676,7 +907,9 @@ mod tests {
                     Spacing::EdgeSpaces,
                     Spacing::InnerSpaces,
                     Spacing::BlankLines
-                ]
+                ],
+                line: Some(1),
+                written: Some("C3··Raid·␍".into()),
             }
         );
         assert!(v.passes(true) && !v.passes(false));
@@ -696,7 +929,11 @@ mod tests {
         let huge = format!("{RAID}{}", ".".repeat(2 << 20));
         let v = verdict(&case, &huge);
         assert!(v.to_string().contains("longer than 1048576 bytes"), "{v}");
+        // The answer's board under another name is a label, legal or not.
         let v = verdict(&case, &RAID.replace("C3 Raid", "C1 Stake"));
+        assert_eq!(v.failure(), Some(Failure::WrongLabel), "{v}");
+        let unchanged = "C1 Stake\n..XX.\n..XOX\n...O.\n..OO.\n.....\n";
+        let v = verdict(&case, unchanged);
         assert_eq!(
             v,
             Verdict::IllegalMove {
@@ -769,6 +1006,38 @@ mod tests {
         assert_eq!(json["verdict"], "wrong_move");
         assert_eq!(json["why"], "tie_break");
         assert_eq!(json["move"], "B1 Raid");
+    }
+
+    #[test]
+    fn a_wrapper_reporting_the_limit_signal_is_a_timeout() {
+        let case = example("ALPHABETA", 4);
+        let limit = Duration::from_secs(4);
+        let run = |cpu: f64, exit: Exit| CaseRun {
+            cpu,
+            wall: cpu,
+            exit,
+            output: Err(io::ErrorKind::NotFound),
+            files: Vec::new(),
+            stdout: Default::default(),
+            stderr: Default::default(),
+            stderr_tail: "CPU time limit exceeded".into(),
+        };
+        // Measured a little under the limit, as the kernel's accounting leaves it.
+        let xcpu = 128 + libc::SIGXCPU;
+        let kill = 128 + libc::SIGKILL;
+        for exit in [
+            Exit::Code(xcpu),
+            Exit::Code(kill),
+            Exit::Signal(libc::SIGKILL),
+        ] {
+            let v = judge(&case, &run(3.88, exit), limit);
+            assert!(matches!(v, Verdict::Timeout { .. }), "{exit:?}: {v}");
+        }
+        // Far from the limit, the same codes are the program's own.
+        let v = judge(&case, &run(0.5, Exit::Code(xcpu)), limit);
+        assert!(matches!(v, Verdict::Crash { .. }), "{v}");
+        let v = judge(&case, &run(3.88, Exit::Code(1)), limit);
+        assert!(matches!(v, Verdict::Crash { .. }), "{v}");
     }
 
     #[test]

@@ -229,12 +229,20 @@ fn stopping_one_ply_short_is_off_by_one() {
 #[test]
 fn scoring_for_x_is_the_wrong_side_when_o_moves() {
     let (_, report) = grade("wrong_side.py", &FAST, &[]);
-    fails_only_as("wrong_side", &report, "wrong_side");
+    let mut named = 0;
     for case in cases(&report) {
-        if case["failure"] == "wrong_side" {
-            assert!(case["summary"].as_str().unwrap().contains("O to move"));
+        let Some(failure) = case["failure"].as_str() else {
+            continue;
+        };
+        assert!(case["summary"].as_str().unwrap().contains("O to move"));
+        // Where another mistake would choose the same move, both are named.
+        match failure {
+            "wrong_side" => named += 1,
+            "unclear" => assert!(could_be(case).contains(&"wrong_side"), "{case:#}"),
+            _ => panic!("{case:#}"),
         }
     }
+    assert!(named > 0, "{:?}", failures(&report));
 }
 
 #[test]
@@ -403,16 +411,18 @@ fn the_text_report_and_gradescope_results() {
         "{text}"
     );
     let tests = json["tests"].as_array().unwrap();
-    assert_eq!(tests.len(), 3);
-    assert_eq!(tests[1]["status"], "failed");
-    assert_eq!(
-        (&tests[0]["score"], &tests[0]["max_score"]),
-        (&Value::from(1), &Value::from(1))
-    );
-    assert!(tests[1]["output"]
+    // The score, the three cases, the smallest failing inputs.
+    assert_eq!(tests.len(), 5, "{json:#}");
+    // What the tests add up to is the score Gradescope shows.
+    let sum: u64 = tests.iter().filter_map(|t| t["score"].as_u64()).sum();
+    let max: u64 = tests.iter().filter_map(|t| t["max_score"].as_u64()).sum();
+    assert_eq!((sum, max), (score, 100), "{json:#}");
+    assert_eq!(tests[2]["status"], "failed");
+    assert!(tests[2]["output"]
         .as_str()
         .unwrap()
         .contains("expected output.txt"));
+    assert!(tests.iter().all(|t| t["visibility"] == "visible"));
 }
 
 #[test]
@@ -432,6 +442,17 @@ fn bad_use_is_one_line_and_status_2() {
     let missing = ["grade", "--", "/no/such/program"];
     let not_exec = ["grade", "cmd:/etc/passwd"];
     let unknown = ["grade", "--", "no-such-program-anywhere", "x"];
+    let relative = ["grade", "--", "./nothere"];
+    let two = [
+        "grade",
+        "--json",
+        "-",
+        "--gradescope",
+        "-",
+        "--",
+        "python3",
+        &textbook,
+    ];
     for args in [
         &cases[..],
         &limit[..],
@@ -439,6 +460,8 @@ fn bad_use_is_one_line_and_status_2() {
         &missing[..],
         &not_exec[..],
         &unknown[..],
+        &relative[..],
+        &two[..],
     ] {
         let out = run(dir.path(), args, b"");
         let stderr = String::from_utf8_lossy(&out.stderr);
@@ -447,6 +470,9 @@ fn bad_use_is_one_line_and_status_2() {
         assert!(stderr.starts_with("stakeraid: "), "{args:?}: {stderr}");
         assert!(out.stdout.is_empty(), "{args:?}: no case ran");
     }
+    let out = run(dir.path(), &relative, b"");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("nothere does not exist"), "{stderr}");
 }
 
 #[test]
@@ -487,4 +513,320 @@ fn ctrl_c_kills_the_programs_running() {
     assert_eq!(status.signal(), Some(libc::SIGINT));
     let pids = std::fs::read_to_string(&pids).unwrap();
     wait_gone(&pids, "a program", std::time::Duration::from_secs(5));
+}
+
+/// A folder of one case, the assignment's first example, whose
+/// `output.txt` is `said`.
+fn example_folder(said: &str) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    let case = dir.path().join("example");
+    std::fs::create_dir(&case).unwrap();
+    std::fs::write(case.join("input.txt"), crate::util::SPEC_EXAMPLES[0].0).unwrap();
+    std::fs::write(case.join("output.txt"), said).unwrap();
+    dir
+}
+
+#[test]
+fn a_wrong_folder_answer_is_the_case_fault_and_the_engine_grades() {
+    let (input, right) = crate::util::SPEC_EXAMPLES[0];
+    let p = parse_problem(input.as_bytes()).unwrap();
+    let want = textbook(&p.board, p.player, SearchMode::Minimax, 2);
+    let answer = format!("{} (value {})", want.best, want.value);
+    let path = fixture("textbook.py").display().to_string();
+    for (said, says) in [
+        (
+            "A1 Stake\nX..\n...\n...\n",
+            "says A1 Stake, an illegal move: A1 is taken",
+        ),
+        ("B1 Stake\nXO.\n...\n...\n", "says B1 Stake (value "),
+    ] {
+        let folder = example_folder(said);
+        let from = folder.path().display().to_string();
+        let grade_by = |by: &str| {
+            let args = [
+                "grade",
+                "--cases-from",
+                &from,
+                "--expected",
+                by,
+                "--",
+                python(),
+                "-B",
+                &path,
+            ];
+            let out = run(folder.path(), &args, b"");
+            (out.status.code(), String::from_utf8(out.stdout).unwrap())
+        };
+        // By the engine (the default): the textbook program passes, and the
+        // case is named with what it says and the textbook answer.
+        let (code, text) = grade_by("engine");
+        assert_eq!(code, Some(0), "{text}");
+        let line = format!("example: its output.txt {says}");
+        assert!(text.contains(&line), "{text}");
+        assert!(
+            text.contains(&format!("the textbook search answers {answer}")),
+            "{text}"
+        );
+        // By the folder: the right answer fails as the case's fault, with
+        // the textbook's values and never the folder's.
+        let (code, text) = grade_by("folder");
+        assert_eq!(code, Some(1), "{text}");
+        assert!(text.contains(&line), "{text}");
+        assert!(
+            text.contains(&format!(
+                "{answer} is the exact answer; the folder's output.txt"
+            )),
+            "{text}"
+        );
+        assert!(
+            !text.contains("tie-break") && !text.contains("search:"),
+            "{text}"
+        );
+        assert_eq!(right, answer_text(&p.board, p.player, want.best));
+    }
+}
+
+/// A folder of cases `01`, `02`, ... holding `inputs`, each with the
+/// textbook search's `output.txt`.
+fn folder_of(inputs: &[&str]) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    for (i, input) in inputs.iter().enumerate() {
+        let case = dir.path().join(format!("{:02}", i + 1));
+        std::fs::create_dir(&case).unwrap();
+        let p = parse_problem(input.as_bytes()).unwrap();
+        let depth = p.question.depth().unwrap().min(p.board.empty_count());
+        let want = textbook(&p.board, p.player, SearchMode::Minimax, depth);
+        std::fs::write(case.join("input.txt"), input).unwrap();
+        std::fs::write(
+            case.join("output.txt"),
+            answer_text(&p.board, p.player, want.best),
+        )
+        .unwrap();
+    }
+    dir
+}
+
+/// The explanations an unclear verdict names.
+fn could_be(case: &Value) -> Vec<&str> {
+    case["verdict"]["could_be"]
+        .as_array()
+        .map(|a| a.iter().map(|m| m["why"].as_str().unwrap()).collect())
+        .unwrap_or_default()
+}
+
+#[test]
+fn searching_one_ply_too_deep_is_never_called_the_wrong_side() {
+    // Two distinct values on a 2x2 board: the deeper search and the wrong
+    // side's choose the same move.
+    let small = "2\nMINIMAX\nX\n1\n4 7\n7 4\n.O\n.O\n";
+    let folder = folder_of(&[small]);
+    let from = folder.path().display().to_string();
+    let (_, report) = grade("too_deep.py", &["--cases-from", &from], &[]);
+    let case = &cases(&report)[0];
+    assert_eq!(case["failure"], "unclear", "{case:#}");
+    let names = could_be(case);
+    assert!(
+        names.contains(&"wrong_side") && names.contains(&"off_by_one"),
+        "{names:?}"
+    );
+
+    // On the drawn cases: one ply deeper, or unclear with that among the
+    // explanations; the smallest off-by-one input still tells them apart.
+    // (The first nine: a ply deeper, later ones take the whole time limit.)
+    let (_, report) = grade("too_deep.py", &["--cases", "9", "--time-limit", "4"], &[]);
+    let mut off = 0;
+    for case in cases(&report) {
+        match case["failure"].as_str() {
+            None => {}
+            Some("off_by_one") => {
+                let p = parse_problem(case["input"].as_str().unwrap().as_bytes()).unwrap();
+                let d = (p.question.depth().unwrap() + 1).min(p.board.empty_count());
+                let v = &case["verdict"];
+                assert!(v["depth"] == d || v["also"] == d, "{case:#}");
+                off += 1;
+            }
+            Some("unclear") => assert!(could_be(case).contains(&"off_by_one"), "{case:#}"),
+            Some(f) => panic!("{f}: {case:#}"),
+        }
+    }
+    assert!(off > 0, "{:?}", failures(&report));
+}
+
+#[test]
+fn a_best_value_started_at_minus_100_is_named_when_the_case_can_tell() {
+    // One empty cell, two moves (its Stake and its Raid), both worth less
+    // than -100: the wrong side's choice is the first move too.
+    let one = "2\nMINIMAX\nX\n1\n1 1\n1 200\n.O\nXO\n";
+    // Here only a start above every value explains the first move.
+    let three = "3\nMINIMAX\nX\n2\n93 96 76\n30 13 80\n19 34 64\nOO.\n.O.\n..O\n";
+    let folder = folder_of(&[one, three]);
+    let from = folder.path().display().to_string();
+    let (_, report) = grade("high_start.py", &["--cases-from", &from], &[]);
+    let [one, three] = &cases(&report)[..] else {
+        panic!("{report:#}")
+    };
+    assert_eq!(one["failure"], "unclear", "{one:#}");
+    assert_eq!(could_be(one), ["wrong_side", "high_start"]);
+    assert_eq!(three["failure"], "high_start", "{three:#}");
+    assert_eq!(three["verdict"]["move"], "C1 Stake");
+    // The smallest input kept for the named bug still names it.
+    let shrunk = report["shrunk"].as_array().unwrap();
+    assert!(
+        shrunk.iter().any(|s| s["failure"] == "high_start"),
+        "{shrunk:#?}"
+    );
+    // On the drawn cases, never the wrong side.
+    let (_, report) = grade("high_start.py", &FAST, &[]);
+    assert!(
+        !failures(&report).contains(&Some("wrong_side")),
+        "{:?}",
+        failures(&report)
+    );
+}
+
+#[test]
+fn a_right_board_under_a_swapped_name_is_a_wrong_label() {
+    let (_, report) = grade("swapped_label.py", &FAST, &[]);
+    fails_only_as("swapped_label", &report, "wrong_label");
+    for case in cases(&report) {
+        let p = parse_problem(case["input"].as_str().unwrap().as_bytes()).unwrap();
+        let depth = p.question.depth().unwrap().min(p.board.empty_count());
+        let want = textbook(&p.board, p.player, SearchMode::Minimax, depth).best;
+        let on_diagonal = want.row() == want.col();
+        assert_eq!(case["failure"].is_null(), on_diagonal, "{case:#}");
+        if !on_diagonal {
+            let v = &case["verdict"];
+            assert_eq!(v["answer"], want.to_string());
+            assert_eq!(v["swapped"], true);
+            let name = v["move"].as_str().unwrap();
+            assert_eq!(
+                name,
+                case["output"].as_str().unwrap().lines().next().unwrap()
+            );
+        }
+    }
+}
+
+#[test]
+fn a_timeout_through_a_wrapper_script_is_a_timeout() {
+    let dir = tempfile::tempdir().unwrap();
+    let wrapper = fixture("wrapper.sh").display().to_string();
+    let homework = fixture("timeout.py").display().to_string();
+    let args = [
+        "grade",
+        "--json",
+        "-",
+        "--cases",
+        "3",
+        "--time-limit",
+        "1",
+        "--jobs",
+        "2",
+        "--",
+        "sh",
+        &wrapper,
+        python(),
+        "-B",
+        &homework,
+    ];
+    let out = run(dir.path(), &args, b"");
+    let report: Value = serde_json::from_slice(&out.stdout).unwrap();
+    for case in cases(&report) {
+        assert_eq!(case["exit"]["code"], 128 + libc::SIGXCPU, "{case:#}");
+        assert_eq!(case["failure"], "timeout", "{case:#}");
+    }
+    assert!(report["shrunk"].as_array().unwrap().is_empty());
+}
+
+#[test]
+fn the_shrinker_stops_at_its_time_budget_and_says_so() {
+    let dir = tempfile::tempdir().unwrap();
+    let args = [
+        "grade",
+        "--json",
+        "-",
+        "--cases",
+        "1",
+        "--shrink-time",
+        "1",
+        "--shrink-runs",
+        "60",
+        "cmd:sleep 0.4; exit 3",
+    ];
+    let start = std::time::Instant::now();
+    let out = run(dir.path(), &args, b"");
+    let report: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let shrunk = &report["shrunk"][0];
+    assert_eq!(shrunk["failure"], "crash", "{report:#}");
+    assert_eq!(shrunk["stopped"], "time", "{shrunk:#}");
+    let runs = shrunk["runs"].as_u64().unwrap();
+    assert!((1..=4).contains(&runs), "{runs}");
+    assert!(start.elapsed().as_secs() < 10);
+}
+
+/// Grades the fixture `name` with `args`, results.json on standard
+/// output; returns the exit code and the JSON there.
+fn gradescope_of(name: &str, args: &[&str]) -> (Option<i32>, Value) {
+    let dir = tempfile::tempdir().unwrap();
+    let path = fixture(name).display().to_string();
+    let mut all = vec!["grade", "--gradescope", "-"];
+    all.extend_from_slice(args);
+    all.extend_from_slice(&["--", python(), "-B", &path]);
+    let out = run(dir.path(), &all, b"");
+    let json = serde_json::from_slice(&out.stdout)
+        .unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&out.stdout)));
+    (out.status.code(), json)
+}
+
+#[test]
+fn gradescope_results_on_standard_output_are_the_only_document_there() {
+    let (code, json) = gradescope_of("textbook.py", &["--cases", "2"]);
+    assert_eq!(code, Some(0));
+    assert_eq!(json["tests"].as_array().unwrap().len(), 1 + 2, "{json:#}");
+}
+
+#[test]
+fn gradescope_can_hide_the_inputs_until_grades_are_published() {
+    let args = ["--cases", "3", "--gradescope-visibility", "after_published"];
+    let (_, json) = gradescope_of("tie_break.py", &args);
+    assert!(
+        !json["output"].as_str().unwrap().contains("input.txt"),
+        "{json:#}"
+    );
+    let tests = json["tests"].as_array().unwrap();
+    let mut hidden = 0;
+    for t in tests {
+        let output = t["output"].as_str().unwrap();
+        if t["score"].is_null() {
+            assert_eq!(t["visibility"], "after_published", "{t:#}");
+            hidden += usize::from(output.contains("input.txt"));
+        } else {
+            assert_eq!(t["visibility"], "visible", "{t:#}");
+            assert!(!output.contains("input.txt"), "{t:#}");
+        }
+    }
+    assert!(hidden >= 2, "{json:#}");
+}
+
+#[test]
+fn a_crash_on_large_boards_shrinks_the_board_in_a_few_runs() {
+    // An empty 22x22 board: the fixture crashes from 13x13 on.
+    let mut input = String::from("22\nMINIMAX\nX\n1\n");
+    for r in 0..22 {
+        let row: Vec<String> = (0..22)
+            .map(|c| ((r * 22 + c) % 97 + 1).to_string())
+            .collect();
+        input.push_str(&(row.join(" ") + "\n"));
+    }
+    for _ in 0..22 {
+        input.push_str(&".".repeat(22));
+        input.push('\n');
+    }
+    let folder = folder_of(&[&input]);
+    let from = folder.path().display().to_string();
+    let args = ["--cases-from", &from, "--shrink-runs", "8"];
+    let (_, report) = grade("crash_large.py", &args, &[]);
+    let shrunk = &report["shrunk"][0];
+    assert_eq!(shrunk["failure"], "crash");
+    assert_eq!(shrunk["size"]["n"], 13, "{shrunk:#}");
 }

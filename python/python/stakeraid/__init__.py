@@ -45,15 +45,24 @@ def grade(
     time_limit: float = 10.0,
     jobs: int = 0,
     shrink_runs: int = 60,
+    expected: str = "engine",
+    shrink_time: float = 60.0,
 ) -> "dict[str, _Any]":
     """Grades a homework program the course's way, as ``stakeraid grade``:
     ``command`` is a shell command (a string) or a program and its arguments
     (a list). Returns the report of ``stakeraid grade --json`` as a dict:
     every case with its verdict, the ``strict`` and ``lenient`` scores, and
     the smallest failing input of each kind of failure (``shrunk``). A
-    program that cannot run, or a bad setting, is a ``ValueError``."""
+    program that cannot run, or a bad setting, is a ``ValueError``. Where a
+    ``cases_from`` folder's ``output.txt`` is not the textbook answer, the
+    case is graded by the textbook answer (``expected="engine"``) or by the
+    folder's file (``"folder"``); either way its ``dispute`` says so."""
     return _json.loads(
-        grade_json(command, seed, cases, cases_from, time_limit, jobs, shrink_runs)
+        grade_json(
+            command,
+            (seed, cases, cases_from, expected),
+            (time_limit, jobs, shrink_runs, shrink_time),
+        )
     )
 
 
@@ -78,11 +87,12 @@ def shrink(
     *,
     time_limit: float = 10.0,
     max_runs: int = 60,
+    max_seconds: float = 60.0,
 ) -> "dict[str, _Any]":
     """Runs the program on ``input_text``; if it fails, searches for a
     smaller input failing the same way. Returns ``{"failure", "verdict",
     "shrunk"}`` (``shrunk`` is None for a pass)."""
-    return _json.loads(shrink_json(command, input_text, time_limit, max_runs))
+    return _json.loads(shrink_json(command, input_text, time_limit, max_runs, max_seconds))
 
 
 __all__ = [

@@ -260,14 +260,12 @@ def run_job(job: str, threads: int = 1) -> str:
 
 def grade_json(
     command: str | Sequence[str],
-    seed: int = 1,
-    cases: int | None = None,
-    cases_from: str | None = None,
-    time_limit: float = 10.0,
-    jobs: int = 0,
-    shrink_runs: int = 60,
+    selection: tuple[int, int | None, str | None, str],
+    limits: tuple[float, int, int, float],
 ) -> str:
-    """The JSON report of ``stakeraid grade --json`` (see ``stakeraid.grade``)."""
+    """The JSON report of ``stakeraid grade --json`` (see ``stakeraid.grade``):
+    ``selection`` is ``(seed, cases, cases_from, expected)``, ``limits``
+    ``(time_limit, jobs, shrink_runs, shrink_time)``."""
 
 def grade_cases_json(seed: int = 1, count: int = 50, time_limit: float = 10.0) -> str:
     """The generated cases as a JSON list (see ``stakeraid.grade_cases``)."""
@@ -280,5 +278,6 @@ def shrink_json(
     input_text: str,
     time_limit: float = 10.0,
     max_runs: int = 60,
+    max_seconds: float = 60.0,
 ) -> str:
     """A run's verdict and smallest failing input as JSON (see ``stakeraid.shrink``)."""
