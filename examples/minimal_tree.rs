@@ -395,6 +395,7 @@ fn measure(path: &str) -> Result<Row, Box<dyn std::error::Error>> {
 }
 
 fn print_depths(r: &Row) {
+    let interior: u64 = r.engine_by_depth.iter().filter(|d| d.remaining >= 5).map(|d| d.nodes).sum();
     println!(
         "    {:>9} {:>13} {:>12} {:>9} {:>10}",
         "remaining", "engine", "min_graph", "eng/graph", "first_cut"
@@ -412,6 +413,19 @@ fn print_depths(r: &Row) {
             graph,
             d.nodes as f64 / graph.max(1) as f64,
             100.0 * d.first_cuts as f64 / d.cuts.max(1) as f64
+        );
+    }
+    // Below 5 plies the engine counts the positions its written-out last
+    // plies play, not the ones it looks up: one figure for all of them.
+    if !r.engine_by_depth.is_empty() {
+        let graph: u64 = r.graph_by_empties.iter().take(5).sum();
+        let engine = r.engine_nodes.saturating_sub(interior);
+        println!(
+            "    {:>9} {:>13} {:>12} {:>9.2}",
+            "0-4",
+            engine,
+            graph,
+            engine as f64 / graph.max(1) as f64
         );
     }
 }

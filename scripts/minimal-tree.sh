@@ -9,7 +9,7 @@
 #   scripts/minimal-tree.sh [SET]
 #
 # SET is `quick` (12 and 13 empty cells: seconds) or `full` (the default:
-# up to 15, about 4 minutes and 7 GB of memory at 15; 16 would need more
+# up to 15, about 15 minutes and 7 GB of memory at 15; 16 would need more
 # than this machine's 24 GB, see docs/performance.md).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -29,12 +29,14 @@ quick=(
 )
 full=(
   "${quick[@]}"
-  "5 0.36 2"   # 14
-  "5 0.4 2"    # 14
-  "6 0.48 3"   # 14
-  "6 0.52 3"   # 14
-  "5 0.4 1"    # 15
-  "5 0.44 1"   # 15
+  "5 0.38 2"   # 14
+  "5 0.42 3"   # 14
+  "5 0.42 5"   # 14
+  "6 0.46 4"   # 14
+  "6 0.5 3"    # 14
+  "5 0.34 7"   # 15
+  "5 0.42 1"   # 15
+  "6 0.5 5"    # 15
 )
 case "$set_name" in
   quick) set=("${quick[@]}") ;;
