@@ -506,3 +506,39 @@ fn usage_errors_are_one_line() {
         assert!(!err.contains("error:"), "{args:?}: {err}");
     }
 }
+
+/// `--mode` with an input.txt is refused for what it is (the file names
+/// its own mode and depth), not first for the `--depth` it would need:
+/// that depth would be refused next.
+#[test]
+fn mode_with_an_input_txt_is_refused_before_asking_for_a_depth() {
+    let dir = tempfile::tempdir().unwrap();
+    fs::write(dir.path().join("input.txt"), SPEC_EXAMPLES[0].0).unwrap();
+    for args in [
+        &["solve", "input.txt", "--mode", "minimax"][..],
+        &["solve", "--mode", "alphabeta", "--depth", "2"],
+        &["solve", "missing.txt", "--mode", "minimax"],
+    ] {
+        let out = run(dir.path(), args, b"");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+        assert!(
+            err.contains("go with --format drop-blitz") && err.lines().count() == 1,
+            "{args:?}: {err}"
+        );
+    }
+    let board = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/drop-blitz.txt");
+    let board = board.to_str().unwrap();
+    let args = [
+        "solve",
+        "--format",
+        "drop-blitz",
+        board,
+        "--mode",
+        "minimax",
+    ];
+    let out = run(dir.path(), &args, b"");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(err.contains("needs --depth"), "{err}");
+}
