@@ -542,3 +542,61 @@ fn mode_with_an_input_txt_is_refused_before_asking_for_a_depth() {
     assert_eq!(out.status.code(), Some(2), "{err}");
     assert!(err.contains("needs --depth"), "{err}");
 }
+
+/// A file that cannot be made or written is named once, as it was given,
+/// with the operating system's reason once: no temporary file's name, and
+/// a link is named as the link, not as what it points to.
+#[test]
+fn a_file_error_names_the_given_path_once() {
+    let dir = tempfile::tempdir().unwrap();
+    fs::write(dir.path().join("in.txt"), SPEC_EXAMPLES[0].0).unwrap();
+    std::os::unix::fs::symlink("/nonexistent/target", dir.path().join("link.json")).unwrap();
+    let referee = [
+        "referee",
+        "textbook:1",
+        "textbook:1",
+        "--boards",
+        "1",
+        "--size",
+        "4",
+    ];
+    let with = |head: &[&'static str], tail: &[&'static str]| [head, tail].concat();
+    let cases = [
+        (
+            vec!["solve", "in.txt", "--store", "missing/s.db"],
+            "missing/s.db",
+        ),
+        (
+            vec!["solve", "in.txt", "-o", "missing/out.txt"],
+            "missing/out.txt",
+        ),
+        (vec!["solve", "in.txt", "-o", "link.json"], "link.json"),
+        (
+            vec!["analyse", "in.txt", "--dot", "missing/t.dot"],
+            "missing/t.dot",
+        ),
+        (vec!["position", "-o", "missing/p.txt"], "missing/p.txt"),
+        (
+            with(&referee, &["--json", "missing/r.json"]),
+            "missing/r.json",
+        ),
+        // Refused before the match, not after it is played.
+        (with(&referee, &["--json", "link.json"]), "link.json"),
+    ];
+    for (args, path) in cases {
+        let out = run(dir.path(), &args, b"");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+        assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
+        assert_eq!(err.matches(path).count(), 1, "{args:?}: {err}");
+        assert_eq!(
+            err.matches("No such file or directory").count(),
+            1,
+            "{args:?}: {err}"
+        );
+        for hidden in [".tmp", ".stakeraid-", "/nonexistent"] {
+            assert!(!err.contains(hidden), "{args:?}: {err}");
+        }
+        assert!(out.stdout.is_empty(), "{args:?}");
+    }
+}
