@@ -31,7 +31,10 @@ enum Command {
     /// Answer one input file.
     Solve(SolveArgs),
     /// Search the fixed position set on one thread and print the total node
-    /// count (the bench signature), the time and nodes/s.
+    /// count (the bench signature), a check of search behaviour.
+    ///
+    /// The wall time beside it is mostly each small solve's start, not the
+    /// search's speed (scripts/bench.sh measures that).
     Bench {
         /// Also print each position's line.
         #[arg(long)]

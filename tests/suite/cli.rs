@@ -600,3 +600,26 @@ fn a_file_error_names_the_given_path_once() {
         assert!(out.stdout.is_empty(), "{args:?}");
     }
 }
+
+/// `bench` prints the signature and says that its time is not a speed: its
+/// searches take under a millisecond, and the rest is start-up, so nodes
+/// over that time would be a rate a thousand times below the engine's.
+#[test]
+fn bench_says_its_time_is_not_a_speed() {
+    let dir = tempfile::tempdir().unwrap();
+    let recorded = fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/profiles/signature.txt"
+    ))
+    .unwrap();
+    let out = run(dir.path(), &["bench"], b"");
+    assert_ok(&out);
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert_eq!(text.lines().count(), 1, "{text}");
+    assert!(
+        text.starts_with(&format!("{} nodes, the bench signature", recorded.trim())),
+        "{text}"
+    );
+    assert!(!text.contains("nodes/s"), "{text}");
+    assert!(text.contains("not a speed"), "{text}");
+}
