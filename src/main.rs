@@ -63,9 +63,11 @@ enum Command {
     /// (1048576 bytes); a longer one is answered with an error, and the
     /// server goes on with the next line. When standard input closes, every
     /// search not yet answered runs to its own limits and answers, and then
-    /// the server exits. `{"cmd": "stop"}`, a request's `time_ms`, SIGINT
+    /// the server exits. A request's `time_ms`, `{"cmd": "stop"}`, SIGINT
     /// and SIGTERM stop searches early: each answers with its deepest
-    /// completed depth (after a signal, the server then exits).
+    /// completed depth (after a signal, the server then exits). A stop
+    /// stops every search read before it, whatever its limits, as soon as
+    /// it is read: in a file piped in, almost at once (docs/library.md).
     Serve(cli::serve::ServeArgs),
     /// The older Drop / Blitz variant: PlayerM (minimax) against PlayerA
     /// (alpha-beta) on 5x5 boards, with a trace and a summary.
