@@ -30,29 +30,6 @@ struct Cli {
 enum Command {
     /// Answer one input file.
     Solve(SolveArgs),
-    /// Search the fixed position set on one thread and print the total node
-    /// count (the bench signature), a check of search behaviour.
-    ///
-    /// The wall time beside it is mostly each small solve's start, not the
-    /// search's speed (scripts/bench.sh measures that).
-    Bench {
-        /// Also print each position's line.
-        #[arg(long)]
-        verbose: bool,
-    },
-    /// Play two agents against each other over many boards.
-    Match(cli::matches::MatchArgs),
-    /// Play programs in the input.txt / output.txt format (or agents)
-    /// against each other under a CPU budget, as a course tournament does.
-    Referee(cli::referee::RefereeArgs),
-    /// Grade a homework program as the course's script does (50 cases,
-    /// 100 points if all pass, else 50 - N), with the reason for every
-    /// miss and the smallest input that fails each way.
-    Grade(cli::grade::GradeArgs),
-    /// Play against an engine in the terminal.
-    Play(cli::play::PlayArgs),
-    /// Write a random position as an input file (for tests and benchmarks).
-    Position(PositionArgs),
     /// Every root move's value, best first, and the principal variation;
     /// `--dot` draws a small alpha-beta tree.
     Analyse(cli::analyse::AnalyseArgs),
@@ -69,9 +46,32 @@ enum Command {
     /// stops every search read before it, whatever its limits, as soon as
     /// it is read: in a file piped in, almost at once (docs/library.md).
     Serve(cli::serve::ServeArgs),
+    /// Play two agents against each other over many boards.
+    Match(cli::matches::MatchArgs),
+    /// Play programs in the input.txt / output.txt format (or agents)
+    /// against each other under a CPU budget, as a course tournament does.
+    Referee(cli::referee::RefereeArgs),
+    /// Grade a homework program as the course's script does (50 cases,
+    /// 100 points if all pass, else 50 - N), with the reason for every
+    /// miss and the smallest input that fails each way.
+    Grade(cli::grade::GradeArgs),
+    /// Play against an engine in the terminal.
+    Play(cli::play::PlayArgs),
     /// The older Drop / Blitz variant: PlayerM (minimax) against PlayerA
     /// (alpha-beta) on 5x5 boards, with a trace and a summary.
     Driver(cli::driver::DriverArgs),
+    /// Write a random position as an input file (for tests and benchmarks).
+    Position(PositionArgs),
+    /// Search the fixed position set on one thread and print the total node
+    /// count (the bench signature), a check of search behaviour.
+    ///
+    /// The wall time beside it is mostly each small solve's start, not the
+    /// search's speed (scripts/bench.sh measures that).
+    Bench {
+        /// Also print each position's line.
+        #[arg(long)]
+        verbose: bool,
+    },
     /// An analysis board in the browser, served on 127.0.0.1: play, every
     /// move's value as a heat map while the search deepens, the alpha-beta
     /// tree of small searches. The first line printed is the address.
