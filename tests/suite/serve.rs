@@ -66,6 +66,23 @@ impl Server {
     }
 }
 
+/// The responses of the server run with `args` on `script` piped in at
+/// once, in a folder of its own; fails unless it exits successfully.
+fn piped(args: &[&str], script: &str) -> Vec<Value> {
+    let dir = tempfile::tempdir().unwrap();
+    let out = crate::util::run(dir.path(), args, script.as_bytes());
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect()
+}
+
 fn analysis(response: &Value) -> Analysis {
     assert_eq!(response["ok"], true, "{response}");
     serde_json::from_value(response["analysis"].clone()).unwrap()
@@ -242,14 +259,7 @@ fn piped_requests_are_answered_in_order() {
     script.push_str("{\"id\": \"stop\", \"cmd\": \"stop\"}\n");
     script.push_str(&json!({"id": "after", "input": SPEC_EXAMPLES[1].0}).to_string());
     script.push('\n');
-    let dir = tempfile::tempdir().unwrap();
-    let out = crate::util::run(dir.path(), &["serve", "--finish"], script.as_bytes());
-    assert!(out.status.success());
-    let responses: Vec<Value> = String::from_utf8(out.stdout)
-        .unwrap()
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect();
+    let responses = piped(&["serve", "--finish"], &script);
     let ids: Vec<Value> = responses.iter().map(|r| r["id"].clone()).collect();
     let mut expected: Vec<Value> = (0..6).map(|i| json!(i)).collect();
     expected.extend([json!("deep"), json!("stop"), json!("after")]);
@@ -275,14 +285,7 @@ fn end_of_input_lets_the_searches_finish() {
     script.push('\n');
     script.push_str(&json!({"id": 2, "input": empty_8x8_input(5), "threads": 1}).to_string());
     script.push('\n');
-    let dir = tempfile::tempdir().unwrap();
-    let out = crate::util::run(dir.path(), &["serve"], script.as_bytes());
-    assert!(out.status.success());
-    let responses: Vec<Value> = String::from_utf8(out.stdout)
-        .unwrap()
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect();
+    let responses = piped(&["serve"], &script);
     assert_eq!(responses.len(), 2);
     let a = analysis(&responses[0]);
     assert!(a.exact && !a.stopped, "{}", responses[0]);
@@ -338,7 +341,6 @@ fn a_signal_stops_the_searches_and_ends_the_server() {
 /// thread cap of the command line holds for requests too.
 #[test]
 fn refusals_are_plain_words() {
-    let dir = tempfile::tempdir().unwrap();
     let script = [
         "{id: 1}".to_string(),
         "[1, 2]".to_string(),
@@ -347,13 +349,7 @@ fn refusals_are_plain_words() {
         json!({"id": 5, "input": SPEC_EXAMPLES[0].0, "depth": "deep"}).to_string(),
     ]
     .join("\n");
-    let out = crate::util::run(dir.path(), &["serve"], script.as_bytes());
-    assert!(out.status.success());
-    let responses: Vec<Value> = String::from_utf8(out.stdout)
-        .unwrap()
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect();
+    let responses = piped(&["serve"], &script);
     assert_eq!(responses.len(), 5);
     let says = [
         "column 2",
@@ -411,7 +407,6 @@ fn an_overlong_line_is_refused_and_serving_goes_on() {
 /// refused with its range, in the words the command line and Python use.
 #[test]
 fn refusals_say_bad_request_and_name_the_range() {
-    let dir = tempfile::tempdir().unwrap();
     let grid = json!({"values": [[1, 8], [5, 4]], "cells": ["X.", ".."], "player": "O"});
     let input = SPEC_EXAMPLES[0].0;
     let cases = [
@@ -456,13 +451,7 @@ fn refusals_say_bad_request_and_name_the_range() {
         ),
     ];
     let script: Vec<String> = cases.iter().map(|(r, _)| r.to_string()).collect();
-    let out = crate::util::run(dir.path(), &["serve"], script.join("\n").as_bytes());
-    assert!(out.status.success());
-    let responses: Vec<Value> = String::from_utf8(out.stdout)
-        .unwrap()
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect();
+    let responses = piped(&["serve"], &script.join("\n"));
     assert_eq!(responses.len(), cases.len());
     for (r, (request, says)) in responses.iter().zip(&cases) {
         let error = r["error"].as_str().unwrap_or_default();
@@ -475,7 +464,6 @@ fn refusals_say_bad_request_and_name_the_range() {
 /// defaults them: every cell empty, X to move.
 #[test]
 fn a_position_without_cells_or_player_is_empty_with_x_to_move() {
-    let dir = tempfile::tempdir().unwrap();
     let values = json!([[1, 8, 23], [5, 42, 12], [26, 30, 9]]);
     let script = [
         json!({"position": {"values": values}, "depth": 3}),
@@ -485,12 +473,7 @@ fn a_position_without_cells_or_player_is_empty_with_x_to_move() {
     ]
     .map(|r| r.to_string())
     .join("\n");
-    let out = crate::util::run(dir.path(), &["serve"], script.as_bytes());
-    let responses: Vec<Value> = String::from_utf8(out.stdout)
-        .unwrap()
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect();
+    let responses = piped(&["serve"], &script);
     assert_eq!(responses.len(), 4);
     let answer = |r: &Value| {
         assert_eq!(r["ok"], true, "{r}");
