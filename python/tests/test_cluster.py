@@ -5,6 +5,7 @@ driver started again on its store resumes."""
 
 import os
 import random
+import stat
 import subprocess
 import sys
 
@@ -159,6 +160,11 @@ def test_the_command_line_writes_output_txt_and_no_returns_in_a_log(tmp_path):
                          timeout=300)
     assert run.returncode == 0, run.stderr[-2000:]
     assert run.stdout == expected
+    # A device is written in place, not replaced by a plain file.
+    run = subprocess.run(command + ["-o", os.devnull], cwd=tmp_path, capture_output=True,
+                         text=True, timeout=300)
+    assert run.returncode == 0, run.stderr[-2000:]
+    assert stat.S_ISCHR(os.stat(os.devnull).st_mode)
     run = subprocess.run(command + ["-o", str(tmp_path / "missing" / "out.txt")], cwd=tmp_path,
                          capture_output=True, text=True, timeout=300)
     assert run.returncode == 2

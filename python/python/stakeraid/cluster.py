@@ -21,6 +21,7 @@ import json
 import logging
 import os
 import signal
+import stat
 import sys
 import time
 from typing import Any, Callable, Dict, Optional, Tuple
@@ -331,15 +332,28 @@ def _temp_beside(path: str) -> Tuple[str, str]:
     return target, os.path.join(folder, f".{name}.{os.getpid()}.tmp")
 
 
+def _in_place(target: str) -> bool:
+    """Whether ``target`` is a device or a pipe (``/dev/null``, a FIFO): written
+    in place, since renaming over it would replace it with a plain file."""
+    try:
+        return not stat.S_ISREG(os.stat(target).st_mode) and not os.path.isdir(target)
+    except OSError:
+        return False
+
+
 def _check_writable(path: str) -> None:
     """Fails now, not after the solve, if ``path`` cannot be written."""
-    if path != "-":
-        _, temp = _temp_beside(path)
-        try:
+    if path == "-":
+        return
+    target, temp = _temp_beside(path)
+    try:
+        if _in_place(target):
+            open(target, "a").close()
+        else:
             open(temp, "w").close()
             os.remove(temp)
-        except OSError as e:
-            raise OSError(f"writing {path}: {e.strerror or e}") from None
+    except OSError as e:
+        raise OSError(f"writing {path}: {e.strerror or e}") from None
 
 
 def _write_output(path: str, text: str) -> None:
@@ -353,6 +367,10 @@ def _write_output(path: str, text: str) -> None:
         return
     target, temp = _temp_beside(path)
     try:
+        if _in_place(target):
+            with open(target, "w", encoding="utf-8", newline="\n") as f:
+                f.write(text)
+            return
         with open(temp, "w", encoding="utf-8", newline="\n") as f:
             f.write(text)
         os.replace(temp, target)
