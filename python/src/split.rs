@@ -164,6 +164,18 @@ impl PySplitSolve {
         }
     }
 
+    /// Seals the store for a driver about to end before its answer (on
+    /// Ctrl-C): its log folded into the file, none left beside it, no
+    /// write after. Returns how many positions it keeps, or `None` without
+    /// a store. Raises `OSError` if it cannot be sealed; the next solve
+    /// then replays its log.
+    fn seal(&self) -> PyResult<Option<u64>> {
+        self.store
+            .as_ref()
+            .map(|store| store.seal().map_err(store_error))
+            .transpose()
+    }
+
     /// Ids of jobs handed out that are no longer needed (a runner may
     /// cancel them).
     fn unneeded(&self) -> Vec<u64> {

@@ -5,6 +5,7 @@ driver started again on its store resumes."""
 
 import os
 import random
+import stat
 import subprocess
 import sys
 
@@ -122,18 +123,50 @@ def test_the_command_line(tmp_path):
         [sys.executable, "-m", "stakeraid.cluster", "solve", str(path), "--store",
          str(tmp_path / "cli.db"), "--num-cpus", "2", "--split", "2", "--quiet",
          "--hint", f"{direct.best}={direct.value}"],
-        capture_output=True, text=True, timeout=300,
+        capture_output=True, text=True, timeout=300, cwd=tmp_path,
     )
     assert run.returncode == 0, run.stderr[-2000:]
     assert run.stdout.splitlines()[0] == f"{direct.best}  value {direct.value}"
     run = subprocess.run(
         [sys.executable, "-m", "stakeraid.cluster", "solve", str(path), "--hint", "C3 Stake"],
-        capture_output=True, text=True, timeout=60,
+        capture_output=True, text=True, timeout=60, cwd=tmp_path,
     )
     assert run.returncode == 2 and "MOVE=VALUE" in run.stderr
     bad = tmp_path / "bad.txt"
     bad.write_text("5\nCOMPETITION\nX\n10\n")
     run = subprocess.run([sys.executable, "-m", "stakeraid.cluster", "solve", str(bad)],
-                         capture_output=True, text=True, timeout=60)
+                         capture_output=True, text=True, timeout=60, cwd=tmp_path)
     assert run.returncode == 2
     assert run.stderr.strip().startswith("stakeraid.cluster: line")
+
+
+def test_the_command_line_writes_output_txt_and_no_returns_in_a_log(tmp_path):
+    # As `stakeraid solve`: output.txt by default (or -o), and no progress
+    # line rewritten with carriage returns where standard error is a file.
+    position = random_position(random.Random(5), 4, 10)
+    text = position.to_input(depth=10)
+    expected = stakeraid.solve_text(text)
+    (tmp_path / "input.txt").write_text(text)
+    command = [sys.executable, "-m", "stakeraid.cluster", "solve", "input.txt", "--num-cpus", "2"]
+    with open(tmp_path / "log.txt", "w") as log:
+        run = subprocess.run(command, cwd=tmp_path, stdout=subprocess.PIPE, stderr=log,
+                             text=True, timeout=300)
+    err = (tmp_path / "log.txt").read_text()
+    assert run.returncode == 0, err[-2000:]
+    assert "\r" not in err, err[:200]
+    assert (tmp_path / "output.txt").read_text() == expected
+    assert run.stdout.splitlines()[0].startswith(expected.splitlines()[0] + "  value ")
+    run = subprocess.run(command + ["-o", "-"], cwd=tmp_path, capture_output=True, text=True,
+                         timeout=300)
+    assert run.returncode == 0, run.stderr[-2000:]
+    assert run.stdout == expected
+    # A device is written in place, not replaced by a plain file.
+    run = subprocess.run(command + ["-o", os.devnull], cwd=tmp_path, capture_output=True,
+                         text=True, timeout=300)
+    assert run.returncode == 0, run.stderr[-2000:]
+    assert stat.S_ISCHR(os.stat(os.devnull).st_mode)
+    run = subprocess.run(command + ["-o", str(tmp_path / "missing" / "out.txt")], cwd=tmp_path,
+                         capture_output=True, text=True, timeout=300)
+    assert run.returncode == 2
+    assert run.stderr.startswith("stakeraid.cluster: writing "), run.stderr
+    assert run.stderr.count("\n") == 1, run.stderr

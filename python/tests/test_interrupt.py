@@ -2,6 +2,9 @@
 interpreter and the library go on working afterwards."""
 
 import os
+import pathlib
+import random
+import re
 import signal
 import subprocess
 import sys
@@ -67,3 +70,52 @@ def test_ctrl_c_interrupts_a_search(call):
     assert child.returncode == 0, f"exit {child.returncode}\nstdout: {out}\nstderr: {err}"
     assert out == "interrupted B3 Stake\n"
     assert waited < 5, f"KeyboardInterrupt came {waited:.1f} s after SIGINT"
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="SIGINT is a POSIX signal")
+def test_ctrl_c_on_the_cluster_command_seals_the_store_in_one_line(tmp_path):
+    # As `stakeraid solve --store` does: the store sealed (no log beside
+    # it), one line saying what it keeps, no output file, and the process
+    # ended by the signal (a shell sees 130), not a traceback and status 1.
+    pytest.importorskip("ray")
+    from conftest import random_position
+
+    # 21 empty cells to the end: far longer than the test waits.
+    position = random_position(random.Random(3), 5, 21)
+    path = tmp_path / "deep.txt"
+    path.write_text(position.to_input(depth=21))
+    store = tmp_path / "deep.db"
+    child = subprocess.Popen(
+        [sys.executable, "-m", "stakeraid.cluster", "solve", str(path), "--store", str(store),
+         "--num-cpus", "2"],
+        cwd=tmp_path,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        # The store is made once Ray is up, just before the first jobs.
+        waited = time.monotonic()
+        while not store.exists():
+            assert child.poll() is None, child.communicate()
+            assert time.monotonic() - waited < 120, "no store after two minutes"
+            time.sleep(0.1)
+        time.sleep(2)
+        assert child.poll() is None, "the solve ended by itself: the position is too easy"
+        os.kill(child.pid, signal.SIGINT)
+        out, err = child.communicate(timeout=60)
+    finally:
+        child.kill()
+        child.wait()
+    assert child.returncode == -signal.SIGINT, f"exit {child.returncode}\n{err}"
+    # Ray's own log lines (a date, a level, a file) are Ray's to print.
+    ours = [line for line in err.splitlines() if not re.match(r"\d{4}-\d\d-\d\d [\d:,]+\t", line)]
+    assert len(ours) == 1, err
+    assert ours[0].startswith(
+        f"stakeraid.cluster: stopped by SIGINT, no output written: the store {store} keeps the "
+    ), err
+    assert "the same command resumes" in ours[0], err
+    assert out == ""
+    assert not (tmp_path / "output.txt").exists()
+    for log in ("-wal", "-shm"):
+        assert not pathlib.Path(f"{store}{log}").exists(), f"{log} left beside the store"

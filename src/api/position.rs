@@ -116,7 +116,8 @@ impl Position {
 
 /// A position as JSON: the rows of cell values, the rows of cells (`X`, `O`
 /// or `.`) and the player to move. Nothing is checked until
-/// [`Position::from_grid`].
+/// [`Position::from_grid`]. As in Python's `Position`, the cells may be
+/// left out (every cell empty), and so may the player (X).
 ///
 /// ```json
 /// {"values": [[1, 8, 23], [5, 42, 12], [26, 30, 9]],
@@ -128,10 +129,18 @@ pub struct Grid {
     /// Row-major cell values, one array per row (wide integers, so that an
     /// out-of-range value is reported as such rather than as bad JSON).
     pub values: Vec<Vec<i64>>,
-    /// One string per row.
+    /// One string per row; none (the JSON leaves it out) for an empty
+    /// board.
+    #[serde(default)]
     pub cells: Vec<String>,
     /// `"X"` or `"O"`.
+    #[serde(default = "first_player")]
     pub player: String,
+}
+
+/// The player to move when a grid names none, as in Python's `Position`.
+fn first_player() -> String {
+    Player::X.symbol().to_string()
 }
 
 impl Grid {
@@ -176,14 +185,20 @@ impl Grid {
                 }
             }
         }
-        if self.cells.len() != n {
+        let empty = vec![".".repeat(n); n];
+        let cells = if self.cells.is_empty() {
+            &empty
+        } else {
+            &self.cells
+        };
+        if cells.len() != n {
             return Err(PositionError::CellRows {
                 expected: n,
-                found: self.cells.len(),
+                found: cells.len(),
             });
         }
         let mut board = Board::new(n, &values);
-        for (r, row) in self.cells.iter().enumerate() {
+        for (r, row) in cells.iter().enumerate() {
             let found = row.chars().count();
             if found != n {
                 return Err(PositionError::CellCount {

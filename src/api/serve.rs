@@ -32,16 +32,18 @@
 //! ```
 
 use std::io::{self, BufRead, Write};
+use std::ops::RangeInclusive;
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 use std::sync::mpsc::{self, RecvTimeoutError, Sender};
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 
-use serde::{Deserialize, Serialize};
+use serde::de::Error as _;
+use serde::{Deserialize, Deserializer, Serialize};
 use serde_json::Value;
 
 use crate::api::lines::{read_line, Line};
-use crate::api::{analyse, Analysis, ApiError, Grid, Limits, Position, SearchMode};
+use crate::api::{analyse, Analysis, ApiError, Grid, Limits, Position, SearchMode, MAX_THREADS};
 use crate::text::{parse_problem, Question};
 
 /// The longest request line served, in bytes (1 MiB), its line end not
@@ -76,14 +78,26 @@ pub struct Request {
     /// `"MINIMAX"` or `"ALPHABETA"` (default: the input's, else ALPHABETA).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub mode: Option<SearchMode>,
-    /// Cut-off depth, at least 1.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    /// Cut-off depth, 1 to `u32::MAX`.
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "depth"
+    )]
     pub depth: Option<u32>,
     /// Wall-time budget in milliseconds.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "time_ms"
+    )]
     pub time_ms: Option<u64>,
-    /// Worker threads (default 0: one per core).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    /// Worker threads, 0 (the default: one per core) to [`MAX_THREADS`].
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "threads"
+    )]
     pub threads: Option<usize>,
 }
 
@@ -128,7 +142,46 @@ impl Response {
     }
 }
 
-/// Why a request was refused.
+/// `depth`: a whole number from 1 to `u32::MAX`.
+fn depth<'de, D: Deserializer<'de>>(d: D) -> Result<Option<u32>, D::Error> {
+    in_range(
+        d,
+        "depth",
+        &format!("1 to {}", u32::MAX),
+        1..=u32::MAX.into(),
+    )
+}
+
+/// `time_ms`: a whole number of milliseconds.
+fn time_ms<'de, D: Deserializer<'de>>(d: D) -> Result<Option<u64>, D::Error> {
+    in_range(d, "time_ms", &format!("0 to {}", u64::MAX), 0..=u64::MAX)
+}
+
+/// `threads`: 0 (one per core) up to the cap the command line sets.
+fn threads<'de, D: Deserializer<'de>>(d: D) -> Result<Option<usize>, D::Error> {
+    let range = format!("0 (one per core) to {MAX_THREADS}");
+    in_range(d, "threads", &range, 0..=MAX_THREADS as u64)
+}
+
+/// A whole number in `range` (null: none given); anything else is refused
+/// with the range in words (`says`), as the command line and Python refuse
+/// it, where serde would name only the type it expected.
+fn in_range<'de, D: Deserializer<'de>, T: TryFrom<u64>>(
+    d: D,
+    name: &str,
+    says: &str,
+    range: RangeInclusive<u64>,
+) -> Result<Option<T>, D::Error> {
+    let Some(value) = Option::<Value>::deserialize(d)? else {
+        return Ok(None);
+    };
+    let n = value.as_u64().filter(|n| range.contains(n));
+    n.and_then(|n| T::try_from(n).ok())
+        .map(Some)
+        .ok_or_else(|| D::Error::custom(format!("{name} must be {says}, got {value}")))
+}
+
+/// Why a request was refused; every refusal starts with `bad request:`.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum RequestError {
     /// The line is not UTF-8 JSON of a request.
@@ -138,13 +191,13 @@ pub enum RequestError {
     #[error("bad request: longer than {MAX_REQUEST_BYTES} bytes")]
     TooLong,
     /// Both `input` and `position`.
-    #[error("give the position as \"input\" or as \"position\", not both")]
+    #[error("bad request: give the position as \"input\" or as \"position\", not both")]
     TwoPositions,
     /// Neither `input` nor `position`.
-    #[error("no position: give \"input\" (the text of an input.txt) or \"position\"")]
+    #[error("bad request: no position: give \"input\" (the text of an input.txt) or \"position\"")]
     NoPosition,
     /// The position or the limits are refused.
-    #[error(transparent)]
+    #[error("bad request: {0}")]
     Api(#[from] ApiError),
 }
 
@@ -300,7 +353,7 @@ fn answer_jobs<W: Write>(
                         error: None,
                         interrupted: None,
                     },
-                    Err(e) => Response::error(id.clone(), e),
+                    Err(e) => Response::error(id.clone(), RequestError::Api(e)),
                 }
             }
         };
@@ -516,9 +569,13 @@ mod tests {
             request(&format!(r#"{{"position": {grid}}}"#)).unwrap_err(),
             ApiError::NoLimit.into()
         );
-        assert_eq!(
-            request(&format!(r#"{{"position": {grid}, "depth": 0}}"#)).unwrap_err(),
-            ApiError::ZeroDepth.into()
+        let zero =
+            serde_json::from_str::<Request>(&format!(r#"{{"position": {grid}, "depth": 0}}"#));
+        assert!(
+            zero.unwrap_err()
+                .to_string()
+                .contains("depth must be 1 to 4294967295, got 0"),
+            "a depth out of range is refused with the range"
         );
         assert!(request(&format!(r#"{{"position": {grid}, "depth": 1}}"#)).is_ok());
         assert!(

@@ -38,9 +38,10 @@ pub fn trace(text: &str) {
     let _ = out.write_all(text.as_bytes()).and_then(|()| out.flush());
 }
 
-/// Writes `bytes` to `path` (standard output for `-`) through a temporary file in the same folder and renames it into
-/// place, so a reader never sees a half-written output and a failed run
-/// leaves any earlier output untouched.
+/// Writes `bytes` to `path` (standard output for `-`) through a temporary
+/// file in the same folder and renames it into place, so a reader never
+/// sees a half-written output and a failed run leaves any earlier output
+/// untouched. An error names `path` as the user gave it.
 pub fn write_output(path: &Path, bytes: &[u8]) -> anyhow::Result<()> {
     if path == Path::new("-") {
         let mut out = std::io::stdout().lock();
@@ -49,35 +50,41 @@ pub fn write_output(path: &Path, bytes: &[u8]) -> anyhow::Result<()> {
             .and_then(|()| out.flush())
             .context("writing standard output");
     }
+    let writing = || format!("writing {}", path.display());
     // A link stays a link: the file it names is the one replaced.
-    let resolved = resolve_links(path).with_context(|| format!("writing {}", path.display()))?;
-    let path = resolved.as_path();
+    let target = resolve_links(path).with_context(writing)?;
     // Devices and pipes (`/dev/null`, a FIFO) are written in place: renaming
     // over them would replace the device with a plain file.
-    if std::fs::metadata(path).is_ok_and(|m| !m.is_file() && !m.is_dir()) {
+    if std::fs::metadata(&target).is_ok_and(|m| !m.is_file() && !m.is_dir()) {
         return std::fs::OpenOptions::new()
             .write(true)
-            .open(path)
+            .open(&target)
             .and_then(|mut f| f.write_all(bytes))
-            .with_context(|| format!("writing {}", path.display()));
+            .with_context(writing);
     }
-    let dir = match path.parent() {
-        Some(d) if !d.as_os_str().is_empty() => d,
-        _ => Path::new("."),
-    };
-    let name = path.file_name().context("output path has no file name")?;
-    let tmp = dir.join(format!(
-        ".{}.{}.tmp",
-        name.to_string_lossy(),
-        std::process::id()
-    ));
+    let tmp = temp_beside(&target).with_context(writing)?;
     let result = std::fs::File::create(&tmp)
         .and_then(|mut f| f.write_all(bytes).and_then(|()| f.sync_all()))
-        .and_then(|()| std::fs::rename(&tmp, path));
+        .and_then(|()| std::fs::rename(&tmp, &target));
     if result.is_err() {
         let _ = std::fs::remove_file(&tmp);
     }
-    result.with_context(|| format!("writing {}", path.display()))
+    result.with_context(writing)
+}
+
+/// The name [`write_output`] writes `target` under before renaming it:
+/// hidden, in the same folder (a rename does not cross file systems).
+fn temp_beside(target: &Path) -> anyhow::Result<PathBuf> {
+    let dir = match target.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => Path::new("."),
+    };
+    let name = target.file_name().context("the path has no file name")?;
+    Ok(dir.join(format!(
+        ".{}.{}.tmp",
+        name.to_string_lossy(),
+        std::process::id()
+    )))
 }
 
 /// The file that writing to `path` reaches: `path` itself, or the end of
@@ -104,42 +111,26 @@ fn resolve_links(path: &Path) -> std::io::Result<PathBuf> {
 
 /// Fails unless the report can be written to `path`, so that a match is
 /// not played only to lose its report: the file is opened when it is a
-/// device or pipe, and otherwise a temporary file is made beside it, as
-/// the report will be written.
+/// device or pipe, and otherwise the temporary file the report will be
+/// written through is made and removed.
 pub fn check_writable(path: &Path) -> anyhow::Result<()> {
     let cannot = || format!("cannot write the report to {}", path.display());
-    match std::fs::metadata(path) {
+    let target = resolve_links(path).with_context(cannot)?;
+    match std::fs::metadata(&target) {
         Ok(m) if m.is_dir() => anyhow::bail!("{}: it is a folder", cannot()),
         Ok(m) if !m.is_file() => {
             std::fs::OpenOptions::new()
                 .write(true)
-                .open(path)
+                .open(&target)
                 .with_context(cannot)?;
         }
         _ => {
-            let dir = match path.parent() {
-                Some(d) if !d.as_os_str().is_empty() => d,
-                _ => Path::new("."),
-            };
-            // The OS error alone: the temporary file's name would only confuse.
-            tempfile::NamedTempFile::new_in(dir)
-                .map_err(|e| match os_error(&e) {
-                    Some(code) => std::io::Error::from_raw_os_error(code),
-                    None => e,
-                })
-                .with_context(cannot)?;
+            let tmp = temp_beside(&target).with_context(cannot)?;
+            std::fs::File::create(&tmp).with_context(cannot)?;
+            let _ = std::fs::remove_file(&tmp);
         }
     }
     Ok(())
-}
-
-/// The operating system's error code behind `e`, also where `tempfile`
-/// wrapped it with the temporary file's path.
-fn os_error(e: &std::io::Error) -> Option<i32> {
-    e.raw_os_error().or_else(|| {
-        let inner = e.get_ref()?.source()?;
-        inner.downcast_ref::<std::io::Error>()?.raw_os_error()
-    })
 }
 
 /// Writes `text` to standard output; a reader that has gone (`| head`)

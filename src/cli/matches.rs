@@ -8,7 +8,7 @@ use stakeraid::arena::{run_match, Agent, BoardSet, MatchSettings};
 /// Arguments of `stakeraid match`.
 #[derive(clap::Args)]
 pub struct MatchArgs {
-    /// Agent A: random, greedy, textbook:DEPTH, ab:DEPTH, comp:SECONDS (per game), comp-playout:SECONDS or comp-bare:SECONDS (the same with a simpler evaluation).
+    #[arg(help = concat!("Agent A: ", agents!()))]
     a: Agent,
     /// Agent B, in the same notation.
     b: Agent,

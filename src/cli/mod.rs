@@ -1,5 +1,15 @@
 //! The subcommands of the `stakeraid` binary, one module each.
 
+/// The built-in agents as `match`, `referee` and `play` take them: one
+/// text for every help that lists them (a macro, since `concat!` takes
+/// literals only).
+macro_rules! agents {
+    () => {
+        "random, greedy, textbook:DEPTH, ab:DEPTH, comp:SECONDS (per game), \
+         comp-playout:SECONDS or comp-bare:SECONDS (the same with a simpler evaluation)"
+    };
+}
+
 pub mod analyse;
 pub mod bench;
 mod deep;

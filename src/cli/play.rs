@@ -18,8 +18,7 @@ use super::io::read_input;
 /// Arguments of `stakeraid play`.
 #[derive(clap::Args)]
 pub struct PlayArgs {
-    /// The engine: random, greedy, textbook:DEPTH, ab:DEPTH, comp:SECONDS (per game) ...
-    #[arg(long, default_value = "comp:30")]
+    #[arg(long, default_value = "comp:30", help = concat!("The engine: ", agents!()))]
     engine: Agent,
     /// Which side you play (X moves first).
     #[arg(long, default_value = "X", value_parser = ["X", "O", "x", "o"])]

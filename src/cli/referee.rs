@@ -11,14 +11,13 @@ use super::matches::{games_bar, BoardArgs};
 
 /// Arguments of `stakeraid referee`.
 #[derive(clap::Args)]
-#[command(after_help = "\
+#[command(after_help = concat!("\
 A side is cmd:COMMAND for a program (run as `sh -c COMMAND` in its own \
-temporary folder, so give paths in it in full), or a built-in agent: random, \
-greedy, textbook:DEPTH, ab:DEPTH, comp:SECONDS. A side forfeits, losing the \
-game by the whole board's value, on a CPU overrun, a hang, a crash, no \
-output.txt, an unreadable one, an illegal move or a wrong board.")]
+temporary folder, so give paths in it in full), or a built-in agent: ", agents!(), ". \
+A side forfeits, losing the game by the whole board's value, on a CPU overrun, \
+a hang, a crash, no output.txt, an unreadable one, an illegal move or a wrong board."))]
 pub struct RefereeArgs {
-    /// Side A: cmd:COMMAND or an agent name.
+    #[arg(help = concat!("Side A: cmd:COMMAND, or an agent: ", agents!()))]
     a: Side,
     /// Side B, in the same notation.
     b: Side,

@@ -44,7 +44,7 @@ pub struct SolveArgs {
     #[arg(long, value_enum, default_value_t = Format::InputTxt)]
     format: Format,
     /// drop-blitz only: the search (an input.txt names its own).
-    #[arg(long, value_enum, requires = "depth")]
+    #[arg(long, value_enum)]
     mode: Option<SearchMode>,
     /// drop-blitz only: the cut-off depth.
     #[arg(long, value_parser = clap::value_parser!(u32).range(1..))]
@@ -135,6 +135,11 @@ pub fn run_solve(args: &SolveArgs) -> anyhow::Result<()> {
     anyhow::ensure!(
         args.store.is_none() || args.engine == Engine::Fast,
         "--store goes with the fast engine: drop --engine reference"
+    );
+    // Before the depth --mode would need: with an input.txt, neither applies.
+    anyhow::ensure!(
+        args.format == Format::DropBlitz || (args.mode.is_none() && args.depth.is_none()),
+        "--mode and --depth go with --format drop-blitz (an input.txt names its own)"
     );
     let problem = read_problem(args)?;
     let store = match &args.store {
@@ -233,13 +238,7 @@ fn print_stats(best: Move, value: i64, nodes: u64, elapsed: Duration) {
 fn read_problem(args: &SolveArgs) -> anyhow::Result<Problem> {
     let loaded = load(&args.input, args.format)?;
     let question = match (args.format, loaded.question) {
-        (Format::InputTxt, Some(question)) => {
-            anyhow::ensure!(
-                args.mode.is_none() && args.depth.is_none(),
-                "--mode and --depth go with --format drop-blitz (an input.txt names its own)"
-            );
-            question
-        }
+        (Format::InputTxt, Some(question)) => question,
         _ => {
             let depth = args.depth.context("--format drop-blitz needs --depth")?;
             Question::Exact {

@@ -6,6 +6,7 @@ use std::io::Read;
 use std::path::Path;
 
 use rusqlite::{params, Connection};
+use tempfile::NamedTempFile;
 
 use super::{Key, Proven, StoreError};
 use crate::game::{Board, Move};
@@ -112,16 +113,8 @@ pub(super) fn create(path: &Path, identity: &Identity) -> Result<(), StoreError>
         kind: e.kind(),
         message,
     };
-    let dir = dir_of(path);
-    let temp = tempfile::Builder::new()
-        .prefix(".stakeraid-store-")
-        .tempfile_in(dir)
-        .map_err(|e| {
-            io(
-                &e,
-                format!("cannot create a file in {}: {e}", dir.display()),
-            )
-        })?;
+    let temp = temp_beside(path, ".stakeraid-store-")
+        .map_err(|e| io(&e, format!("cannot create it: {e}")))?;
     {
         let conn = Connection::open(temp.path()).map_err(|e| sql_error(path, e))?;
         init(&conn, identity).map_err(|e| sql_error(path, e))?;
@@ -263,6 +256,28 @@ pub(super) fn dir_of(path: &Path) -> &Path {
         Some(d) if !d.as_os_str().is_empty() => d,
         _ => Path::new("."),
     }
+}
+
+/// A new file beside `path`, named `prefix` and random letters, removed
+/// when dropped unless it is persisted over `path`.
+///
+/// Made as any new file is, 0666 less the umask: once renamed into place
+/// it is the user's file, to share or copy as their others (tempfile's
+/// own 0600 is for secrets, and a store holds none). An error is the
+/// operating system's alone: the caller names `path`, and the temporary
+/// name would only confuse.
+pub(super) fn temp_beside(path: &Path, prefix: &str) -> std::io::Result<NamedTempFile> {
+    use std::os::unix::fs::OpenOptionsExt;
+    tempfile::Builder::new()
+        .prefix(prefix)
+        .make_in(dir_of(path), |temp| {
+            std::fs::OpenOptions::new()
+                .read(true)
+                .write(true)
+                .create_new(true)
+                .mode(0o666)
+                .open(temp)
+        })
 }
 
 /// FNV-1a of `bytes`: the checksum of a row's fields and of a table file.

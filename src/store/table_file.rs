@@ -19,7 +19,7 @@
 use std::io::{BufWriter, Write};
 use std::path::Path;
 
-use super::file::{dir_of, fnv1a, Identity};
+use super::file::{fnv1a, temp_beside, Identity};
 use super::StoreError;
 
 /// "SRtable" and the version of the entries' layout.
@@ -101,7 +101,6 @@ pub(super) fn write(path: &Path, identity: &Identity, entries: &[Entry]) -> Resu
         kind: e.kind(),
         message: e.to_string(),
     };
-    let dir = dir_of(path);
     let mut bytes = Vec::with_capacity(32 + entries.len() * 24);
     let text = identity.text();
     bytes.extend_from_slice(MAGIC);
@@ -115,10 +114,7 @@ pub(super) fn write(path: &Path, identity: &Identity, entries: &[Entry]) -> Resu
     }
     let sum = fnv1a(&bytes);
     bytes.extend_from_slice(&sum.to_le_bytes());
-    let temp = tempfile::Builder::new()
-        .prefix(".stakeraid-table-")
-        .tempfile_in(dir)
-        .map_err(io)?;
+    let temp = temp_beside(path, ".stakeraid-table-").map_err(io)?;
     {
         let mut out = BufWriter::new(temp.as_file());
         out.write_all(&bytes).map_err(io)?;

@@ -506,3 +506,163 @@ fn usage_errors_are_one_line() {
         assert!(!err.contains("error:"), "{args:?}: {err}");
     }
 }
+
+/// `--mode` with an input.txt is refused for what it is (the file names
+/// its own mode and depth), not first for the `--depth` it would need:
+/// that depth would be refused next.
+#[test]
+fn mode_with_an_input_txt_is_refused_before_asking_for_a_depth() {
+    let dir = tempfile::tempdir().unwrap();
+    fs::write(dir.path().join("input.txt"), SPEC_EXAMPLES[0].0).unwrap();
+    for args in [
+        &["solve", "input.txt", "--mode", "minimax"][..],
+        &["solve", "--mode", "alphabeta", "--depth", "2"],
+        &["solve", "missing.txt", "--mode", "minimax"],
+    ] {
+        let out = run(dir.path(), args, b"");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+        assert!(
+            err.contains("go with --format drop-blitz") && err.lines().count() == 1,
+            "{args:?}: {err}"
+        );
+    }
+    let board = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/drop-blitz.txt");
+    let board = board.to_str().unwrap();
+    let args = [
+        "solve",
+        "--format",
+        "drop-blitz",
+        board,
+        "--mode",
+        "minimax",
+    ];
+    let out = run(dir.path(), &args, b"");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(err.contains("needs --depth"), "{err}");
+}
+
+/// A file that cannot be made or written is named once, as it was given,
+/// with the operating system's reason once: no temporary file's name, and
+/// a link is named as the link, not as what it points to.
+#[test]
+fn a_file_error_names_the_given_path_once() {
+    let dir = tempfile::tempdir().unwrap();
+    fs::write(dir.path().join("in.txt"), SPEC_EXAMPLES[0].0).unwrap();
+    std::os::unix::fs::symlink("/nonexistent/target", dir.path().join("link.json")).unwrap();
+    let referee = [
+        "referee",
+        "textbook:1",
+        "textbook:1",
+        "--boards",
+        "1",
+        "--size",
+        "4",
+    ];
+    let with = |head: &[&'static str], tail: &[&'static str]| [head, tail].concat();
+    let cases = [
+        (
+            vec!["solve", "in.txt", "--store", "missing/s.db"],
+            "missing/s.db",
+        ),
+        (
+            vec!["solve", "in.txt", "-o", "missing/out.txt"],
+            "missing/out.txt",
+        ),
+        (vec!["solve", "in.txt", "-o", "link.json"], "link.json"),
+        (
+            vec!["analyse", "in.txt", "--dot", "missing/t.dot"],
+            "missing/t.dot",
+        ),
+        (vec!["position", "-o", "missing/p.txt"], "missing/p.txt"),
+        (
+            with(&referee, &["--json", "missing/r.json"]),
+            "missing/r.json",
+        ),
+        // Refused before the match, not after it is played.
+        (with(&referee, &["--json", "link.json"]), "link.json"),
+    ];
+    for (args, path) in cases {
+        let out = run(dir.path(), &args, b"");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+        assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
+        assert_eq!(err.matches(path).count(), 1, "{args:?}: {err}");
+        assert_eq!(
+            err.matches("No such file or directory").count(),
+            1,
+            "{args:?}: {err}"
+        );
+        for hidden in [".tmp", ".stakeraid-", "/nonexistent"] {
+            assert!(!err.contains(hidden), "{args:?}: {err}");
+        }
+        assert!(out.stdout.is_empty(), "{args:?}");
+    }
+}
+
+/// `bench` prints the signature and says that its time is not a speed: its
+/// searches take under a millisecond, and the rest is start-up, so nodes
+/// over that time would be a rate a thousand times below the engine's.
+#[test]
+fn bench_says_its_time_is_not_a_speed() {
+    let dir = tempfile::tempdir().unwrap();
+    let recorded = fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/profiles/signature.txt"
+    ))
+    .unwrap();
+    let out = run(dir.path(), &["bench"], b"");
+    assert_ok(&out);
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert_eq!(text.lines().count(), 1, "{text}");
+    assert!(
+        text.starts_with(&format!("{} nodes, the bench signature", recorded.trim())),
+        "{text}"
+    );
+    assert!(!text.contains("nodes/s"), "{text}");
+    assert!(text.contains("not a speed"), "{text}");
+}
+
+/// The run with no arguments, which graders and tournaments charge for
+/// its start-up, uses the system allocator, and commands use mimalloc
+/// (`src/allocator.rs` says why): seen from outside as mimalloc's 1 GiB
+/// arena among the process's mappings, looked at while the process waits
+/// for its input on a named pipe (after its first allocations).
+#[cfg(feature = "mimalloc")]
+#[test]
+fn the_run_without_arguments_leaves_out_mimalloc() {
+    use std::io::Write;
+    let dir = tempfile::tempdir().unwrap();
+    let fifo = dir.path().join("input.txt");
+    let path = std::ffi::CString::new(fifo.to_str().unwrap()).unwrap();
+    // SAFETY: a valid C string and mode.
+    assert_eq!(unsafe { libc::mkfifo(path.as_ptr(), 0o600) }, 0);
+    let arenas = |args: &[&str]| {
+        let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_stakeraid"))
+            .args(args)
+            .current_dir(dir.path())
+            .stdout(std::process::Stdio::null())
+            .spawn()
+            .unwrap();
+        // Opening the pipe for writing waits for the program to open it
+        // for reading: by then it has parsed its arguments.
+        let mut input = fs::OpenOptions::new().write(true).open(&fifo).unwrap();
+        let maps = fs::read_to_string(format!("/proc/{}/smaps", child.id())).unwrap();
+        input.write_all(SPEC_EXAMPLES[0].0.as_bytes()).unwrap();
+        drop(input);
+        assert!(child.wait().unwrap().success(), "{args:?}");
+        maps.lines()
+            .filter(|l| l.split_whitespace().collect::<Vec<_>>() == ["Size:", "1048576", "kB"])
+            .count()
+    };
+    assert!(
+        arenas(&["solve", "input.txt"]) >= 1,
+        "mimalloc's arena is not seen"
+    );
+    assert_eq!(
+        arenas(&[]),
+        0,
+        "the run without arguments reserved mimalloc's arena"
+    );
+}

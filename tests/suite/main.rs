@@ -7,6 +7,7 @@ mod api;
 #[cfg(feature = "web")]
 mod browser;
 mod cli;
+mod docs;
 mod dominance;
 mod golden;
 mod grade;

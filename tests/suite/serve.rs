@@ -66,6 +66,23 @@ impl Server {
     }
 }
 
+/// The responses of the server run with `args` on `script` piped in at
+/// once, in a folder of its own; fails unless it exits successfully.
+fn piped(args: &[&str], script: &str) -> Vec<Value> {
+    let dir = tempfile::tempdir().unwrap();
+    let out = crate::util::run(dir.path(), args, script.as_bytes());
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect()
+}
+
 fn analysis(response: &Value) -> Analysis {
     assert_eq!(response["ok"], true, "{response}");
     serde_json::from_value(response["analysis"].clone()).unwrap()
@@ -135,7 +152,13 @@ fn scripted_session() {
         (json!(6), json!(false)),
         "blank lines get no answer"
     );
-    assert!(r["error"].as_str().unwrap().starts_with("line 2:"), "{r}");
+    assert!(
+        r["error"]
+            .as_str()
+            .unwrap()
+            .starts_with("bad request: line 2:"),
+        "{r}"
+    );
 
     // A deep search runs until a stop, which is read while it runs.
     server.send(&deep_request("deep"));
@@ -236,14 +259,7 @@ fn piped_requests_are_answered_in_order() {
     script.push_str("{\"id\": \"stop\", \"cmd\": \"stop\"}\n");
     script.push_str(&json!({"id": "after", "input": SPEC_EXAMPLES[1].0}).to_string());
     script.push('\n');
-    let dir = tempfile::tempdir().unwrap();
-    let out = crate::util::run(dir.path(), &["serve", "--finish"], script.as_bytes());
-    assert!(out.status.success());
-    let responses: Vec<Value> = String::from_utf8(out.stdout)
-        .unwrap()
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect();
+    let responses = piped(&["serve", "--finish"], &script);
     let ids: Vec<Value> = responses.iter().map(|r| r["id"].clone()).collect();
     let mut expected: Vec<Value> = (0..6).map(|i| json!(i)).collect();
     expected.extend([json!("deep"), json!("stop"), json!("after")]);
@@ -269,14 +285,7 @@ fn end_of_input_lets_the_searches_finish() {
     script.push('\n');
     script.push_str(&json!({"id": 2, "input": empty_8x8_input(5), "threads": 1}).to_string());
     script.push('\n');
-    let dir = tempfile::tempdir().unwrap();
-    let out = crate::util::run(dir.path(), &["serve"], script.as_bytes());
-    assert!(out.status.success());
-    let responses: Vec<Value> = String::from_utf8(out.stdout)
-        .unwrap()
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect();
+    let responses = piped(&["serve"], &script);
     assert_eq!(responses.len(), 2);
     let a = analysis(&responses[0]);
     assert!(a.exact && !a.stopped, "{}", responses[0]);
@@ -332,7 +341,6 @@ fn a_signal_stops_the_searches_and_ends_the_server() {
 /// thread cap of the command line holds for requests too.
 #[test]
 fn refusals_are_plain_words() {
-    let dir = tempfile::tempdir().unwrap();
     let script = [
         "{id: 1}".to_string(),
         "[1, 2]".to_string(),
@@ -341,19 +349,13 @@ fn refusals_are_plain_words() {
         json!({"id": 5, "input": SPEC_EXAMPLES[0].0, "depth": "deep"}).to_string(),
     ]
     .join("\n");
-    let out = crate::util::run(dir.path(), &["serve"], script.as_bytes());
-    assert!(out.status.success());
-    let responses: Vec<Value> = String::from_utf8(out.stdout)
-        .unwrap()
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect();
+    let responses = piped(&["serve"], &script);
     assert_eq!(responses.len(), 5);
     let says = [
         "column 2",
         "JSON object",
         "ends inside",
-        "at most 256",
+        "0 (one per core) to 256",
         "depth",
     ];
     for (r, says) in responses.iter().zip(says) {
@@ -399,4 +401,153 @@ fn an_overlong_line_is_refused_and_serving_goes_on() {
     }
     drop(server.child.stdin.take());
     assert!(server.child.wait().unwrap().success());
+}
+
+/// Every refusal starts with `bad request:`, and a number out of range is
+/// refused with its range, in the words the command line and Python use.
+#[test]
+fn refusals_say_bad_request_and_name_the_range() {
+    let grid = json!({"values": [[1, 8], [5, 4]], "cells": ["X.", ".."], "player": "O"});
+    let input = SPEC_EXAMPLES[0].0;
+    let cases = [
+        (
+            json!({"position": grid, "depth": 0}),
+            "depth must be 1 to 4294967295, got 0",
+        ),
+        (
+            json!({"position": grid, "depth": -1}),
+            "depth must be 1 to 4294967295, got -1",
+        ),
+        (
+            json!({"position": grid, "depth": 1e11}),
+            "depth must be 1 to 4294967295, got ",
+        ),
+        (
+            json!({"position": grid, "depth": 2, "threads": -1}),
+            "threads must be 0 (one per core) to 256, got -1",
+        ),
+        (
+            json!({"position": grid, "depth": 2, "threads": 1000}),
+            "threads must be 0 (one per core) to 256, got 1000",
+        ),
+        (
+            json!({"position": grid, "time_ms": -5}),
+            "time_ms must be 0 to 18446744073709551615, got -5",
+        ),
+        (json!({"position": grid}), "a depth, a time limit or both"),
+        (json!({}), "no position"),
+        (
+            json!({"position": grid, "input": input, "depth": 2}),
+            "not both",
+        ),
+        (json!({"input": "3\nMINIMAX\n"}), "line 3"),
+        (
+            json!({"position": {"values": [[1]], "player": "Q"}, "depth": 1}),
+            "unknown player",
+        ),
+        (
+            json!({"input": input.replace("MINIMAX\nO\n2", "COMPETITION\nO\n2.5")}),
+            "COMPETITION",
+        ),
+    ];
+    let script: Vec<String> = cases.iter().map(|(r, _)| r.to_string()).collect();
+    let responses = piped(&["serve"], &script.join("\n"));
+    assert_eq!(responses.len(), cases.len());
+    for (r, (request, says)) in responses.iter().zip(&cases) {
+        let error = r["error"].as_str().unwrap_or_default();
+        assert!(error.starts_with("bad request: "), "{request} -> {r}");
+        assert!(error.contains(says), "{request} -> {r}");
+    }
+}
+
+/// A position's `cells` and `player` default as Python's `Position`
+/// defaults them: every cell empty, X to move.
+#[test]
+fn a_position_without_cells_or_player_is_empty_with_x_to_move() {
+    let values = json!([[1, 8, 23], [5, 42, 12], [26, 30, 9]]);
+    let script = [
+        json!({"position": {"values": values}, "depth": 3}),
+        json!({"position": {"values": values, "cells": ["...", "...", "..."], "player": "X"}, "depth": 3}),
+        json!({"position": {"values": values, "player": "O"}, "depth": 3}),
+        json!({"position": {"values": values, "cells": ["...", "...", "..."], "player": "O"}, "depth": 3}),
+    ]
+    .map(|r| r.to_string())
+    .join("\n");
+    let responses = piped(&["serve"], &script);
+    assert_eq!(responses.len(), 4);
+    let answer = |r: &Value| {
+        assert_eq!(r["ok"], true, "{r}");
+        let a = analysis(r);
+        (a.player, a.best, a.value, a.output_text())
+    };
+    assert_eq!(answer(&responses[0]), answer(&responses[1]));
+    assert_eq!(answer(&responses[2]), answer(&responses[3]));
+}
+
+/// The serve examples of the README and of docs/library.md, run as shown
+/// (requests piped in at once), answer every request exactly: no answer
+/// depends on how fast the machine is.
+#[test]
+fn the_documented_serve_examples_do_not_depend_on_timing() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let bin_dir = std::path::Path::new(env!("CARGO_BIN_EXE_stakeraid"))
+        .parent()
+        .unwrap();
+    let path = format!(
+        "{}:{}",
+        bin_dir.display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    for page in ["README.md", "docs/library.md"] {
+        let text = std::fs::read_to_string(root.join(page)).unwrap();
+        let commands = serve_commands(&text);
+        assert!(!commands.is_empty(), "{page} shows no serve example to run");
+        for command in commands {
+            for _ in 0..2 {
+                let out = Command::new("sh")
+                    .args(["-c", &command])
+                    .env("PATH", &path)
+                    .output()
+                    .unwrap();
+                assert!(out.status.success(), "{page}: {command}");
+                let lines = String::from_utf8(out.stdout).unwrap();
+                assert!(!lines.is_empty(), "{page}: {command}");
+                for line in lines.lines() {
+                    let r: Value = serde_json::from_str(line).unwrap();
+                    let a = analysis(&r);
+                    assert!(a.exact && !a.stopped, "{page}: {command}\n{r}");
+                }
+            }
+        }
+    }
+}
+
+/// The shell commands of a page's ```sh blocks that pipe into `stakeraid
+/// serve`, each with its continuation lines, comments dropped.
+fn serve_commands(page: &str) -> Vec<String> {
+    let mut commands = Vec::new();
+    let mut inside = false;
+    let mut command = String::new();
+    for line in page.lines() {
+        if line.starts_with("```") {
+            inside = line == "```sh";
+            continue;
+        }
+        if !inside {
+            continue;
+        }
+        let line = match line.find("  # ") {
+            Some(at) => &line[..at],
+            None => line,
+        };
+        command.push_str(line.trim_end_matches('\\'));
+        command.push(' ');
+        if !line.ends_with('\\') {
+            if command.contains("| stakeraid serve") {
+                commands.push(command.clone());
+            }
+            command.clear();
+        }
+    }
+    commands
 }

@@ -506,3 +506,27 @@ fn a_signal_seals_the_store_and_says_how_to_resume() {
         );
     }
 }
+
+/// A new store and its table file are made as any new file is, 0666 less
+/// the umask, so that they can be shared as docs/deep-solves.md says.
+#[test]
+fn a_new_store_is_made_with_the_umask() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("in.txt"), crate::util::SPEC_EXAMPLES[0].0).unwrap();
+    let out = std::process::Command::new("sh")
+        .args([
+            "-c",
+            "umask 027 && exec \"$0\" solve in.txt -o out.txt --store s.db",
+        ])
+        .arg(env!("CARGO_BIN_EXE_stakeraid"))
+        .current_dir(dir.path())
+        .output()
+        .unwrap();
+    assert_ok(&out);
+    for name in ["s.db", "s.db-table", "out.txt"] {
+        let meta = std::fs::metadata(dir.path().join(name)).unwrap();
+        let mode = meta.permissions().mode() & 0o777;
+        assert_eq!(mode, 0o640, "{name}: {mode:o}");
+    }
+}

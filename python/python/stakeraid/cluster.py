@@ -2,13 +2,14 @@
 tests of positions a few plies below the root), Ray runs them on every CPU
 of the cluster, and the driver here takes their results back in any order.
 
-    python -m stakeraid.cluster solve INPUT --store FILE [--address ADDR]
+    python -m stakeraid.cluster solve INPUT --store FILE [-o OUTPUT] [--address ADDR]
 
 With no address a local Ray instance is started, so the same command runs
 on a laptop and on a cluster (``--address auto`` joins the one this
 machine belongs to). Every proven bound goes into the store file as it
 arrives: the driver can be killed and started again with the same command,
 and it resumes; a worker that dies mid-job has its job run again by Ray.
+Ctrl-C seals the store and says, in one line, what it keeps.
 
 Needs the ``ray`` extra: ``pip install "stakeraid[ray]"``.
 """
@@ -17,6 +18,10 @@ from __future__ import annotations
 
 import argparse
 import json
+import logging
+import os
+import signal
+import stat
 import sys
 import time
 from typing import Any, Callable, Dict, Optional, Tuple
@@ -24,7 +29,33 @@ from typing import Any, Callable, Dict, Optional, Tuple
 from . import _core
 from ._core import Position
 
-__all__ = ["default_split", "solve", "main"]
+__all__ = ["Interrupted", "default_split", "solve", "main"]
+
+
+class Interrupted(KeyboardInterrupt):
+    """Ctrl-C during ``solve``, after its store was sealed (its log folded
+    into the file, none left beside it): a ``KeyboardInterrupt`` that says
+    what the store keeps. ``store`` is its path (None without one),
+    ``positions`` how many positions it keeps, or None where it could not
+    be sealed (``error`` says why; the next solve replays its log)."""
+
+    def __init__(self, store: Optional[str], positions: Optional[int],
+                 error: Optional[str] = None) -> None:
+        super().__init__(store, positions, error)
+        self.store = store
+        self.positions = positions
+        self.error = error
+
+    def kept(self) -> str:
+        """What the store keeps and how to resume, in words."""
+        if self.store is None:
+            return "nothing is kept (no --store)"
+        if self.positions is None:
+            return (f"the store {self.store} could not be closed cleanly ({self.error});"
+                    " the next run replays its log")
+        return (f"the store {self.store} keeps the {self.positions} positions proved so far,"
+                " and the same command resumes from them")
+
 
 def default_split(cpus: int) -> int:
     """Plies below the root where the tree is cut into jobs: the shallowest
@@ -174,8 +205,10 @@ def solve(
     import ray
 
     if not ray.is_initialized():
+        # Warnings only: Ray's note that it started would be the one line
+        # of a run's standard error that is not the solve's.
         ray.init(address=address, num_cpus=num_cpus, include_dashboard=False,
-                 log_to_driver=False)
+                 log_to_driver=False, logging_level=logging.WARNING)
     cpus = max(1, int(ray.cluster_resources().get("CPU", 1)))
     grid = (position.values, position.cells, position.to_move)
     if speculate is None:
@@ -197,8 +230,25 @@ def solve(
                               ahead=ahead, **cut)
     runner = _NodeRunners(ray, job_function) if per_node else _Tasks(ray, job_function)
     limit = in_flight or IN_FLIGHT_PER_CPU * cpus
-    running: Dict[Any, int] = {}
     start = time.monotonic()
+    try:
+        _drive(ray, driver, runner, limit, start, progress)
+    except KeyboardInterrupt as interrupt:
+        try:
+            kept = Interrupted(store, driver.seal())
+        except OSError as e:
+            kept = Interrupted(store, None, str(e))
+        raise kept from interrupt
+    answer = dict(driver.answer)
+    answer["stats"] = dict(driver.stats, seconds=time.monotonic() - start)
+    return answer
+
+
+def _drive(ray: Any, driver: Any, runner: Any, limit: int, start: float,
+           progress: Optional[Callable[[Dict[str, Any]], None]]) -> None:
+    """Hands out up to ``limit`` jobs at a time and takes their results
+    until the driver answers."""
+    running: Dict[Any, int] = {}
     while driver.answer is None:
         for job in driver.take_jobs(max(0, limit - len(running))):
             fields = json.loads(job)
@@ -224,9 +274,6 @@ def solve(
                 runner.release(ref)
         if progress is not None:
             progress(dict(driver.stats, seconds=time.monotonic() - start))
-    answer = dict(driver.answer)
-    answer["stats"] = dict(driver.stats, seconds=time.monotonic() - start)
-    return answer
 
 
 def _hint(text: str) -> Tuple[str, int]:
@@ -262,17 +309,93 @@ def _positive(text: str) -> int:
 
 
 def _progress_line(stats: Dict[str, Any]) -> None:
+    """The progress line, rewritten in place: only on a terminal (see
+    ``main``), where a carriage return goes back over it."""
     rate = stats["nodes"] / stats["seconds"] if stats["seconds"] > 0 else 0.0
     left = known_left(stats)
     known = stats["running"] + stats["queued"]
     eta = "" if left is None else f" · ~{left:.0f} s for the {known} jobs known"
     sys.stderr.write(
-        f"\rjobs {stats['done']} done, {stats['running']} running, {stats['queued']} queued"
-        f" · root {stats['root_done']}/{stats['root_moves']}"
+        f"\r\x1b[2Kjobs {stats['done']} done, {stats['running']} running,"
+        f" {stats['queued']} queued · root {stats['root_done']}/{stats['root_moves']}"
         f" · {stats['nodes'] / 1e6:.1f} M nodes, {rate / 1e6:.1f} M/s"
-        f" · {stats['from_store']} from the store · {stats['seconds']:.0f} s{eta}  "
+        f" · {stats['from_store']} from the store · {stats['seconds']:.0f} s{eta}"
     )
     sys.stderr.flush()
+
+
+def _temp_beside(path: str) -> Tuple[str, str]:
+    """The file ``path`` names (links followed) and the name it is written
+    under before being renamed into place, in the same folder."""
+    target = os.path.realpath(path)
+    folder, name = os.path.split(target)
+    return target, os.path.join(folder, f".{name}.{os.getpid()}.tmp")
+
+
+def _in_place(target: str) -> bool:
+    """Whether ``target`` is a device or a pipe (``/dev/null``, a FIFO): written
+    in place, since renaming over it would replace it with a plain file."""
+    try:
+        return not stat.S_ISREG(os.stat(target).st_mode) and not os.path.isdir(target)
+    except OSError:
+        return False
+
+
+def _check_writable(path: str) -> None:
+    """Fails now, not after the solve, if ``path`` cannot be written."""
+    if path == "-":
+        return
+    target, temp = _temp_beside(path)
+    try:
+        if _in_place(target):
+            open(target, "a").close()
+        else:
+            open(temp, "w").close()
+            os.remove(temp)
+    except OSError as e:
+        raise OSError(f"writing {path}: {e.strerror or e}") from None
+
+
+def _write_output(path: str, text: str) -> None:
+    """Writes ``text`` to ``path`` (standard output for ``-``) as ``stakeraid
+    solve`` writes its output: through a file beside it renamed into place,
+    so that no reader sees half of it and a failed run leaves an earlier
+    one as it was."""
+    if path == "-":
+        sys.stdout.write(text)
+        sys.stdout.flush()
+        return
+    target, temp = _temp_beside(path)
+    try:
+        if _in_place(target):
+            with open(target, "w", encoding="utf-8", newline="\n") as f:
+                f.write(text)
+            return
+        with open(temp, "w", encoding="utf-8", newline="\n") as f:
+            f.write(text)
+        os.replace(temp, target)
+    except OSError as e:
+        try:
+            os.remove(temp)
+        except OSError:
+            pass
+        raise OSError(f"writing {path}: {e.strerror or e}") from None
+
+
+def _end_by_sigint() -> None:
+    """Ends the process as SIGINT would have, so that a shell sees status
+    130 as it does from ``stakeraid solve``."""
+    sys.stdout.flush()
+    sys.stderr.flush()
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+    os.kill(os.getpid(), signal.SIGINT)
+
+
+def _shutdown_ray() -> None:
+    # A local instance would outlive a process ended by a signal.
+    ray = sys.modules.get("ray")
+    if ray is not None and ray.is_initialized():
+        ray.shutdown()
 
 
 def main(argv: Optional[list] = None) -> int:
@@ -281,8 +404,11 @@ def main(argv: Optional[list] = None) -> int:
         description="Deep Stake & Raid solves on a Ray cluster, resumable through a store file.",
     )
     commands = parser.add_subparsers(dest="command", required=True)
-    cmd = commands.add_parser("solve", help="solve an input.txt and print the answer")
+    cmd = commands.add_parser("solve", help="solve an input.txt and write its output.txt")
     cmd.add_argument("input", help="the input.txt (MINIMAX or ALPHABETA; its depth is the plies)")
+    cmd.add_argument("-o", "--output", default="output.txt",
+                     help="the output.txt to write, - for standard output (default: "
+                          "output.txt, as stakeraid solve); written only on success")
     cmd.add_argument("--store", help="file of proven bounds: created, or resumed")
     cmd.add_argument("--address", help="Ray cluster to join (default: start a local one)")
     cmd.add_argument("--num-cpus", type=int, help="CPUs of a local Ray instance")
@@ -298,9 +424,16 @@ def main(argv: Optional[list] = None) -> int:
     cmd.add_argument("--per-node", action="store_true",
                      help="each node's jobs in one process sharing its table (tested on one "
                           "machine), not a Ray task each")
-    cmd.add_argument("--quiet", action="store_true", help="no progress line")
+    cmd.add_argument("--quiet", action="store_true",
+                     help="no progress line (there is none anyway unless standard error is a "
+                          "terminal)")
     args = parser.parse_args(argv)
+    # As `stakeraid solve`: a line rewritten in place on a terminal, and
+    # nothing in a pipe or a log file, where the returns would pile up.
+    shown = not args.quiet and sys.stderr.isatty()
+    clear = "\r\x1b[2K" if shown else ""
     try:
+        _check_writable(args.output)
         with open(args.input, encoding="utf-8") as f:
             text = f.read()
         position = Position.from_input(text)
@@ -321,18 +454,27 @@ def main(argv: Optional[list] = None) -> int:
             job_nodes=args.job_nodes,
             ahead=args.ahead,
             per_node=args.per_node,
-            progress=None if args.quiet else _progress_line,
+            progress=_progress_line if shown else None,
         )
+        after = position.play(answer["best"])
+        _write_output(args.output, "\n".join([answer["best"], *after.cells]) + "\n")
+    except KeyboardInterrupt as e:
+        _shutdown_ray()
+        kept = e.kept() if isinstance(e, Interrupted) else "the solve had not begun"
+        sys.stderr.write(f"{clear}stakeraid.cluster: stopped by SIGINT, no output written: {kept}\n")
+        _end_by_sigint()
+        return 130
     except (OSError, ValueError) as e:
-        sys.stderr.write(f"\nstakeraid.cluster: {e}\n")
+        sys.stderr.write(f"{clear}stakeraid.cluster: {e}\n")
         return 2
-    if not args.quiet:
-        sys.stderr.write("\n")
+    sys.stderr.write(clear)
     stats = answer["stats"]
-    print(f"{answer['best']}  value {answer['value']}")
-    print(
+    # With -o -, standard output is the output.txt alone.
+    summary = sys.stderr if args.output == "-" else sys.stdout
+    summary.write(f"{answer['best']}  value {answer['value']}\n")
+    summary.write(
         f"jobs {stats['done']}, nodes {stats['nodes']}, "
-        f"from the store {stats['from_store']}, {stats['seconds']:.1f} s"
+        f"from the store {stats['from_store']}, {stats['seconds']:.1f} s\n"
     )
     return 0
 
