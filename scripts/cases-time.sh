@@ -4,7 +4,8 @@
 #   scripts/cases-time.sh OLD_BINARY NEW_BINARY REPEAT [CASES_DIR]
 #
 # Each round runs `solve INPUT -o OUT` on every case (one process each, as
-# a grader runs it) and checks OUT against the case's output.txt. Prints
+# a grader runs it) and checks OUT against the case's output.txt (line
+# ends and a missing final newline aside). Prints
 # each round's wall time and the median of each build, and their ratio
 # (old / new). CASES_DIR defaults to ../shared/cases.
 set -euo pipefail
@@ -19,7 +20,9 @@ pass() {
   start=$(date +%s.%N)
   for dir in "$cases"/*/; do
     "$1" solve "$dir/input.txt" -o "$work/out.txt"
-    cmp -s "$work/out.txt" "$dir/output.txt" || { echo "cases-time.sh: $1 differs on $dir" >&2; exit 1; }
+    # The cases' files may lack the final newline or end lines with CRLF.
+    cmp -s "$work/out.txt" <(tr -d '\r' < "$dir/output.txt" | sed -e '$a\') ||
+      { echo "cases-time.sh: $1 differs on $dir" >&2; exit 1; }
   done
   end=$(date +%s.%N)
   awk -v s="$start" -v e="$end" 'BEGIN {printf "%.3f\n", e - s}'
