@@ -395,7 +395,12 @@ fn measure(path: &str) -> Result<Row, Box<dyn std::error::Error>> {
 }
 
 fn print_depths(r: &Row) {
-    let interior: u64 = r.engine_by_depth.iter().filter(|d| d.remaining >= 5).map(|d| d.nodes).sum();
+    let interior: u64 = r
+        .engine_by_depth
+        .iter()
+        .filter(|d| d.remaining >= 5)
+        .map(|d| d.nodes)
+        .sum();
     println!(
         "    {:>9} {:>13} {:>12} {:>9} {:>10}",
         "remaining", "engine", "min_graph", "eng/graph", "first_cut"

@@ -205,7 +205,7 @@ mod tests {
             })
             .map(|&(key, mv, _)| (key, mv))
             .collect();
-        keyed.sort_unstable_by(|a, b| b.0.cmp(&a.0));
+        keyed.sort_unstable_by_key(|k| std::cmp::Reverse(k.0));
         let mut out: Vec<Move> = keyed.into_iter().map(|(_, mv)| mv).collect();
         if let Some(f) = first.filter(|f| out.contains(f)) {
             out.retain(|&mv| mv != f);
