@@ -50,12 +50,14 @@ pub fn select_cases(
 #[derive(Debug, thiserror::Error)]
 pub enum CasesError {
     /// The folder cannot be listed.
-    #[error("cannot read the cases folder {}: {source}", .dir.display())]
+    // The reason is said in the message and is not the error's source, so
+    // that a printer of the whole chain does not say it twice.
+    #[error("cannot read the cases folder {}: {reason}", .dir.display())]
     Folder {
         /// The folder.
         dir: PathBuf,
         /// Why.
-        source: std::io::Error,
+        reason: std::io::Error,
     },
     /// No `input.txt` / `output.txt` pair in it.
     #[error("{}: no case in it (a case is a folder holding input.txt and output.txt)", .0.display())]
@@ -93,9 +95,9 @@ pub fn cases_from_dir(dir: &Path, by: GradeBy) -> Result<Vec<Case>, CasesError> 
 
 /// The case folders of `dir` (see [`cases_from_dir`]), in name order.
 fn case_folders(dir: &Path) -> Result<Vec<PathBuf>, CasesError> {
-    let folder_error = |source| CasesError::Folder {
+    let folder_error = |reason| CasesError::Folder {
         dir: dir.to_path_buf(),
-        source,
+        reason,
     };
     let is_case = |p: &Path| p.join("input.txt").is_file() && p.join("output.txt").is_file();
     let mut folders: Vec<PathBuf> = if is_case(dir) {

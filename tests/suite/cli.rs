@@ -582,6 +582,10 @@ fn a_file_error_names_the_given_path_once() {
         ),
         // Refused before the match, not after it is played.
         (with(&referee, &["--json", "link.json"]), "link.json"),
+        (
+            vec!["grade", "--cases-from", "missing/cases", "--", "/bin/true"],
+            "missing/cases",
+        ),
     ];
     for (args, path) in cases {
         let out = run(dir.path(), &args, b"");
