@@ -51,17 +51,17 @@ pub fn write_output(path: &Path, bytes: &[u8]) -> anyhow::Result<()> {
             .context("writing standard output");
     }
     let writing = || format!("writing {}", path.display());
-    // A link stays a link: the file it names is the one replaced.
-    let target = resolve_links(path).with_context(writing)?;
     // Devices and pipes (`/dev/null`, a FIFO) are written in place: renaming
     // over them would replace the device with a plain file.
-    if std::fs::metadata(&target).is_ok_and(|m| !m.is_file() && !m.is_dir()) {
+    if is_device(path) {
         return std::fs::OpenOptions::new()
             .write(true)
-            .open(&target)
+            .open(path)
             .and_then(|mut f| f.write_all(bytes))
             .with_context(writing);
     }
+    // A link stays a link: the file it names is the one replaced.
+    let target = resolve_links(path).with_context(writing)?;
     let tmp = temp_beside(&target).with_context(writing)?;
     let result = std::fs::File::create(&tmp)
         .and_then(|mut f| f.write_all(bytes).and_then(|()| f.sync_all()))
@@ -114,23 +114,35 @@ fn resolve_links(path: &Path) -> std::io::Result<PathBuf> {
 /// device or pipe, and otherwise the temporary file the report will be
 /// written through is made and removed.
 pub fn check_writable(path: &Path) -> anyhow::Result<()> {
+    use std::os::unix::fs::FileTypeExt;
     let cannot = || format!("cannot write the report to {}", path.display());
-    let target = resolve_links(path).with_context(cannot)?;
-    match std::fs::metadata(&target) {
-        Ok(m) if m.is_dir() => anyhow::bail!("{}: it is a folder", cannot()),
-        Ok(m) if !m.is_file() => {
+    if is_device(path) {
+        // A pipe is not opened now: its reader would see it end before the
+        // report comes.
+        if !std::fs::metadata(path).is_ok_and(|m| m.file_type().is_fifo()) {
             std::fs::OpenOptions::new()
                 .write(true)
-                .open(&target)
+                .open(path)
                 .with_context(cannot)?;
         }
-        _ => {
-            let tmp = temp_beside(&target).with_context(cannot)?;
-            std::fs::File::create(&tmp).with_context(cannot)?;
-            let _ = std::fs::remove_file(&tmp);
-        }
+        return Ok(());
     }
+    let target = resolve_links(path).with_context(cannot)?;
+    if std::fs::metadata(&target).is_ok_and(|m| m.is_dir()) {
+        anyhow::bail!("{}: it is a folder", cannot());
+    }
+    let tmp = temp_beside(&target).with_context(cannot)?;
+    std::fs::File::create(&tmp).with_context(cannot)?;
+    let _ = std::fs::remove_file(&tmp);
     Ok(())
+}
+
+/// Whether `path`, its links followed by the system, is a device or a pipe
+/// (`/dev/null`, `/dev/stdout`, a FIFO): written in place. The system
+/// rather than [`resolve_links`] follows them, since some links, as
+/// `/dev/stdout`'s `/proc/self/fd/1`, name no path.
+fn is_device(path: &Path) -> bool {
+    std::fs::metadata(path).is_ok_and(|m| !m.is_file() && !m.is_dir())
 }
 
 /// Writes `text` to standard output; a reader that has gone (`| head`)

@@ -63,20 +63,20 @@ pub enum CasesError {
     #[error("{}: no case in it (a case is a folder holding input.txt and output.txt)", .0.display())]
     Empty(PathBuf),
     /// A file of a case cannot be read.
-    #[error("{}: {source}", .path.display())]
+    #[error("{}: {reason}", .path.display())]
     File {
         /// The file.
         path: PathBuf,
         /// Why.
-        source: std::io::Error,
+        reason: std::io::Error,
     },
     /// An `input.txt` that is not a MINIMAX or ALPHABETA problem.
-    #[error("{}: {source}", .path.display())]
+    #[error("{}: {reason}", .path.display())]
     Input {
         /// The file.
         path: PathBuf,
         /// Why.
-        source: ApiError,
+        reason: ApiError,
     },
 }
 
@@ -122,14 +122,14 @@ fn case_folders(dir: &Path) -> Result<Vec<PathBuf>, CasesError> {
 fn case_from_folder(folder: &Path, by: GradeBy) -> Result<Case, CasesError> {
     let read = |name: &str| {
         let path = folder.join(name);
-        std::fs::read(&path).map_err(|source| CasesError::File { path, source })
+        std::fs::read(&path).map_err(|reason| CasesError::File { path, reason })
     };
     let input_path = folder.join("input.txt");
     let input = read("input.txt")?;
     let expected = read("output.txt")?;
-    let invalid = |source: ApiError| CasesError::Input {
+    let invalid = |reason: ApiError| CasesError::Input {
         path: input_path.clone(),
-        source,
+        reason,
     };
     let problem = parse_problem(&input).map_err(|e| invalid(e.into()))?;
     let name = folder.file_name().map_or_else(

@@ -670,3 +670,36 @@ fn the_run_without_arguments_leaves_out_mimalloc() {
         "the run without arguments reserved mimalloc's arena"
     );
 }
+
+/// `/dev/stdout` is a link to `/proc/self/fd/1`, whose target names no
+/// path when standard output is a pipe: the answer is still written
+/// there, in place, as to any device.
+#[test]
+fn an_output_through_dev_stdout_reaches_a_pipe() {
+    let dir = tempfile::tempdir().unwrap();
+    let (input, answer) = SPEC_EXAMPLES[0];
+    fs::write(dir.path().join("in.txt"), input).unwrap();
+    let out = run(dir.path(), &["solve", "in.txt", "-o", "/dev/stdout"], b"");
+    assert_ok(&out);
+    assert_eq!(String::from_utf8_lossy(&out.stdout), answer);
+}
+
+/// A case of a folder whose input.txt is malformed is named with its
+/// reason, once.
+#[test]
+fn a_malformed_folder_case_says_why_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let case = dir.path().join("cases/one");
+    fs::create_dir_all(&case).unwrap();
+    fs::write(case.join("input.txt"), "3\nMINIMAX\nQ\n").unwrap();
+    fs::write(case.join("output.txt"), "A1 Stake\n").unwrap();
+    let out = run(
+        dir.path(),
+        &["grade", "--cases-from", "cases", "--", "/bin/true"],
+        b"",
+    );
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert_eq!(err.matches("unknown player").count(), 1, "{err}");
+}
