@@ -170,3 +170,16 @@ def test_the_command_line_writes_output_txt_and_no_returns_in_a_log(tmp_path):
     assert run.returncode == 2
     assert run.stderr.startswith("stakeraid.cluster: writing "), run.stderr
     assert run.stderr.count("\n") == 1, run.stderr
+
+
+def test_an_output_through_dev_stdout_reaches_a_pipe():
+    # /dev/stdout links to /proc/self/fd/1, whose target names no path when
+    # standard output is a pipe: the answer is written in place all the same.
+    code = (
+        "from stakeraid.cluster import _check_writable, _write_output\n"
+        "_check_writable('/dev/stdout')\n"
+        "_write_output('/dev/stdout', 'B3 Stake\\n')\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout == "B3 Stake\n"

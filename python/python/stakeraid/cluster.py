@@ -334,7 +334,9 @@ def _temp_beside(path: str) -> Tuple[str, str]:
 
 def _in_place(target: str) -> bool:
     """Whether ``target`` is a device or a pipe (``/dev/null``, a FIFO): written
-    in place, since renaming over it would replace it with a plain file."""
+    in place, since renaming over it would replace it with a plain file. Asked
+    of the path as given, the system following its links: some, as
+    ``/dev/stdout``'s ``/proc/self/fd/1``, name no path."""
     try:
         return not stat.S_ISREG(os.stat(target).st_mode) and not os.path.isdir(target)
     except OSError:
@@ -345,11 +347,13 @@ def _check_writable(path: str) -> None:
     """Fails now, not after the solve, if ``path`` cannot be written."""
     if path == "-":
         return
-    target, temp = _temp_beside(path)
     try:
-        if _in_place(target):
-            open(target, "a").close()
+        if _in_place(path):
+            # A pipe is not opened now: its reader would see it end first.
+            if not stat.S_ISFIFO(os.stat(path).st_mode):
+                open(path, "a").close()
         else:
+            _, temp = _temp_beside(path)
             open(temp, "w").close()
             os.remove(temp)
     except OSError as e:
@@ -365,12 +369,15 @@ def _write_output(path: str, text: str) -> None:
         sys.stdout.write(text)
         sys.stdout.flush()
         return
+    if _in_place(path):
+        try:
+            with open(path, "w", encoding="utf-8", newline="\n") as f:
+                f.write(text)
+        except OSError as e:
+            raise OSError(f"writing {path}: {e.strerror or e}") from None
+        return
     target, temp = _temp_beside(path)
     try:
-        if _in_place(target):
-            with open(target, "w", encoding="utf-8", newline="\n") as f:
-                f.write(text)
-            return
         with open(temp, "w", encoding="utf-8", newline="\n") as f:
             f.write(text)
         os.replace(temp, target)
