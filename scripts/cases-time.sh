@@ -3,11 +3,10 @@
 #
 #   scripts/cases-time.sh OLD_BINARY NEW_BINARY REPEAT [CASES_DIR]
 #
-# Each round runs `solve INPUT -o OUT` on every case (one process each, as
-# a grader runs it) and checks OUT against the case's output.txt (line
-# ends and a missing final newline aside). Prints
-# each round's wall time and the median of each build, and their ratio
-# (old / new). CASES_DIR defaults to ../shared/cases.
+# Each round runs `solve INPUT -o OUT` on every case, one process each,
+# and checks OUT against the case's output.txt (line ends and a missing
+# final newline aside). Prints each round's wall time, the median of each
+# build and their ratio (old / new). CASES_DIR defaults to ../shared/cases.
 set -euo pipefail
 [ $# -ge 3 ] || { sed -n '2,9p' "$0"; exit 2; }
 old="$1"; new="$2"; repeat="$3"; cases="${4:-$(dirname "$0")/../../shared/cases}"

@@ -6,15 +6,16 @@
 //! start-up included, and with a few hundredths of a second left start-up
 //! is most of the move. Measured on the 2-core VM
 //! (`profiles/2026-11-26-vm/startup.txt`), a move with no time to search
-//! costs 1.77 ms of CPU with mimalloc and 1.46 ms with the system
-//! allocator (`/bin/true`: 0.51 ms): mimalloc's start (its options read
-//! from the environment, a 1 GiB arena reserved and advised for huge
-//! pages, two 2 MiB pages zeroed) is a fifth of such a move, and its rare
-//! stalls (16 ms, twice in 400 runs) are what a tiny budget cannot absorb.
+//! costs 1.74 ms of CPU with mimalloc and 1.53 ms with the system
+//! allocator (medians of 1000 runs; `/bin/true`: 0.50 ms): mimalloc's
+//! start (its options read from the environment, a 1 GiB arena reserved
+//! and advised for huge pages, two 2 MiB pages zeroed) is a fifth of such
+//! a move, and its rare stalls (16 ms, about one run in 500) are what a
+//! tiny budget cannot absorb.
 //! Searches lose nothing by it there: a one-thread COMPETITION search on
 //! 8x8 costs the same, on 26x26 the same nodes cost 0.9 s of CPU with the
 //! system allocator against 0.9 s or 1.7 s with mimalloc, and a two-thread
-//! exact solve 0.97 s against 1.06 s. The commands keep mimalloc, whose
+//! exact solve 0.97 s against 0.98 s. The commands keep mimalloc, whose
 //! per-thread heaps serve the match driver's and the servers' threads.
 //!
 //! The choice is made once, before the first allocation: glibc hands the

@@ -10,10 +10,12 @@
 pub struct DepthCounts {
     /// Plies left.
     pub remaining: u32,
-    /// Nodes that reached the table and the move loop (leaves and the
-    /// written-out last plies not counted).
+    /// Nodes past the leaves and the written-out last plies, counted
+    /// before the settled-piece bounds and the table may end them.
     pub nodes: u64,
-    /// Nodes that ended by a move reaching beta.
+    /// Nodes that ended by a move reaching beta, searched one by one (the
+    /// cut-offs of brothers searched in parallel are not counted: measure
+    /// on one thread).
     pub cuts: u64,
     /// Of those, the cut-offs by the first move searched.
     pub first_cuts: u64,
