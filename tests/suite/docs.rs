@@ -223,6 +223,25 @@ fn the_readme_synopsis_follows_the_help() {
         missing.is_empty(),
         "not in the README's synopsis: {missing:?}"
     );
+    // And the other way: every option a synopsis shows is one its help has.
+    let mut unknown = Vec::new();
+    for (command, text) in synopses.iter().filter(|(c, _)| !c.is_empty()) {
+        let known = options(command).concat();
+        for word in text.split(|c: char| c.is_whitespace() || "[]()|".contains(c)) {
+            let name = word.split('=').next().unwrap();
+            let option = name.starts_with('-')
+                && name
+                    .trim_start_matches('-')
+                    .starts_with(|c: char| c.is_ascii_lowercase());
+            if option && !known.iter().any(|k| k == name) {
+                unknown.push(format!("{command} {name}"));
+            }
+        }
+    }
+    assert!(
+        unknown.is_empty(),
+        "in the README's synopsis, not in --help: {unknown:?}"
+    );
 }
 
 /// `referee --help` names every built-in agent `match --help` names.
