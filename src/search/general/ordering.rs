@@ -148,11 +148,8 @@ impl Picker {
     fn peek_stake(&mut self, board: &Board) -> Option<u64> {
         if self.stake_key.is_none() {
             while let Some((r, c)) = board.cell_by_value(self.stake_cursor) {
-                let bit = 1 << c;
-                let skip = board.empty_row(r) & bit == 0
-                    || (self.one_per_cell && board.flipping_row(self.player, r) & bit != 0);
-                if !skip {
-                    let stake = Move::new(r, c, MoveKind::Stake);
+                let stake = Move::new(r, c, MoveKind::Stake);
+                if self.offers(board, stake) {
                     self.stake_key = Some(sort_key(i64::from(board.value(r, c)), stake));
                     break;
                 }
