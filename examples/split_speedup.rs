@@ -9,17 +9,19 @@
 //! `--speculate on|off|both` (default both), `--eager` (every child of a
 //! node predicted to need them all tested at once), `--hint MOVE=VALUE`,
 //! `--job-nodes N` (a job stops past N nodes and its children become jobs),
-//! `--ahead` (a root move's tests asked two ahead).
+//! `--ahead` (a root move's tests asked two ahead), `--share-nodes N`
+//! (proofs of at least N nodes handed on between tables), `--share-plies P`
+//! (of positions of at least P plies; default 12).
 //!
 //! Prints, per worker count, the simulated wall time, the total job time,
 //! the driver's own time, jobs (cancelled ones among them) and nodes, and
 //! the speedup over the first row.
-use stakeraid::jobs::{simulate, Cluster, Hint, Settings};
+use stakeraid::jobs::{simulate, Cluster, Hint, Settings, Share};
 use stakeraid::{parse_problem, Question};
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let mut args = std::env::args().skip(1).peekable();
-    let usage = "usage: split_speedup INPUT SPLIT[:ORDER] [--per-table K] [--latency-us N] [--speculate on|off|both] [--eager] [--hint MOVE=VALUE] [--job-nodes N] [--ahead] WORKERS...";
+    let usage = "usage: split_speedup INPUT SPLIT[:ORDER] [--per-table K] [--latency-us N] [--speculate on|off|both] [--eager] [--hint MOVE=VALUE] [--job-nodes N] [--ahead] [--share-nodes N [--share-plies P]] WORKERS...";
     let (Some(input), Some(split)) = (args.next(), args.next()) else {
         return Err(usage.into());
     };
@@ -27,6 +29,8 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let (mut eager, mut ahead) = (false, false);
     let mut hint = None;
     let mut job_nodes = None;
+    let mut share_nodes = None;
+    let mut share_plies = None;
     let mut workers = Vec::new();
     while let Some(arg) = args.next() {
         match arg.as_str() {
@@ -34,6 +38,8 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             "--eager" => eager = true,
             "--ahead" => ahead = true,
             "--job-nodes" => job_nodes = Some(args.next().ok_or(usage)?.parse::<u64>()?),
+            "--share-nodes" => share_nodes = Some(args.next().ok_or(usage)?.parse::<u64>()?),
+            "--share-plies" => share_plies = Some(args.next().ok_or(usage)?.parse::<u32>()?),
             "--hint" => {
                 let text = args.next().ok_or(usage)?;
                 let (mv, value) = text.rsplit_once('=').ok_or(usage)?;
@@ -65,11 +71,11 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     };
     let mut one = None;
     println!(
-        "# workers per table {}, latency {latency_us} us, eager {eager}, hint {hint:?}, job nodes {job_nodes:?}, ahead {ahead}",
+        "# workers per table {}, latency {latency_us} us, eager {eager}, hint {hint:?}, job nodes {job_nodes:?}, ahead {ahead}, share nodes {share_nodes:?}",
         per_table.map_or("all".to_string(), |k| k.to_string())
     );
     println!(
-        "speculate  workers  wall_s  work_s  driver_s  jobs  cancelled  cancelled_s  stopped  stopped_s  nodes  speedup  answer"
+        "speculate  workers  wall_s  work_s  driver_s  jobs  cancelled  cancelled_s  stopped  stopped_s  nodes  handed  speedup  answer"
     );
     for &speculate in &speculation {
         for &w in &workers {
@@ -82,6 +88,10 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                 hint,
                 job_nodes,
                 ahead,
+                share: share_nodes.map(|nodes| Share {
+                    plies: share_plies.unwrap_or(Share::nodes(nodes).plies),
+                    ..Share::nodes(nodes)
+                }),
                 ..defaults
             };
             let cluster = Cluster {
@@ -93,7 +103,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             let wall = s.makespan_us as f64 / 1e6;
             let base = *one.get_or_insert(wall);
             println!(
-                "{speculate:9}  {w:7}  {wall:6.2}  {:6.2}  {:8.2}  {:4}  {:9}  {:11.2}  {:7}  {:9.2}  {}  {:7.1}x  {} {}",
+                "{speculate:9}  {w:7}  {wall:6.2}  {:6.2}  {:8.2}  {:4}  {:9}  {:11.2}  {:7}  {:9.2}  {}  {}  {:7.1}x  {} {}",
                 s.work_us as f64 / 1e6,
                 s.driver_us as f64 / 1e6,
                 s.jobs,
@@ -102,6 +112,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                 s.stopped,
                 s.stopped_us as f64 / 1e6,
                 s.nodes,
+                s.handed,
                 base / wall,
                 s.answer.best,
                 s.answer.value

@@ -6,12 +6,12 @@ use std::cmp::Reverse;
 use std::collections::{BTreeSet, HashMap, HashSet, VecDeque};
 use std::sync::Arc;
 
-use super::job::{test as search_test, Asked, Job, JobResult, Proved};
+use super::job::{test as search_test, Asked, Job, JobResult, Proved, Share};
 use super::one_per_cell;
 use crate::game::{legal_moves, Board, Move, Player, Twins};
 use crate::search::root::{self, RootValue};
 use crate::search::Tests;
-use crate::store::{Proven, Store, StoreError};
+use crate::store::{Proof, Proven, Store, StoreError};
 
 /// How a solve is cut into jobs.
 #[derive(Clone, Debug)]
@@ -88,6 +88,18 @@ pub struct Settings {
     /// decided is cancelled. Off by default: it costs work that few
     /// workers pay in time.
     pub ahead: bool,
+    /// Hand on, between the processes of a cluster, the proofs their
+    /// searches make that `share` names (the top positions of each job,
+    /// the costly ones, see [`Share`]): each job returns its new proofs with its result
+    /// ([`JobResult::proofs`]), the driver keeps them in its store (and so
+    /// in the file of a durable one), and a runner hands each process, with
+    /// its next job, what it has not been told yet
+    /// ([`Driver::proofs_since`], [`Job::known`]). Machines then stop
+    /// proving again what another machine has proved. Exact as the store
+    /// is (the module docs): each is a bound a sound search proved on the
+    /// same position at the same plies. None (the default): nothing is
+    /// handed on; threads of one process share their table anyway.
+    pub share: Option<Share>,
 }
 
 /// See [`Settings::hint`].
@@ -112,6 +124,7 @@ impl Default for Settings {
             eager: false,
             job_nodes: None,
             ahead: false,
+            share: None,
         }
     }
 }
@@ -439,6 +452,7 @@ impl Driver {
             let mut job = Job::new(id as u64, t.board(), t.player, t.plies, t.beta);
             job.home = node.home;
             job.solve_plies = self.plies;
+            job.share = self.settings.share;
             if self.stats.splits < self.settings.max_splits as u64 {
                 let behind = ready.saturating_sub(jobs.len() + 1);
                 job.most_nodes = self.budget(behind, workers);
@@ -475,6 +489,9 @@ impl Driver {
         self.stats.done += 1;
         self.stats.nodes += result.nodes;
         self.job_nodes_back += result.nodes;
+        for proof in &result.proofs {
+            self.store.record_proof(proof);
+        }
         match result.value {
             Some(t) => {
                 self.record(id, t, result.nodes, result.micros);
@@ -530,6 +547,13 @@ impl Driver {
             self.nodes[id].kind = Kind::Split(Split::new());
             self.split(id);
         }
+    }
+
+    /// The bounds the driver's store gained since the `from`-th change, and
+    /// where to ask from next time: what a runner hands a process that was
+    /// told everything up to `from` (see [`Settings::share`]).
+    pub fn proofs_since(&self, from: usize) -> (Vec<Proof>, usize) {
+        self.store.proofs_since(from)
     }
 
     /// The answer, once every root move is settled.
@@ -827,6 +851,7 @@ impl Driver {
                 beta,
                 most_nodes: None,
                 solve_plies: self.plies,
+                share: None,
             };
             let answered = search_test(board, player, asked, false);
             self.stats.nodes += answered.nodes;

@@ -12,6 +12,7 @@ use crate::engine::exact::compact_table_bytes;
 use crate::engine::pool::in_pool;
 use crate::game::{Board, Player};
 use crate::search::{Compact, FastEngine, Threads, Window};
+use crate::store::{Proof, Store, StoreUse};
 
 /// One null-window test: is the value of the position, searched `plies`
 /// deep, at least `beta`?
@@ -47,6 +48,36 @@ pub struct Job {
     /// table (`profiles/2026-11-26-vm/job-table.txt`).
     #[serde(default)]
     pub solve_plies: u32,
+    /// Which positions of the job's search come back in
+    /// [`JobResult::proofs`], for the driver to hand to the other
+    /// processes (see `Settings::share`). None: none come back.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub share: Option<Share>,
+    /// Bounds other processes proved, which this process has not been
+    /// told yet: its search finds them before it searches their positions.
+    /// The runner fills it in from [`Driver::proofs_since`](super::Driver::proofs_since).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub known: Vec<Proof>,
+}
+
+/// Which proofs the processes of a cluster hand on to each other: those
+/// of positions of at least `plies` plies that took at least `nodes`
+/// nodes. Positions of fewer plies are not even looked up: there are too
+/// many, and each lookup builds the position's text key.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Share {
+    /// The fewest nodes.
+    pub nodes: u64,
+    /// The fewest plies.
+    pub plies: u32,
+}
+
+impl Share {
+    /// Proofs of at least `nodes` nodes, of positions of 12 plies or more
+    /// (as the solve store keeps them).
+    pub fn nodes(nodes: u64) -> Share {
+        Share { nodes, plies: 12 }
+    }
 }
 
 /// What a job proved.
@@ -67,6 +98,11 @@ pub struct JobResult {
     /// searched again.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub children: Vec<Proved>,
+    /// With [`Job::share`]: what this process's searches proved, of the
+    /// positions it names, since this job started (this job's and any
+    /// running beside it in the process).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub proofs: Vec<Proof>,
 }
 
 /// Bounds a stopped job's search proved on one child of its position (the
@@ -121,6 +157,8 @@ impl Job {
             most_nodes: None,
             home: 0,
             solve_plies: 0,
+            share: None,
+            known: Vec::new(),
         }
     }
 
@@ -130,6 +168,7 @@ impl Job {
             beta: self.beta,
             most_nodes: self.most_nodes,
             solve_plies: self.solve_plies,
+            share: self.share,
         }
     }
 
@@ -152,7 +191,10 @@ impl Job {
 /// per core), on the process's kept table (see [`test`]).
 pub fn run_job(job: &Job, threads: usize) -> Result<JobResult, JobError> {
     timed(job, |board, p| {
-        in_pool(threads, |parallel| test(board, p, job.asked(), parallel))
+        in_pool(threads, |parallel| {
+            let kept = |bytes, share| kept_on(&mut KEPT.lock(), board, bytes, share);
+            test_on(kept, board, p, job.asked(), &job.known, parallel)
+        })
     })
 }
 
@@ -164,6 +206,7 @@ fn timed(job: &Job, test: impl FnOnce(&Board, Player) -> Answered) -> Result<Job
         value,
         nodes,
         children,
+        proofs,
     } = test(&board, p);
     Ok(JobResult {
         id: job.id,
@@ -171,6 +214,7 @@ fn timed(job: &Job, test: impl FnOnce(&Board, Player) -> Answered) -> Result<Job
         nodes,
         micros: u64::try_from(start.elapsed().as_micros()).unwrap_or(u64::MAX),
         children,
+        proofs,
     })
 }
 
@@ -180,6 +224,7 @@ pub(super) struct Answered {
     pub value: Option<i64>,
     pub nodes: u64,
     pub children: Vec<Proved>,
+    pub proofs: Vec<Proof>,
 }
 
 /// The compact engine a process (or a simulated worker) answered its last
@@ -192,6 +237,9 @@ pub(super) struct Kept {
     values: Vec<i32>,
     bytes: usize,
     compact: Arc<Compact>,
+    /// With [`Job::share`]: the store of what this process proved and
+    /// was told, which the compact engine looks up and writes.
+    shared: Option<(Share, Arc<Store>)>,
 }
 
 impl Kept {
@@ -216,6 +264,7 @@ pub(super) struct Asked {
     pub beta: i64,
     pub most_nodes: Option<u64>,
     pub solve_plies: u32,
+    pub share: Option<Share>,
 }
 
 /// The fail-soft test `asked` of `board` (`p` to move), with its node
@@ -224,48 +273,63 @@ pub(super) struct Asked {
 pub(super) fn test(board: &Board, p: Player, asked: Asked, parallel: bool) -> Answered {
     // The lock is held only to take the engine: jobs side by side in one
     // process search on it together.
-    let kept = |bytes| kept_on(&mut KEPT.lock(), board, bytes);
-    test_on(kept, board, p, asked, parallel)
+    let kept = |bytes, share| kept_on(&mut KEPT.lock(), board, bytes, share);
+    test_on(kept, board, p, asked, &[], parallel)
 }
 
 /// [`run_job`] on one thread with `kept` as the process's kept engine: a
 /// worker of a simulated cluster, each with a table of its own.
 pub(super) fn run_job_kept(job: &Job, kept: &mut Option<Kept>) -> Result<JobResult, JobError> {
     timed(job, |board, p| {
-        let kept = |bytes| kept_on(kept, board, bytes);
-        test_on(kept, board, p, job.asked(), false)
+        let kept = |bytes, share| kept_on(kept, board, bytes, share);
+        test_on(kept, board, p, job.asked(), &job.known, false)
     })
 }
 
 fn test_on(
-    kept: impl FnOnce(usize) -> Option<Arc<Compact>>,
+    kept: impl FnOnce(usize, Option<Share>) -> Option<(Arc<Compact>, Option<Arc<Store>>)>,
     board: &Board,
     p: Player,
     asked: Asked,
+    known: &[Proof],
     parallel: bool,
 ) -> Answered {
     let Asked {
         plies,
         beta,
         most_nodes,
+        share,
         ..
     } = asked;
     let bytes = table_bytes(board, asked);
     let threads = Threads::pool_if(parallel);
     let window = Window::new(beta - 1, beta);
-    let engine = match kept(bytes) {
-        Some(compact) => FastEngine::Compact(compact, threads),
-        None => FastEngine::exact_for(board, bytes, threads),
+    let (engine, shared) = match kept(bytes, share) {
+        Some((compact, shared)) => (FastEngine::Compact(compact, threads), shared),
+        None => (FastEngine::exact_for(board, bytes, threads), None),
     };
+    // What others proved, learned before the search so that it finds it;
+    // what this process proves from here on goes back with the result.
+    let since = shared.as_ref().map(|store| {
+        for proof in known {
+            store.learn(proof);
+        }
+        store.changes()
+    });
     let (value, nodes) = engine.search_once(board, p, plies, window, most_nodes);
     let children = match value {
         Some(_) => Vec::new(),
         None => proved_children(&engine, board, p, plies),
     };
+    let proofs = match (&shared, since) {
+        (Some(store), Some(since)) => store.proofs_since(since).0,
+        _ => Vec::new(),
+    };
     Answered {
         value,
         nodes,
         children,
+        proofs,
     }
 }
 
@@ -304,20 +368,41 @@ fn proved_children(engine: &FastEngine, board: &Board, p: Player, plies: u32) ->
         .collect()
 }
 
-/// The kept engine, made anew where `kept` was built for other values or
-/// a smaller table; `None` where the board fits no compact engine.
-fn kept_on(kept: &mut Option<Kept>, board: &Board, bytes: usize) -> Option<Arc<Compact>> {
+/// The kept engine, made anew where `kept` was built for other values, a
+/// smaller table or another sharing; `None` where the board fits no
+/// compact engine. With `share`, the engine keeps the proofs it names in
+/// a store of the process's own, in memory.
+fn kept_on(
+    kept: &mut Option<Kept>,
+    board: &Board,
+    bytes: usize,
+    share: Option<Share>,
+) -> Option<(Arc<Compact>, Option<Arc<Store>>)> {
     let n = board.n();
     let values: Vec<i32> = (0..n * n).map(|i| board.value(i / n, i % n)).collect();
+    let sharing = |k: &Kept| k.shared.as_ref().map(|(share, _)| *share);
     if kept
         .as_ref()
-        .is_none_or(|k| k.values != values || k.bytes < bytes)
+        .is_none_or(|k| k.values != values || k.bytes < bytes || sharing(k) != share)
     {
-        *kept = Compact::new(board, bytes).map(|c| Kept {
-            values,
-            bytes,
-            compact: Arc::new(c),
+        *kept = Compact::new(board, bytes).map(|c| {
+            let shared = share.map(|share| (share, Arc::new(Store::in_memory(board))));
+            let c = match &shared {
+                Some((share, store)) => c.with_store(StoreUse {
+                    min_plies: share.plies,
+                    min_nodes: share.nodes,
+                    ..StoreUse::new(store.clone())
+                }),
+                None => c,
+            };
+            Kept {
+                values,
+                bytes,
+                compact: Arc::new(c),
+                shared,
+            }
         });
     }
-    kept.as_ref().map(|k| k.compact.clone())
+    kept.as_ref()
+        .map(|k| (k.compact.clone(), k.shared.as_ref().map(|(_, s)| s.clone())))
 }

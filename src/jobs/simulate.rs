@@ -20,6 +20,11 @@
 //! goes to the worker idle longest on its home's table
 //! ([`Job::home`](super::Job::home)), else to the one idle longest, as the
 //! Ray runner sends it.
+//! With [`Settings::share`], each table has a store of its own too
+//! (a process's, see `Job::known`), and a job takes to its worker what the
+//! driver holds of the other tables' proofs when it is handed out, and
+//! brings back its own with its result: what a job sees and when is what
+//! a runner that hands proofs on with the jobs gives it.
 //! Tables are kept up to [`TABLE_BUDGET`] in all, the least recently used
 //! dropped beyond it, so the model of many small groups is pessimistic
 //! there: a real process would still hold its table.
@@ -89,6 +94,9 @@ pub struct Simulated {
     pub stopped_us: u64,
     /// Nodes searched in all.
     pub nodes: u64,
+    /// Proofs handed to the workers with their jobs (see
+    /// `Settings::share`), counted once per worker's table told.
+    pub handed: u64,
 }
 
 /// A job on a worker: when it was handed out and when it ends on the
@@ -110,18 +118,30 @@ pub fn simulate(
     cluster: Cluster,
 ) -> Simulated {
     let workers = cluster.workers.max(1);
+    let sharing = settings.share.is_some();
     let timed = Instant::now();
     let mut driver = Driver::new(board, p, plies, settings);
     let mut clock = timed.elapsed().as_micros() as u64;
     let mut driver_us = clock;
     let (mut work_us, mut jobs, mut cancelled) = (0, 0, 0);
-    let (mut cancelled_us, mut stopped_us) = (0, 0);
+    let (mut cancelled_us, mut stopped_us, mut handed) = (0, 0, 0);
     let mut tables = Tables::new(workers, cluster.per_table.clamp(1, workers));
     let mut idle: VecDeque<usize> = (0..workers).collect();
     let mut running: Vec<Running> = Vec::new();
     while driver.answer().is_none() {
-        for job in driver.take_jobs(idle.len()) {
+        for mut job in driver.take_jobs(idle.len()) {
             let worker = tables.take_idle(&mut idle, job.home);
+            if sharing {
+                // What the driver holds now reaches the worker with the
+                // job, as a runner hands it on.
+                let timed = Instant::now();
+                let told = tables.told(worker);
+                (job.known, *told) = driver.proofs_since(*told);
+                handed += job.known.len() as u64;
+                let spent = timed.elapsed().as_micros() as u64;
+                clock += spent;
+                driver_us += spent;
+            }
             let result =
                 run_job_kept(&job, tables.of(worker)).expect("the driver's jobs are valid");
             tables.used(worker);
@@ -183,6 +203,7 @@ pub fn simulate(
         cancelled_us,
         stopped_us,
         nodes: driver.stats().nodes,
+        handed,
     }
 }
 
@@ -191,6 +212,9 @@ pub fn simulate(
 struct Tables {
     per_table: usize,
     kept: Vec<Option<Kept>>,
+    /// How much of the driver's proofs each table has been told (see
+    /// `Settings::share`).
+    told: Vec<usize>,
     /// When each worker's table was last used (jobs handed out before).
     last: Vec<u64>,
     uses: u64,
@@ -202,6 +226,7 @@ impl Tables {
         Tables {
             per_table,
             kept: (0..slots).map(|_| None).collect(),
+            told: vec![0; slots],
             last: vec![0; slots],
             uses: 0,
         }
@@ -217,6 +242,11 @@ impl Tables {
 
     fn slot(&self, worker: usize) -> usize {
         worker / self.per_table
+    }
+
+    fn told(&mut self, worker: usize) -> &mut usize {
+        let slot = self.slot(worker);
+        &mut self.told[slot]
     }
 
     fn of(&mut self, worker: usize) -> &mut Option<Kept> {
@@ -236,7 +266,11 @@ impl Tables {
                 .filter(|&i| i != slot && self.kept[i].is_some())
                 .min_by_key(|&i| self.last[i]);
             match oldest {
-                Some(i) => self.kept[i] = None,
+                Some(i) => {
+                    // Its store goes with it: tell it everything again.
+                    self.kept[i] = None;
+                    self.told[i] = 0;
+                }
                 None => break,
             }
         }

@@ -53,6 +53,7 @@ fn split_solves_equal_the_reference() {
                 eager: (seed / 2).is_multiple_of(2),
                 job_nodes: [None, Some(1), Some(300)][(seed / 4 % 3) as usize],
                 ahead: seed % 3 != 1,
+                share: (seed % 4 == 3).then_some(super::Share { nodes: 0, plies: 2 }),
             };
             let got =
                 solve_local(&board, p, depth, settings, 1 + (seed % 3) as usize, |_| {}).unwrap();
@@ -149,6 +150,8 @@ fn results_in_any_order_give_the_same_answer() {
             eager: seed % 3 != 0,
             job_nodes: [None, Some(100)][(seed % 2) as usize],
             ahead: seed % 4 < 2,
+            // Proofs come back with the results and go into the driver's store.
+            share: (seed % 3 == 1).then_some(super::Share { nodes: 0, plies: 3 }),
         };
         let mut driver = Driver::new(&board, p, 9, settings);
         let mut pending = Vec::new();
@@ -468,6 +471,7 @@ fn stopped_jobs_children_keep_its_home_and_budgets_grow_with_the_queue() {
         nodes,
         micros: 1,
         children: Vec::new(),
+        proofs: Vec::new(),
     };
     driver.finish(&back(first.id, None, 1_000_000));
     let eldest = driver.take_jobs(1);
@@ -491,4 +495,77 @@ fn stopped_jobs_children_keep_its_home_and_budgets_grow_with_the_queue() {
             "brother {k}"
         );
     }
+}
+
+/// Proofs handed on between the tables of a simulated cluster change no
+/// answer, on clusters of several tables where they do flow.
+#[test]
+fn shared_proofs_change_no_answer() {
+    use super::{simulate, Cluster, Share};
+    let mut handed = 0;
+    for seed in 0..24u64 {
+        let n = 3 + (seed % 2) as usize;
+        let (board, p) = position(900 + seed, n, (7 + seed % 3) as u32);
+        let depth = board.empty_count() - (seed % 2) as u32;
+        let expected = reference::alphabeta(&board, p, depth);
+        let cluster = Cluster {
+            workers: [2, 3, 6][(seed % 3) as usize],
+            per_table: 1 + (seed / 3 % 2) as usize,
+            latency_us: 0,
+        };
+        let settings = Settings {
+            split: 1 + (seed % 3) as u32,
+            inline_plies: 0,
+            order_plies: (seed % 3) as u32,
+            job_nodes: [None, Some(1), Some(200)][(seed / 2 % 3) as usize],
+            ahead: seed % 2 == 0,
+            // Every proof of two plies or more, even the cheapest, so that
+            // the small trees here hand on many.
+            share: Some(Share {
+                nodes: [0, 20][(seed % 2) as usize],
+                plies: 2 + (seed % 3) as u32,
+            }),
+            ..Settings::default()
+        };
+        let s = simulate(&board, p, depth, settings, cluster);
+        assert_eq!(
+            (s.answer.best, s.answer.value),
+            (expected.best, expected.value),
+            "seed {seed}\n{board:?}"
+        );
+        handed += s.handed;
+    }
+    assert!(handed > 100, "only {handed} proofs were handed on");
+}
+
+/// What a job hands back of its search are true bounds: each proof's
+/// position has its textbook value within them, at its plies.
+#[test]
+fn a_jobs_proofs_bound_the_reference_values() {
+    use super::job::{run_job_kept, Job, Share};
+    let mut checked = 0;
+    for seed in 0..12u64 {
+        let (board, p) = position(1200 + seed, 4, 9);
+        let mut job = Job::new(1, &board, p, 9, (seed as i64 % 7) * 20 - 60);
+        job.share = Some(Share { nodes: 0, plies: 3 });
+        let result = run_job_kept(&job, &mut None).unwrap();
+        for proof in &result.proofs {
+            let mut b = board.clone();
+            for (i, c) in proof.cells.chars().enumerate() {
+                let sq = match c {
+                    '.' => crate::game::Square::Empty,
+                    c => crate::game::Square::Piece(Player::from_name(&c.to_string()).unwrap()),
+                };
+                b.set(i / 4, i % 4, sq);
+            }
+            let mover = Player::from_name(&proof.player.to_string()).unwrap();
+            let value = reference::alphabeta(&b, mover, proof.plies).value;
+            assert!(
+                proof.lo <= value && value <= proof.hi,
+                "seed {seed}: {proof:?} but the value is {value}"
+            );
+            checked += 1;
+        }
+    }
+    assert!(checked > 50, "only {checked} proofs came back");
 }

@@ -67,6 +67,16 @@ impl Identity {
         Identity { n, values }
     }
 
+    /// Cells on the board.
+    pub(super) fn cells(&self) -> usize {
+        self.n * self.n
+    }
+
+    /// The sum of the values, which bounds every value.
+    pub(super) fn total(&self) -> i64 {
+        self.values.iter().map(|&v| i64::from(v)).sum()
+    }
+
     /// The rules, the size and the values, as one text.
     pub(super) fn text(&self) -> String {
         format!("{RULES}\n{}\n{}", self.n, self.values_text())

@@ -214,6 +214,29 @@ impl Key {
     }
 }
 
+/// One stored position's bounds as they travel between processes: what a
+/// job's search proved, sent to the driver with its result and on to the
+/// other processes of a cluster with their next jobs (see
+/// `jobs::Settings::share`). The store's row, in words.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct Proof {
+    /// The cells row-major, `X`, `O` and `.`.
+    pub cells: String,
+    /// The side to move, `X` or `O`.
+    pub player: char,
+    /// Plies searched.
+    pub plies: u32,
+    /// The value is at least this.
+    pub lo: i64,
+    /// The value is at most this.
+    pub hi: i64,
+    /// The move that reached `lo`, as `"C3 Raid"`, if the proof says.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub best: Option<String>,
+    /// Nodes the proof took.
+    pub nodes: u64,
+}
+
 /// How a search uses a store: which of its positions it looks up and
 /// writes. Only the top of a deep search is worth keeping.
 #[derive(Clone, Debug)]
@@ -281,6 +304,10 @@ pub struct Store {
     table_saved: AtomicU64,
     conn: Mutex<Connection>,
     known: Mutex<HashMap<Key, (Proven, u64)>>,
+    /// The positions whose bounds changed by a write, in the order they
+    /// did (again where they narrowed again): what [`Store::proofs_since`]
+    /// hands on. Learned bounds are not in it, so none is sent back.
+    changed: Mutex<Vec<Key>>,
     loaded: u64,
     hits: AtomicU64,
     hit_nodes: AtomicU64,
@@ -357,6 +384,7 @@ impl Store {
             conn: Mutex::new(conn),
             loaded: known.len() as u64,
             known: Mutex::new(known),
+            changed: Mutex::new(Vec::new()),
             hits: AtomicU64::new(0),
             hit_nodes: AtomicU64::new(0),
             written: AtomicU64::new(0),
@@ -458,6 +486,7 @@ impl Store {
             }
             let nodes = old_nodes.max(nodes);
             known.insert(key.clone(), (merged, nodes));
+            self.changed.lock().push(key.clone());
             file::Row {
                 key,
                 proven: merged,
@@ -482,6 +511,94 @@ impl Store {
                     .get_or_insert(file::sql_error(&self.path, e));
             }
         }
+    }
+
+    /// How many times a write has changed a position's bounds: where
+    /// [`Store::proofs_since`] starts for what is written after now.
+    pub fn changes(&self) -> usize {
+        self.changed.lock().len()
+    }
+
+    /// The bounds written since the `from`-th change (see `changed`),
+    /// as they stand now, and the count of changes to ask from next time.
+    pub fn proofs_since(&self, from: usize) -> (Vec<Proof>, usize) {
+        let keys: Vec<Key> = {
+            let changed = self.changed.lock();
+            changed.get(from..).unwrap_or_default().to_vec()
+        };
+        let known = self.known.lock();
+        let mut seen = std::collections::HashSet::new();
+        let proofs = keys
+            .iter()
+            .rev()
+            .filter(|key| seen.insert(*key))
+            .filter_map(|key| {
+                let &(proven, nodes) = known.get(key)?;
+                Some(Proof {
+                    cells: key.cells.clone(),
+                    player: key.player,
+                    plies: key.plies,
+                    lo: proven.lo,
+                    hi: proven.hi,
+                    best: proven.best.map(|mv| mv.to_string()),
+                    nodes,
+                })
+            })
+            .collect();
+        (proofs, from.max(self.changed.lock().len()))
+    }
+
+    /// The key and bounds of `proof` if it names a position of this
+    /// store's board (its size, symbols and values' range); else `None`.
+    fn checked(&self, proof: &Proof) -> Option<(Key, Proven)> {
+        let cells_ok = proof.cells.chars().count() == self.identity.cells()
+            && proof.cells.chars().all(|c| matches!(c, 'X' | 'O' | '.'));
+        let empty = proof.cells.chars().filter(|&c| c == '.').count();
+        let plies_ok = (1..=empty).contains(&(proof.plies as usize));
+        let edge = self.identity.total();
+        let bounds_ok = -edge <= proof.lo && proof.lo <= proof.hi && proof.hi <= edge;
+        let player = Player::from_name(proof.player.encode_utf8(&mut [0; 4]))?;
+        (cells_ok && plies_ok && bounds_ok).then(|| {
+            let best = proof.best.as_deref().and_then(|text| text.parse().ok());
+            let key = Key::from_cells(proof.cells.clone(), player, proof.plies);
+            let proven = Proven {
+                lo: proof.lo,
+                hi: proof.hi,
+                best,
+            };
+            (key, proven)
+        })
+    }
+
+    /// Writes `proof`, proved elsewhere, as [`Store::record`] writes a
+    /// bound proved here (and hands it on); `false` if it names no position
+    /// of this board.
+    pub fn record_proof(&self, proof: &Proof) -> bool {
+        let Some((key, proven)) = self.checked(proof) else {
+            return false;
+        };
+        self.record_key(key, proven, proof.nodes, 0);
+        true
+    }
+
+    /// Takes `proof` into memory only, neither written to the file nor
+    /// handed on: a process told what others proved. Bounds that contradict
+    /// the known ones are dropped, as are proofs of other boards (`false`).
+    pub fn learn(&self, proof: &Proof) -> bool {
+        let Some((key, proven)) = self.checked(proof) else {
+            return false;
+        };
+        let mut known = self.known.lock();
+        let old = known.get(&key).copied();
+        let merged = match old {
+            Some((old, _)) => old.merge(proven),
+            None => Some(proven),
+        };
+        if let Some(merged) = merged {
+            let nodes = old.map_or(0, |(_, n)| n).max(proof.nodes);
+            known.insert(key, (merged, nodes));
+        }
+        merged.is_some()
     }
 
     /// The table entries saved beside the store by the last solve that

@@ -325,3 +325,43 @@ fn a_store_that_cannot_be_made_names_the_kind() {
         other => panic!("{other:?}"),
     }
 }
+
+/// Bounds pass from one store to another as proofs: a write is handed on
+/// once, as it stands; a learned one is known but not handed on again (nor
+/// written); a proof of another board, or with its bounds out of range, is
+/// refused; one that contradicts the known bounds is dropped.
+#[test]
+fn proofs_pass_between_stores_once() {
+    let b = board(3, 4);
+    let (here, there) = (Store::in_memory(&b), Store::in_memory(&b));
+    let mut pos = b.clone();
+    pos.make(Move::new(1, 1, MoveKind::Stake), Player::X);
+    let best = Some(Move::new(0, 2, MoveKind::Stake));
+    here.record(&pos, Player::O, 8, Proven { lo: -5, hi: 40, best }, 9, 1);
+    here.record(&pos, Player::O, 8, Proven { lo: 3, hi: 40, best }, 9, 1);
+    let (proofs, next) = here.proofs_since(0);
+    assert_eq!(proofs.len(), 1, "{proofs:?}");
+    assert_eq!((proofs[0].lo, proofs[0].hi, proofs[0].plies), (3, 40, 8));
+    assert_eq!(proofs[0].best.as_deref(), Some("C1 Stake"));
+    assert_eq!(here.proofs_since(next).0, vec![]);
+
+    assert!(there.learn(&proofs[0]));
+    assert_eq!(there.get(&pos, Player::O, 8), Some(Proven { lo: 3, hi: 40, best }));
+    assert_eq!(there.proofs_since(0).0, vec![], "a learned bound is not handed on");
+    assert_eq!(there.stats().written, 0);
+
+    let mut wrong = proofs[0].clone();
+    wrong.cells.push('.');
+    assert!(!there.learn(&wrong) && !there.record_proof(&wrong));
+    let mut wrong = proofs[0].clone();
+    wrong.hi = b.total() + 1;
+    assert!(!there.learn(&wrong));
+    let mut wrong = proofs[0].clone();
+    wrong.plies = 9;
+    assert!(!there.learn(&wrong), "more plies than empty cells");
+    let mut contradicting = proofs[0].clone();
+    (contradicting.lo, contradicting.hi) = (-9, -9);
+    assert!(!there.learn(&contradicting));
+    assert_eq!(there.get(&pos, Player::O, 8).map(|p| (p.lo, p.hi)), Some((3, 40)));
+    assert!(there.record_proof(&proofs[0]));
+}
