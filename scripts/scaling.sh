@@ -1,0 +1,61 @@
+#!/usr/bin/env bash
+# What a split solve of INPUT would take on WORKERS workers in machines of
+# PER_MACHINE (each machine's workers share one table), against the direct
+# one-thread solve of the same build:
+#
+#   scripts/scaling.sh INPUT WORKERS PER_MACHINE
+#
+# Runs, one after the other: the direct solve (`solve --threads 1`); the
+# simulator (examples/split_speedup.rs, model in src/jobs/simulate.rs) on
+# that cluster with the recommended settings below; and the same on
+# PATH_WORKERS (default 1024) workers sharing one table, whose wall time
+# stands for the critical path: more workers would not shorten it. Each
+# simulation's table row goes to standard error; the last line is
+#
+#   workers W per-machine M speedup S work K path P%
+#
+# S the direct solve's time over the simulated wall time, K the simulated
+# nodes over the direct solve's, P the critical path over the direct
+# solve's time. PATH_WORKERS=0 skips the path (printed as "-"). SETTINGS
+# replaces the recommended settings; LATENCY_US (default 3400, a Ray call
+# measured in profiles/2026-11-25-vm/simulator-check.txt) is each job's time
+# outside its search. The simulator runs every job on this machine, one at a
+# time: run nothing else meanwhile.
+set -euo pipefail
+[ $# -eq 3 ] || { sed -n '2,23p' "$0" >&2; exit 2; }
+input="$1"; workers="$2"; per_machine="$3"
+cd "$(dirname "$0")/.."
+recommended="3 --speculate off --job-nodes 5000000 --ahead --share-nodes 1000000"
+settings="${SETTINGS:-$recommended}"
+latency="${LATENCY_US:-3400}"
+path_workers="${PATH_WORKERS:-1024}"
+
+cargo build --release --locked --quiet --bin stakeraid --example split_speedup
+bin=target/release/stakeraid
+sim=target/release/examples/split_speedup
+
+direct=$("$bin" solve "$input" -o /dev/null --stats --threads 1 2>&1 |
+  sed -n 's/.*nodes \([0-9]*\) *time \([0-9.]*\)s.*/\2 \1/p')
+[ -n "$direct" ] || { echo "scaling.sh: the direct solve of $input printed no stats" >&2; exit 1; }
+read -r direct_s direct_nodes <<< "$direct"
+echo "direct one-thread solve: $direct_nodes nodes, $direct_s s" >&2
+
+# "wall_s nodes" of the simulation on $1 workers, $2 to a table; its row to
+# standard error.
+simulate() {
+  local out
+  # shellcheck disable=SC2086 # the settings are words
+  out=$("$sim" "$input" $settings --per-table "$2" --latency-us "$latency" "$1")
+  echo "$out" >&2
+  awk '$1 ~ /^(true|false)$/ {print $3, $11}' <<< "$out"
+}
+
+read -r wall nodes <<< "$(simulate "$workers" "$per_machine")"
+path="-"
+if [ "$path_workers" -gt 0 ]; then
+  read -r path_s _ <<< "$(simulate "$path_workers" "$path_workers")"
+  path=$(awk -v p="$path_s" -v d="$direct_s" 'BEGIN {printf "%.1f%%", 100 * p / d}')
+fi
+awk -v w="$workers" -v m="$per_machine" -v d="$direct_s" -v s="$wall" \
+  -v n="$nodes" -v dn="$direct_nodes" -v p="$path" \
+  'BEGIN {printf "workers %d per-machine %d speedup %.1fx work %.2fx path %s\n", w, m, d / s, n / dn, p}'
