@@ -11,7 +11,7 @@ use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
 use stakeraid::api::{self, Grid};
-use stakeraid::jobs::{max_split, run_job as run_one, Driver, Hint, Job, JobResult, Settings};
+use stakeraid::jobs::{max_split, run_job as run_one, Driver, Hint, Job, JobResult, Settings, Share};
 use stakeraid::search::RootValue;
 use stakeraid::store::{Store, StoreError};
 use stakeraid::{check_move, Move};
@@ -43,15 +43,15 @@ pub(crate) struct PySplitSolve {
 }
 
 /// How the driver cuts the tree, beyond the split itself: the keyword
-/// arguments `inline_plies`, `order_plies`, `speculate`, `job_nodes` and
-/// `ahead`
-/// (see `stakeraid::jobs::Settings`).
+/// arguments `inline_plies`, `order_plies`, `speculate`, `job_nodes`,
+/// `ahead` and `share_nodes` (see `stakeraid::jobs::Settings`).
 struct Cut {
     inline_plies: u32,
     order_plies: u32,
     speculate: bool,
     job_nodes: Option<u64>,
     ahead: bool,
+    share_nodes: Option<u64>,
 }
 
 impl Cut {
@@ -63,6 +63,7 @@ impl Cut {
             speculate: defaults.speculate,
             job_nodes: defaults.job_nodes,
             ahead: defaults.ahead,
+            share_nodes: defaults.share.map(|s| s.nodes),
         };
         for (key, value) in kwargs.into_iter().flatten() {
             match key.extract::<String>()?.as_str() {
@@ -71,6 +72,7 @@ impl Cut {
                 "speculate" => cut.speculate = value.extract()?,
                 "job_nodes" => cut.job_nodes = value.extract()?,
                 "ahead" => cut.ahead = value.extract()?,
+                "share_nodes" => cut.share_nodes = value.extract()?,
                 other => {
                     return Err(PyTypeError::new_err(format!(
                         "SplitSolve() got an unexpected keyword argument '{other}'"
@@ -138,6 +140,7 @@ impl PySplitSolve {
             hint,
             job_nodes: cut.job_nodes,
             ahead: cut.ahead,
+            share: cut.share_nodes.map(Share::nodes),
             ..Settings::default()
         };
         let driver = Driver::new(board, position.player(), plies, settings);
@@ -151,6 +154,16 @@ impl PySplitSolve {
             .iter()
             .map(|job| serde_json::to_string(job).map_err(value_error))
             .collect()
+    }
+
+    /// `job` (JSON text) with the proofs the driver gained since the
+    /// `since`-th added to it, for a process told everything before that
+    /// (`share_nodes`), and where to start for that process next time.
+    fn hand_on(&self, job: &str, since: usize) -> PyResult<(String, usize)> {
+        let mut job: Job = serde_json::from_str(job).map_err(value_error)?;
+        let (known, next) = self.driver.proofs_since(since);
+        job.known = known;
+        Ok((serde_json::to_string(&job).map_err(value_error)?, next))
     }
 
     /// Takes one job's result (the JSON text `run_job` returned). A result

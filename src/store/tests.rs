@@ -337,8 +337,30 @@ fn proofs_pass_between_stores_once() {
     let mut pos = b.clone();
     pos.make(Move::new(1, 1, MoveKind::Stake), Player::X);
     let best = Some(Move::new(0, 2, MoveKind::Stake));
-    here.record(&pos, Player::O, 8, Proven { lo: -5, hi: 40, best }, 9, 1);
-    here.record(&pos, Player::O, 8, Proven { lo: 3, hi: 40, best }, 9, 1);
+    here.record(
+        &pos,
+        Player::O,
+        8,
+        Proven {
+            lo: -5,
+            hi: 40,
+            best,
+        },
+        9,
+        1,
+    );
+    here.record(
+        &pos,
+        Player::O,
+        8,
+        Proven {
+            lo: 3,
+            hi: 40,
+            best,
+        },
+        9,
+        1,
+    );
     let (proofs, next) = here.proofs_since(0);
     assert_eq!(proofs.len(), 1, "{proofs:?}");
     assert_eq!((proofs[0].lo, proofs[0].hi, proofs[0].plies), (3, 40, 8));
@@ -346,8 +368,19 @@ fn proofs_pass_between_stores_once() {
     assert_eq!(here.proofs_since(next).0, vec![]);
 
     assert!(there.learn(&proofs[0]));
-    assert_eq!(there.get(&pos, Player::O, 8), Some(Proven { lo: 3, hi: 40, best }));
-    assert_eq!(there.proofs_since(0).0, vec![], "a learned bound is not handed on");
+    assert_eq!(
+        there.get(&pos, Player::O, 8),
+        Some(Proven {
+            lo: 3,
+            hi: 40,
+            best
+        })
+    );
+    assert_eq!(
+        there.proofs_since(0).0,
+        vec![],
+        "a learned bound is not handed on"
+    );
     assert_eq!(there.stats().written, 0);
 
     let mut wrong = proofs[0].clone();
@@ -362,6 +395,9 @@ fn proofs_pass_between_stores_once() {
     let mut contradicting = proofs[0].clone();
     (contradicting.lo, contradicting.hi) = (-9, -9);
     assert!(!there.learn(&contradicting));
-    assert_eq!(there.get(&pos, Player::O, 8).map(|p| (p.lo, p.hi)), Some((3, 40)));
+    assert_eq!(
+        there.get(&pos, Player::O, 8).map(|p| (p.lo, p.hi)),
+        Some((3, 40))
+    );
     assert!(there.record_proof(&proofs[0]));
 }

@@ -245,8 +245,13 @@ class SplitSolve:
         speculate: bool = False,
         job_nodes: int | None = None,
         ahead: bool = False,
+        share_nodes: int | None = None,
     ) -> None: ...
     def take_jobs(self, max: int) -> list[str]: ...
+    def hand_on(self, job: str, since: int) -> tuple[str, int]:
+        """``job`` with the proofs the driver gained since its ``since``-th
+        added (with ``share_nodes``: what the other processes proved), for
+        a process told everything before; and where to start next time."""
     def finish(self, result: str) -> None: ...
     def unneeded(self) -> list[int]: ...
     def seal(self) -> int | None:

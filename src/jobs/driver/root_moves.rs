@@ -1,0 +1,283 @@
+//! The root: the engines' tie-break layer, its candidates tested as jobs
+//! (see the module docs of `jobs`, "The root").
+
+use std::cmp::Reverse;
+use std::collections::VecDeque;
+
+use super::tree::{shallow, Parent, Test};
+use super::{Driver, SplitAnswer};
+use crate::game::{Board, Move, Player, Twins};
+use crate::search::root::RootValue;
+use crate::search::Tests;
+use crate::store::Proven;
+
+/// The root's shallow search is this many plies shorter than the solve.
+const ROOT_ORDER_SHORT: u32 = 12;
+
+/// What a root candidate is waiting for.
+#[derive(Clone, Copy, Debug)]
+pub(super) enum Candidate {
+    /// Not started.
+    Idle,
+    /// A null-window test above `alpha`: at most alpha, and it is not
+    /// chosen; above, and it needs its exact value.
+    Probe { alpha: i64 },
+    /// Its exact value, by tests.
+    Exact(Tests),
+    /// Waits for the first move's value to tell what it still needs, or
+    /// for a worker to take it (see `Root::pending`).
+    Waiting,
+    /// Settled.
+    Done,
+}
+
+/// The root: the engines' tie-break layer, with tests as jobs.
+#[derive(Debug)]
+pub(super) struct Root {
+    pub(super) canon: Vec<Move>,
+    pub(super) twins: Twins,
+    pub(super) cands: Vec<Move>,
+    pub(super) order: Vec<usize>,
+    pub(super) known: Vec<RootValue>,
+    pub(super) state: Vec<Candidate>,
+    /// What the tests so far proved of each candidate's value.
+    pub(super) bounds: Vec<(i64, i64)>,
+    pub(super) best: Option<(i64, usize)>,
+    /// Candidates not settled.
+    pub(super) open: usize,
+    /// Each candidate's tests out: their thresholds (for the root player)
+    /// and nodes.
+    pub(super) out: Vec<Vec<(i64, usize)>>,
+    /// Candidates waiting for a worker, in search order: each is tested
+    /// against the best known when a worker takes it, not when the first
+    /// move was settled, as a direct solve's threads take the root's moves
+    /// one at a time. Where many moves beat the first, the later ones then
+    /// meet a higher bar: on a 22-empty 5x5 solve on two workers, fixing
+    /// every bar at once cost 3x the direct solve's nodes.
+    pub(super) pending: VecDeque<usize>,
+}
+
+impl Driver {
+    /// Orders the root and tests its first candidate.
+    pub(super) fn start(&mut self) {
+        // The root's order and prediction come from a search 12 plies
+        // shallower (the same parity: a depth-limited score swings with
+        // it), as the direct solve's do; it costs well under 1% of the
+        // solve.
+        let depth = match self.plies.checked_sub(ROOT_ORDER_SHORT) {
+            Some(d) if d > self.settings.order_plies => d,
+            _ => self.settings.order_plies.min(self.plies - 1),
+        };
+        let (guesses, nodes) = shallow(&self.root_board, self.root_player, depth);
+        self.stats.nodes += nodes;
+        let guesses = self.root.twins.distinct(&guesses);
+        let mut order: Vec<usize> = (0..self.root.cands.len()).collect();
+        order.sort_by_key(|&i| (Reverse(guesses[i]), i));
+        let mut guess = guesses[order[0]];
+        if let Some(hint) = self.settings.hint {
+            if let Some(at) = order.iter().position(|&i| self.root.cands[i] == hint.best) {
+                let i = order.remove(at);
+                order.insert(0, i);
+                guess = hint.value;
+            }
+        }
+        self.root.order = order;
+        let first = self.root.order[0];
+        let guess = guess.clamp(-self.edge + 1, self.edge);
+        // Not from what the store knows of it, unlike the direct solve: the
+        // speculative tests below must be the ones an earlier run asked,
+        // and they are asked while the first move's value is unknown.
+        self.run_exact(first, Tests::new(-self.edge, self.edge, guess));
+        if self.settings.speculate {
+            // As if the first move were worth its prediction.
+            let rest = self.root.order[1..].to_vec();
+            for i in rest {
+                let alpha = if i < first { guess - 1 } else { guess };
+                self.root.state[i] = Candidate::Probe { alpha };
+                self.root_test(i, alpha + 1);
+            }
+        }
+        self.pump();
+    }
+
+    /// Values of every legal move of `board` (canonical order, bounds
+    /// where alpha-beta proved no more) from a shallow search, to order
+    /// by, with its nodes. Without room for one, all zero.
+    pub(super) fn shallow(&self, board: &Board, p: Player, plies: u32) -> (Vec<i64>, u64) {
+        shallow(
+            board,
+            p,
+            self.settings.order_plies.min(plies.saturating_sub(1)),
+        )
+    }
+
+    /// What the store holds of root candidate `i`'s value (for the root
+    /// player): a killed solve's finished tests, which the tests of its
+    /// exact value go on from (`search/narrowing.rs`).
+    pub(super) fn known(&self, i: usize) -> (i64, i64) {
+        let mut board = self.root_board.clone();
+        board.make(self.root.cands[i], self.root_player);
+        self.store
+            .get(&board, self.root_player.other(), self.plies - 1)
+            .map_or((-self.edge, self.edge), |p| (-p.hi, -p.lo))
+    }
+
+    /// Root candidate `i`'s next tests for its exact value (see
+    /// [`Settings::ahead`]), or the value. Its tests out that what is known
+    /// has decided are cancelled: all of them once the value is known.
+    pub(super) fn run_exact(&mut self, i: usize, tests: Tests) {
+        let decided = |beta: i64| beta <= tests.lo || beta > tests.hi;
+        let (drop, keep) = std::mem::take(&mut self.root.out[i])
+            .into_iter()
+            .partition(|&(beta, _)| decided(beta));
+        self.root.out[i] = keep;
+        for (_, id) in drop {
+            self.kill(id);
+        }
+        let Some(beta) = tests.next() else {
+            return self.settle_exact(i, tests.lo);
+        };
+        self.root.state[i] = Candidate::Exact(tests);
+        let mut wanted = vec![beta];
+        if self.settings.ahead {
+            // After a fail high at `beta` (`t = beta`) and a fail low
+            // (`t = beta - 1`).
+            for t in [beta, beta - 1] {
+                let mut after = tests;
+                after.update(beta, t);
+                wanted.extend(after.next());
+            }
+        }
+        for beta in wanted {
+            if !self.root.out[i].iter().any(|&(b, _)| b == beta) {
+                self.root_test(i, beta);
+            }
+        }
+    }
+
+    /// Tests root candidate `i` at `beta` (its value for the root player):
+    /// the child position's test at `1 - beta`.
+    pub(super) fn root_test(&mut self, i: usize, beta: i64) {
+        let mut board = Box::new(self.root_board.clone());
+        board.make(self.root.cands[i], self.root_player);
+        self.root.out[i].push((beta, self.nodes.len()));
+        self.root_tests += 1;
+        self.spawn(
+            Test {
+                board: Some(board),
+                player: self.root_player.other(),
+                plies: self.plies - 1,
+                beta: 1 - beta,
+                depth: 1,
+                parent: Parent::Root(i),
+            },
+            self.root_tests - 1,
+        );
+    }
+
+    pub(super) fn settle_exact(&mut self, i: usize, v: i64) {
+        let root = &mut self.root;
+        root.known[i] = RootValue::Exact(v);
+        root.state[i] = Candidate::Done;
+        root.open -= 1;
+        self.stats.root_done += 1;
+        let first = root.best.is_none();
+        if root
+            .best
+            .is_none_or(|(bv, bi)| v > bv || (v == bv && i < bi))
+        {
+            root.best = Some((v, i));
+        }
+        if first {
+            // Every other candidate, as workers come free (`take_jobs`):
+            // what it still needs against the best value then.
+            let rest = self.root.order[1..].to_vec();
+            for j in rest {
+                if matches!(self.root.state[j], Candidate::Idle | Candidate::Waiting) {
+                    self.root.state[j] = Candidate::Waiting;
+                    self.root.pending.push_back(j);
+                }
+            }
+        }
+        self.check_answer();
+    }
+
+    /// What root candidate `i` still needs, from what its tests proved and
+    /// the best known now: nothing if it cannot beat it, its exact value if
+    /// it does, else a test against it.
+    pub(super) fn decide(&mut self, i: usize) {
+        let Some((bv, bi)) = self.root.best else {
+            self.root.state[i] = Candidate::Waiting;
+            return;
+        };
+        // A move before the best wins a tie, so it needs `v >= bv`, that is
+        // `v > bv - 1`; a move after it needs `v > bv`.
+        let alpha = if i < bi { bv - 1 } else { bv };
+        let (lo, hi) = self.root.bounds[i];
+        if hi <= alpha {
+            self.root.known[i] = RootValue::AtMost(hi);
+            self.root.state[i] = Candidate::Done;
+            self.root.open -= 1;
+            self.stats.root_done += 1;
+            self.check_answer();
+        } else if lo > alpha {
+            let (klo, khi) = self.known(i);
+            self.run_exact(i, Tests::new(lo, hi, lo + 1).knowing(klo, khi));
+        } else {
+            self.root.state[i] = Candidate::Probe { alpha };
+            self.root_test(i, alpha + 1);
+        }
+    }
+
+    pub(super) fn check_answer(&mut self) {
+        let root = &self.root;
+        if root.open > 0 || self.answer.is_some() {
+            return;
+        }
+        let (value, bi) = root.best.expect("every candidate is settled");
+        self.answer = Some(SplitAnswer {
+            best: root.cands[bi],
+            value,
+            moves: root
+                .canon
+                .iter()
+                .copied()
+                .zip(root.twins.spread(&root.known))
+                .collect(),
+        });
+        self.store.record(
+            &self.root_board,
+            self.root_player,
+            self.plies,
+            Proven {
+                lo: value,
+                hi: value,
+                best: Some(root.cands[bi]),
+            },
+            self.stats.nodes,
+            0,
+        );
+    }
+
+    /// Root candidate `i`'s test at `beta`, node `id`, came back with `t`
+    /// (both for the root player).
+    pub(super) fn root_result(&mut self, i: usize, id: usize, beta: i64, t: i64) {
+        self.root.out[i].retain(|&(_, node)| node != id);
+        match self.root.state[i] {
+            Candidate::Probe { alpha } => {
+                let (lo, hi) = &mut self.root.bounds[i];
+                if t > alpha {
+                    *lo = (*lo).max(t);
+                } else {
+                    *hi = (*hi).min(t);
+                }
+                self.decide(i);
+            }
+            Candidate::Exact(mut tests) => {
+                tests.update(beta, t);
+                self.run_exact(i, tests);
+            }
+            Candidate::Idle | Candidate::Waiting | Candidate::Done => {}
+        }
+    }
+}
