@@ -55,12 +55,26 @@ def ray_start(home, *args):
     return int(ports[1])
 
 
+def forget_auth_mode():
+    """Has this process read RAY_AUTH_MODE again. Ray keeps the mode it read
+    at an earlier ray.init: this process's own gRPC server would then ask
+    the cluster's GCS, which has no token, for one, refuse its calls, and
+    the GCS, taking the driver for dead, would destroy every actor it
+    creates before it starts ("Missing authorization header in request!"
+    in the driver's log; the runners of per_node die "out of scope")."""
+    from ray._raylet import AuthenticationTokenLoader, Config
+
+    Config.initialize("")
+    AuthenticationTokenLoader.instance().reset_cache()
+
+
 @pytest.fixture(scope="module")
 def three_nodes(tmp_path_factory):
     assert not ray.is_initialized()
     # ray.init of another test module leaves RAY_AUTH_MODE=token behind; a
     # cluster started as a user starts one has no token, nor its driver.
     auth = os.environ.pop("RAY_AUTH_MODE", None)
+    forget_auth_mode()
     home = tmp_path_factory.mktemp("home")
     head = free_port()
     try:
@@ -77,6 +91,7 @@ def three_nodes(tmp_path_factory):
         subprocess.run([RAY, "stop", "--force"], capture_output=True, timeout=120)
         if auth is not None:
             os.environ["RAY_AUTH_MODE"] = auth
+            forget_auth_mode()
 
 
 def raylet_pids(node_manager_port):
