@@ -6,9 +6,11 @@ of the cluster, and the driver here takes their results back in any order.
 
 With no address a local Ray instance is started, so the same command runs
 on a laptop and on a cluster (``--address auto`` joins the one this
-machine belongs to). Every proven bound goes into the store file as it
-arrives: the driver can be killed and started again with the same command,
-and it resumes; a worker that dies mid-job has its job run again by Ray.
+machine belongs to). Each node runs its jobs in one process, a thread per
+CPU, sharing one table (``--per-task`` for a Ray task per job instead).
+Every proven bound goes into the store file as it arrives: the driver can
+be killed and started again with the same command, and it resumes; a job
+whose process or node is lost runs again on the others.
 Ctrl-C seals the store and says, in one line, what it keeps.
 
 Needs the ``ray`` extra: ``pip install "stakeraid[ray]"``.
@@ -204,7 +206,7 @@ def solve(
     ahead: bool = False,
     job_function: Callable[[str, int], str] = _core.run_job,
     progress: Optional[Callable[[Dict[str, Any]], None]] = None,
-    per_node: bool = False,
+    per_node: bool = True,
 ) -> Dict[str, Any]:
     """Solves ``position`` to ``depth`` plies (default: the end of the game)
     on Ray, and returns the answer: ``best`` (as in ``output.txt``),
@@ -229,15 +231,16 @@ def solve(
     the two that would follow it, either way it comes out.
     ``job_function(job, threads)`` answers one job (default
     ``stakeraid.run_job``); ``progress(stats)`` is called after each
-    result. ``per_node`` runs each node's jobs in one process (an actor per
-    node, a thread per CPU) whose jobs share one table; by default each job
-    is a Ray task on a process with a table of its own, and starts with
-    none of what the node's other jobs proved (on a local instance of 2
-    CPUs, 21 empty cells cut 2 plies down: 19.5 s against 25.6 s, 1.2 G
-    nodes against 1.6 G). A job goes to its home node (``home`` in its
-    JSON) while that node has an idle thread. It is tested on one machine,
-    without faults; on a local cluster of three nodes an actor has been
-    seen to die before its first job, which ends the solve.
+    result. ``per_node`` (the default) runs each node's jobs in one
+    process (an actor per node, a thread per CPU) whose jobs share one
+    table; ``per_node=False`` makes each job a Ray task on a process with
+    a table of its own, which starts with none of what the node's other
+    jobs proved (on a local instance of 2 CPUs, 21 empty cells cut 2 plies
+    down: 19.5 s against 25.6 s, 1.2 G nodes against 1.6 G). A job goes
+    to its home node (``home`` in its JSON) while that node has an idle
+    thread. A runner that dies, or whose node is lost, is replaced (or its
+    node's share dropped) and the jobs it held run again on the others;
+    the answer is the same.
     """
     import ray
 
@@ -481,9 +484,11 @@ def main(argv: Optional[list] = None) -> int:
                           "(default: no limit)")
     cmd.add_argument("--ahead", action="store_true",
                      help="ask each test of a root move's value with the two that may follow it")
-    cmd.add_argument("--per-node", action="store_true",
-                     help="each node's jobs in one process sharing its table (tested on one "
-                          "machine), not a Ray task each")
+    runners = cmd.add_mutually_exclusive_group()
+    runners.add_argument("--per-node", dest="per_node", action="store_true", default=True,
+                         help="each node's jobs in one process sharing its table (the default)")
+    runners.add_argument("--per-task", dest="per_node", action="store_false",
+                         help="each job a Ray task with a table of its own")
     cmd.add_argument("--quiet", action="store_true",
                      help="no progress line (there is none anyway unless standard error is a "
                           "terminal)")
