@@ -127,11 +127,12 @@ class _NodeRunners:
         from ray.util.scheduling_strategies import NodeAffinitySchedulingStrategy
 
         # Not restarted by Ray, nor its calls retried there: a runner that
-        # dies (its process, its node, or Ray itself: one has been seen
-        # destroyed before its first call, "out of scope", on a cluster
-        # where nothing failed) fails its calls at once, and the driver
-        # runs those jobs again (``release``, ``_drive``). A restart by Ray
-        # would hold the calls until it came back, wherever it came.
+        # dies (its process or its node) fails its calls at once, and the
+        # driver runs those jobs again (``release``, ``_drive``). A restart
+        # by Ray would hold the calls until it came back, wherever it came.
+        # Unlike a task, an actor needs the GCS to reach the driver: one
+        # whose authentication mode is not the cluster's sees each runner
+        # destroyed before its first call ("out of scope", "never ran").
         # It reserves no CPU, so that it never waits behind a task for one;
         # max_concurrency keeps it to its node's.
         @ray.remote(num_cpus=0, max_restarts=0, max_task_retries=0)
