@@ -65,14 +65,16 @@ def test_the_time_left_for_the_known_jobs():
     assert cluster.known_left(dict(stats, done=0)) is None
 
 
-def test_a_worker_killed_mid_job_is_replaced(tmp_path):
+@pytest.mark.parametrize("per_node", [False, True], ids=["tasks", "per-node"])
+def test_a_worker_killed_mid_job_is_replaced(tmp_path, per_node):
     position = random_position(random.Random(9), 5, 13)
     direct = stakeraid.analyse(position, depth=13, threads=1)
     marks = str(tmp_path)
 
     def dies_once(job, threads):
         # The first attempt of every third job kills its worker process
-        # outright; Ray runs the job again in a new one.
+        # outright (a runner, with the jobs it held); the job runs again
+        # in a new one.
         import json
         import os
 
@@ -84,7 +86,7 @@ def test_a_worker_killed_mid_job_is_replaced(tmp_path):
         return stakeraid.run_job(job, threads)
 
     answer = cluster.solve(position, 13, split=2, inline_plies=4, order_plies=4,
-                           job_function=dies_once)
+                           job_function=dies_once, per_node=per_node)
     killed = len(os.listdir(marks))
     assert killed > 0, "no worker was killed"
     assert (answer["best"], answer["value"]) == (str(direct.best), direct.value)

@@ -6,9 +6,11 @@ of the cluster, and the driver here takes their results back in any order.
 
 With no address a local Ray instance is started, so the same command runs
 on a laptop and on a cluster (``--address auto`` joins the one this
-machine belongs to). Every proven bound goes into the store file as it
-arrives: the driver can be killed and started again with the same command,
-and it resumes; a worker that dies mid-job has its job run again by Ray.
+machine belongs to). Each node runs its jobs in one process, a thread per
+CPU, sharing one table (``--per-task`` for a Ray task per job instead).
+Every proven bound goes into the store file as it arrives: the driver can
+be killed and started again with the same command, and it resumes; a job
+whose process or node is lost runs again on the others.
 Ctrl-C seals the store and says, in one line, what it keeps.
 
 Needs the ``ray`` extra: ``pip install "stakeraid[ray]"``.
@@ -75,6 +77,10 @@ def default_split(cpus: int) -> int:
 #: then makes unneeded.
 IN_FLIGHT_PER_CPU = 2
 
+#: Times a job is run again after its process or node was lost, before the
+#: solve gives up: as Ray's own retries of a task (``max_retries``).
+RUNS_AFTER_A_LOSS = 5
+
 
 def _job_task(ray: Any, job_function: Callable[[str, int], str]) -> Any:
     # One search thread per reserved CPU. Ray runs a task again when its
@@ -88,6 +94,16 @@ def _job_task(ray: Any, job_function: Callable[[str, int], str]) -> Any:
     return run
 
 
+def _lost(ray: Any) -> Tuple[type, ...]:
+    """The errors of a job whose process or node was lost, not of the job
+    itself: such a job is run again (jobs are idempotent, and the driver
+    ignores a result given twice). An error the job raised (``RayTaskError``)
+    is none of these and ends the solve."""
+    errors = ray.exceptions
+    return (errors.RayActorError, errors.WorkerCrashedError, errors.NodeDiedError,
+            errors.ObjectLostError)
+
+
 class _Tasks:
     """A Ray task per job: each on a worker process of its own, with a
     table of its own."""
@@ -98,7 +114,7 @@ class _Tasks:
     def submit(self, job: str, home: int) -> Any:
         return self._run.remote(job)
 
-    def release(self, ref: Any) -> None:
+    def release(self, ref: Any, lost: bool = False) -> None:
         pass
 
 
@@ -110,44 +126,68 @@ class _NodeRunners:
     def __init__(self, ray: Any, job_function: Callable[[str, int], str]) -> None:
         from ray.util.scheduling_strategies import NodeAffinitySchedulingStrategy
 
-        # Restarted where its node is lost, and its calls run again there.
-        # It reserves no CPU, so that a restart can land on a node whose
-        # CPUs its own runner holds; max_concurrency keeps it to its node's.
-        @ray.remote(num_cpus=0, max_restarts=-1, max_task_retries=-1)
+        # Not restarted by Ray, nor its calls retried there: a runner that
+        # dies (its process or its node) fails its calls at once, and the
+        # driver runs those jobs again (``release``, ``_drive``). A restart
+        # by Ray would hold the calls until it came back, wherever it came.
+        # Unlike a task, an actor needs the GCS to reach the driver: one
+        # whose authentication mode is not the cluster's sees each runner
+        # destroyed before its first call ("out of scope", "never ran").
+        # It reserves no CPU, so that it never waits behind a task for one;
+        # max_concurrency keeps it to its node's.
+        @ray.remote(num_cpus=0, max_restarts=0, max_task_retries=0)
         class Runner:
             def run(self, job: str) -> str:
                 return job_function(job, 1)
 
-        self._runners = []
-        for node in ray.nodes():
-            cpus = int(node.get("Resources", {}).get("CPU", 0))
-            if node.get("Alive") and cpus > 0:
-                strategy = NodeAffinitySchedulingStrategy(node["NodeID"], soft=True)
-                actor = Runner.options(max_concurrency=cpus,
-                                       scheduling_strategy=strategy).remote()
-                self._runners.append([actor, cpus, 0])
+        self._ray = ray
+        self._runner_class = Runner
+        self._affinity = NodeAffinitySchedulingStrategy
+        # One [actor, node, threads, calls in flight] per node with a CPU.
+        self._runners = [[None, node["NodeID"], int(node["Resources"]["CPU"]), 0]
+                         for node in ray.nodes()
+                         if node.get("Alive") and node.get("Resources", {}).get("CPU", 0) >= 1]
         if not self._runners:
             raise RuntimeError("the Ray cluster has no node with a CPU")
-        self._runner_of: Dict[Any, int] = {}
+        for runner in self._runners:
+            self._start(runner)
+        self._runner_of: Dict[Any, Tuple[list, Any]] = {}
+
+    def _start(self, runner: list) -> None:
+        # Soft: a node gone before its runner starts leaves it to another.
+        strategy = self._affinity(runner[1], soft=True)
+        runner[0] = self._runner_class.options(max_concurrency=runner[2],
+                                               scheduling_strategy=strategy).remote()
 
     def submit(self, job: str, home: int) -> Any:
         # The job's home node while it has an idle thread: the same
         # position at another window, or a stopped job's children, find
         # there what the searches before them left in its table. Else the
         # runner with the most idle threads, counting its queued calls.
-        at = home % len(self._runners)
-        if self._runners[at][1] <= self._runners[at][2]:
-            at = max(range(len(self._runners)),
-                     key=lambda k: self._runners[k][1] - self._runners[k][2])
-        self._runners[at][2] += 1
-        ref = self._runners[at][0].run.remote(job)
-        self._runner_of[ref] = at
+        runner = self._runners[home % len(self._runners)]
+        if runner[2] <= runner[3]:
+            runner = max(self._runners, key=lambda r: r[2] - r[3])
+        runner[3] += 1
+        ref = runner[0].run.remote(job)
+        self._runner_of[ref] = (runner, runner[0])
         return ref
 
-    def release(self, ref: Any) -> None:
-        at = self._runner_of.pop(ref, None)
-        if at is not None:
-            self._runners[at][2] -= 1
+    def release(self, ref: Any, lost: bool = False) -> None:
+        runner, actor = self._runner_of.pop(ref, (None, None))
+        if runner is None:
+            return
+        runner[3] -= 1
+        # A call that failed for its runner: the runner is replaced once
+        # (its other calls fail too, and find it replaced), on its node if
+        # that is still in the cluster; else its node's share is dropped.
+        if lost and runner[0] is actor:
+            alive = {node["NodeID"] for node in self._ray.nodes() if node.get("Alive")}
+            if runner[1] in alive:
+                self._start(runner)
+            elif len(self._runners) > 1:
+                self._runners.remove(runner)
+            else:
+                raise RuntimeError("every node the solve ran on was lost")
 
 
 def solve(
@@ -167,7 +207,7 @@ def solve(
     ahead: bool = False,
     job_function: Callable[[str, int], str] = _core.run_job,
     progress: Optional[Callable[[Dict[str, Any]], None]] = None,
-    per_node: bool = False,
+    per_node: bool = True,
 ) -> Dict[str, Any]:
     """Solves ``position`` to ``depth`` plies (default: the end of the game)
     on Ray, and returns the answer: ``best`` (as in ``output.txt``),
@@ -192,15 +232,16 @@ def solve(
     the two that would follow it, either way it comes out.
     ``job_function(job, threads)`` answers one job (default
     ``stakeraid.run_job``); ``progress(stats)`` is called after each
-    result. ``per_node`` runs each node's jobs in one process (an actor per
-    node, a thread per CPU) whose jobs share one table; by default each job
-    is a Ray task on a process with a table of its own, and starts with
-    none of what the node's other jobs proved (on a local instance of 2
-    CPUs, 21 empty cells cut 2 plies down: 19.5 s against 25.6 s, 1.2 G
-    nodes against 1.6 G). A job goes to its home node (``home`` in its
-    JSON) while that node has an idle thread. It is tested on one machine,
-    without faults; on a local cluster of three nodes an actor has been
-    seen to die before its first job, which ends the solve.
+    result. ``per_node`` (the default) runs each node's jobs in one
+    process (an actor per node, a thread per CPU) whose jobs share one
+    table; ``per_node=False`` makes each job a Ray task on a process with
+    a table of its own, which starts with none of what the node's other
+    jobs proved (on a local instance of 2 CPUs, 21 empty cells cut 2 plies
+    down: 19.5 s against 25.6 s, 1.2 G nodes against 1.6 G). A job goes
+    to its home node (``home`` in its JSON) while that node has an idle
+    thread. A runner that dies, or whose node is lost, is replaced (or its
+    node's share dropped) and the jobs it held run again on the others;
+    the answer is the same.
     """
     import ray
 
@@ -248,27 +289,43 @@ def _drive(ray: Any, driver: Any, runner: Any, limit: int, start: float,
            progress: Optional[Callable[[Dict[str, Any]], None]]) -> None:
     """Hands out up to ``limit`` jobs at a time and takes their results
     until the driver answers."""
-    running: Dict[Any, int] = {}
+    lost = _lost(ray)
+    # Each job in flight: its id, its text and its home, to run it again.
+    running: Dict[Any, Tuple[int, str, int]] = {}
+    tries: Dict[int, int] = {}
     while driver.answer is None:
         for job in driver.take_jobs(max(0, limit - len(running))):
             fields = json.loads(job)
-            running[runner.submit(job, int(fields.get("home", 0)))] = int(fields["id"])
+            home = int(fields.get("home", 0))
+            running[runner.submit(job, home)] = (int(fields["id"]), job, home)
         if driver.answer is not None:
             break
         if not running:
             raise RuntimeError("the driver has no answer and no job to run")
         done, _ = ray.wait(list(running), num_returns=1)
         for ref in done:
-            running.pop(ref)
+            job_id, job, home = running.pop(ref)
+            try:
+                result = ray.get(ref)
+            except lost:
+                # Its process or node was lost: the job runs again, a few
+                # times at most, so that a cluster that loses every runner
+                # ends the solve rather than spinning.
+                runner.release(ref, lost=True)
+                tries[job_id] = tries.get(job_id, 0) + 1
+                if tries[job_id] > RUNS_AFTER_A_LOSS:
+                    raise
+                running[runner.submit(job, home)] = (job_id, job, home)
+                continue
             runner.release(ref)
-            driver.finish(ray.get(ref))
+            driver.finish(result)
         # Jobs a result made unneeded are dropped, not cancelled: cancelling
         # a Ray task as its result comes back aborts the driver inside Ray
         # ("Tried to complete task that was not pending",
         # ray-project/ray#54798), and checking first leaves the race open.
         # A dropped job runs to its end and its result is not asked for.
         unneeded = set(driver.unneeded())
-        for ref, job_id in list(running.items()):
+        for ref, (job_id, _, _) in list(running.items()):
             if job_id in unneeded:
                 running.pop(ref)
                 runner.release(ref)
@@ -428,9 +485,11 @@ def main(argv: Optional[list] = None) -> int:
                           "(default: no limit)")
     cmd.add_argument("--ahead", action="store_true",
                      help="ask each test of a root move's value with the two that may follow it")
-    cmd.add_argument("--per-node", action="store_true",
-                     help="each node's jobs in one process sharing its table (tested on one "
-                          "machine), not a Ray task each")
+    runners = cmd.add_mutually_exclusive_group()
+    runners.add_argument("--per-node", dest="per_node", action="store_true", default=True,
+                         help="each node's jobs in one process sharing its table (the default)")
+    runners.add_argument("--per-task", dest="per_node", action="store_false",
+                         help="each job a Ray task with a table of its own")
     cmd.add_argument("--quiet", action="store_true",
                      help="no progress line (there is none anyway unless standard error is a "
                           "terminal)")
