@@ -232,6 +232,7 @@ impl PySplitSolve {
         d.set_item("root_done", s.root_done)?;
         d.set_item("root_moves", s.root_moves)?;
         d.set_item("stopped", s.stopped)?;
+        d.set_item("proofs", s.proofs)?;
         if let Some(store) = &self.store {
             let st = store.stats();
             d.set_item("store_positions", st.positions)?;

@@ -32,12 +32,17 @@ def test_split_solve_equals_the_direct_solve(seed, tmp_path):
     depth = 12 + seed - (seed % 2)
     direct = stakeraid.analyse(position, depth=depth, threads=1)
     for split in (1, 2, 3):
+        # Every proof of 12 plies or more handed on, where the nodes run
+        # their jobs in one process each.
+        per_node = (seed + split) % 2 == 1
+        share = 1 if per_node and depth - split >= 12 else None
         answer = cluster.solve(position, depth, split=split, inline_plies=4, order_plies=4,
                                speculate=split == 2, ahead=split != 2,
                                store=str(tmp_path / f"s{split}.db"),
-                               per_node=(seed + split) % 2 == 1)
+                               per_node=per_node, share_nodes=share)
         assert (answer["best"], answer["value"]) == (str(direct.best), direct.value), split
         assert answer["stats"]["done"] > 0
+        assert (answer["stats"]["proofs"] > 0) == (share is not None), answer["stats"]
 
 
 @pytest.mark.parametrize("seed", range(2))

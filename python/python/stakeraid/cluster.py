@@ -121,9 +121,12 @@ class _Tasks:
 class _NodeRunners:
     """An actor per node running that node's jobs in threads of one
     process, so that they share its table (the Rust search keeps one per
-    process) and each finds what the node's other jobs proved."""
+    process) and each finds what the node's other jobs proved. With
+    ``hand_on`` (the driver's ``hand_on``), each job takes to its runner
+    what the other nodes proved that the runner has not been told yet."""
 
-    def __init__(self, ray: Any, job_function: Callable[[str, int], str]) -> None:
+    def __init__(self, ray: Any, job_function: Callable[[str, int], str],
+                 hand_on: Optional[Callable[[str, int], Tuple[str, int]]] = None) -> None:
         from ray.util.scheduling_strategies import NodeAffinitySchedulingStrategy
 
         # Not restarted by Ray, nor its calls retried there: a runner that
@@ -141,10 +144,12 @@ class _NodeRunners:
                 return job_function(job, 1)
 
         self._ray = ray
+        self._hand_on = hand_on
         self._runner_class = Runner
         self._affinity = NodeAffinitySchedulingStrategy
-        # One [actor, node, threads, calls in flight] per node with a CPU.
-        self._runners = [[None, node["NodeID"], int(node["Resources"]["CPU"]), 0]
+        # One [actor, node, threads, calls in flight, proofs told] per node
+        # with a CPU.
+        self._runners = [[None, node["NodeID"], int(node["Resources"]["CPU"]), 0, 0]
                          for node in ray.nodes()
                          if node.get("Alive") and node.get("Resources", {}).get("CPU", 0) >= 1]
         if not self._runners:
@@ -158,6 +163,8 @@ class _NodeRunners:
         strategy = self._affinity(runner[1], soft=True)
         runner[0] = self._runner_class.options(max_concurrency=runner[2],
                                                scheduling_strategy=strategy).remote()
+        # A new process has been told nothing.
+        runner[4] = 0
 
     def submit(self, job: str, home: int) -> Any:
         # The job's home node while it has an idle thread: the same
@@ -168,6 +175,8 @@ class _NodeRunners:
         if runner[2] <= runner[3]:
             runner = max(self._runners, key=lambda r: r[2] - r[3])
         runner[3] += 1
+        if self._hand_on is not None:
+            job, runner[4] = self._hand_on(job, runner[4])
         ref = runner[0].run.remote(job)
         self._runner_of[ref] = (runner, runner[0])
         return ref
@@ -205,6 +214,7 @@ def solve(
     hint: Optional[Tuple[str, int]] = None,
     job_nodes: Optional[int] = None,
     ahead: bool = False,
+    share_nodes: Optional[int] = None,
     job_function: Callable[[str, int], str] = _core.run_job,
     progress: Optional[Callable[[Dict[str, Any]], None]] = None,
     per_node: bool = True,
@@ -230,6 +240,10 @@ def solve(
     50 M nodes a second per CPU; the answer is the same whatever it is).
     ``ahead`` asks each test of a root move's exact value together with
     the two that would follow it, either way it comes out.
+    ``share_nodes`` (with ``per_node``) hands on between the nodes each
+    proof of a position of 12 plies or more that took at least that many
+    nodes: a job brings back what its node proved, and takes to its node
+    what the others did; the answer is the same whatever it is.
     ``job_function(job, threads)`` answers one job (default
     ``stakeraid.run_job``); ``progress(stats)`` is called after each
     result. ``per_node`` (the default) runs each node's jobs in one
@@ -268,8 +282,12 @@ def solve(
            if value is not None}
     driver = _core.SplitSolve(grid, depth, split=split, store=store,
                               speculate=speculate, hint=hint, job_nodes=job_nodes,
-                              ahead=ahead, **cut)
-    runner = _NodeRunners(ray, job_function) if per_node else _Tasks(ray, job_function)
+                              ahead=ahead, share_nodes=share_nodes, **cut)
+    if per_node:
+        runner = _NodeRunners(ray, job_function,
+                              driver.hand_on if share_nodes is not None else None)
+    else:
+        runner = _Tasks(ray, job_function)
     limit = in_flight or IN_FLIGHT_PER_CPU * cpus
     start = time.monotonic()
     try:
@@ -485,6 +503,9 @@ def main(argv: Optional[list] = None) -> int:
                           "(default: no limit)")
     cmd.add_argument("--ahead", action="store_true",
                      help="ask each test of a root move's value with the two that may follow it")
+    cmd.add_argument("--share-nodes", type=_positive, metavar="N",
+                     help="hand on between nodes the proofs that took N nodes or more "
+                          "(default: none)")
     runners = cmd.add_mutually_exclusive_group()
     runners.add_argument("--per-node", dest="per_node", action="store_true", default=True,
                          help="each node's jobs in one process sharing its table (the default)")
@@ -519,6 +540,7 @@ def main(argv: Optional[list] = None) -> int:
             hint=args.hint,
             job_nodes=args.job_nodes,
             ahead=args.ahead,
+            share_nodes=args.share_nodes,
             per_node=args.per_node,
             progress=_progress_line if shown else None,
         )

@@ -62,6 +62,9 @@ pub struct DriverStats {
     /// The root's candidates (legal moves less the Raids that flip
     /// nothing).
     pub root_moves: u64,
+    /// Proofs the jobs brought back of their searches (see
+    /// [`Settings::share`]).
+    pub proofs: u64,
 }
 
 impl DriverStats {
@@ -242,7 +245,7 @@ impl Driver {
         self.stats.nodes += result.nodes;
         self.job_nodes_back += result.nodes;
         for proof in &result.proofs {
-            self.store.record_proof(proof);
+            self.stats.proofs += u64::from(self.store.record_proof(proof));
         }
         match result.value {
             Some(t) => {
