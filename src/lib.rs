@@ -74,6 +74,7 @@ pub mod legacy;
 mod play;
 pub mod search;
 pub mod store;
+pub mod temp_file;
 mod text;
 #[cfg(feature = "web")]
 pub mod web;

@@ -62,29 +62,16 @@ pub fn write_output(path: &Path, bytes: &[u8]) -> anyhow::Result<()> {
     }
     // A link stays a link: the file it names is the one replaced.
     let target = resolve_links(path).with_context(writing)?;
-    let tmp = temp_beside(&target).with_context(writing)?;
-    let result = std::fs::File::create(&tmp)
-        .and_then(|mut f| f.write_all(bytes).and_then(|()| f.sync_all()))
-        .and_then(|()| std::fs::rename(&tmp, &target));
-    if result.is_err() {
-        let _ = std::fs::remove_file(&tmp);
-    }
-    result.with_context(writing)
-}
-
-/// The name [`write_output`] writes `target` under before renaming it:
-/// hidden, in the same folder (a rename does not cross file systems).
-fn temp_beside(target: &Path) -> anyhow::Result<PathBuf> {
-    let dir = match target.parent() {
-        Some(d) if !d.as_os_str().is_empty() => d,
-        _ => Path::new("."),
-    };
-    let name = target.file_name().context("the path has no file name")?;
-    Ok(dir.join(format!(
-        ".{}.{}.tmp",
-        name.to_string_lossy(),
-        std::process::id()
-    )))
+    // A random name, made exclusively, and removed if anything fails.
+    let mut tmp =
+        stakeraid::temp_file::beside(&target, ".stakeraid-output-").with_context(writing)?;
+    tmp.write_all(bytes)
+        .and_then(|()| tmp.as_file().sync_all())
+        .with_context(writing)?;
+    tmp.persist(&target)
+        .map(drop)
+        .map_err(|e| e.error)
+        .with_context(writing)
 }
 
 /// The file that writing to `path` reaches: `path` itself, or the end of
@@ -131,9 +118,8 @@ pub fn check_writable(path: &Path) -> anyhow::Result<()> {
     if std::fs::metadata(&target).is_ok_and(|m| m.is_dir()) {
         anyhow::bail!("{}: it is a folder", cannot());
     }
-    let tmp = temp_beside(&target).with_context(cannot)?;
-    std::fs::File::create(&tmp).with_context(cannot)?;
-    let _ = std::fs::remove_file(&tmp);
+    // Made and removed at once: the folder takes new files.
+    stakeraid::temp_file::beside(&target, ".stakeraid-output-").with_context(cannot)?;
     Ok(())
 }
 

@@ -6,7 +6,6 @@ use std::io::Read;
 use std::path::Path;
 
 use rusqlite::{params, Connection};
-use tempfile::NamedTempFile;
 
 use super::{Key, Proven, StoreError};
 use crate::game::{Board, Move};
@@ -123,7 +122,7 @@ pub(super) fn create(path: &Path, identity: &Identity) -> Result<(), StoreError>
         kind: e.kind(),
         message,
     };
-    let temp = temp_beside(path, ".stakeraid-store-")
+    let temp = crate::temp_file::beside(path, ".stakeraid-store-")
         .map_err(|e| io(&e, format!("cannot create it: {e}")))?;
     {
         let conn = Connection::open(temp.path()).map_err(|e| sql_error(path, e))?;
@@ -258,38 +257,6 @@ pub(super) fn check_identity(
     Ok(())
 }
 
-/// One stored position.
-/// The directory a file at `path` is in, where a file to be renamed over
-/// it is made.
-pub(super) fn dir_of(path: &Path) -> &Path {
-    match path.parent() {
-        Some(d) if !d.as_os_str().is_empty() => d,
-        _ => Path::new("."),
-    }
-}
-
-/// A new file beside `path`, named `prefix` and random letters, removed
-/// when dropped unless it is persisted over `path`.
-///
-/// Made as any new file is, 0666 less the umask: once renamed into place
-/// it is the user's file, to share or copy as their others (tempfile's
-/// own 0600 is for secrets, and a store holds none). An error is the
-/// operating system's alone: the caller names `path`, and the temporary
-/// name would only confuse.
-pub(super) fn temp_beside(path: &Path, prefix: &str) -> std::io::Result<NamedTempFile> {
-    use std::os::unix::fs::OpenOptionsExt;
-    tempfile::Builder::new()
-        .prefix(prefix)
-        .make_in(dir_of(path), |temp| {
-            std::fs::OpenOptions::new()
-                .read(true)
-                .write(true)
-                .create_new(true)
-                .mode(0o666)
-                .open(temp)
-        })
-}
-
 /// FNV-1a of `bytes`: the checksum of a row's fields and of a table file.
 pub(super) fn fnv1a(bytes: &[u8]) -> u64 {
     let mut h: u64 = 0xcbf2_9ce4_8422_2325;
@@ -300,6 +267,7 @@ pub(super) fn fnv1a(bytes: &[u8]) -> u64 {
     h
 }
 
+/// One stored position.
 pub(super) struct Row {
     pub(super) key: Key,
     pub(super) proven: Proven,

@@ -19,7 +19,7 @@
 use std::io::{BufWriter, Write};
 use std::path::Path;
 
-use super::file::{fnv1a, temp_beside, Identity};
+use super::file::{fnv1a, Identity};
 use super::StoreError;
 
 /// "SRtable" and the version of the entries' layout.
@@ -114,7 +114,7 @@ pub(super) fn write(path: &Path, identity: &Identity, entries: &[Entry]) -> Resu
     }
     let sum = fnv1a(&bytes);
     bytes.extend_from_slice(&sum.to_le_bytes());
-    let temp = temp_beside(path, ".stakeraid-table-").map_err(io)?;
+    let temp = crate::temp_file::beside(path, ".stakeraid-table-").map_err(io)?;
     {
         let mut out = BufWriter::new(temp.as_file());
         out.write_all(&bytes).map_err(io)?;

@@ -22,6 +22,7 @@ import argparse
 import json
 import logging
 import os
+import secrets
 import signal
 import stat
 import sys
@@ -400,11 +401,19 @@ def _progress_line(stats: Dict[str, Any]) -> None:
 
 
 def _temp_beside(path: str) -> Tuple[str, str]:
-    """The file ``path`` names (links followed) and the name it is written
-    under before being renamed into place, in the same folder."""
+    """The file ``path`` names (links followed) and a new file beside it,
+    to be written and renamed into place: a random name, made exclusively
+    (nothing else's file is reused), 0666 less the umask as the command
+    line's."""
     target = os.path.realpath(path)
-    folder, name = os.path.split(target)
-    return target, os.path.join(folder, f".{name}.{os.getpid()}.tmp")
+    folder = os.path.dirname(target)
+    while True:
+        temp = os.path.join(folder, f".stakeraid-output-{secrets.token_hex(6)}")
+        try:
+            os.close(os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666))
+            return target, temp
+        except FileExistsError:
+            continue
 
 
 def _in_place(target: str) -> bool:
@@ -429,7 +438,6 @@ def _check_writable(path: str) -> None:
                 open(path, "a").close()
         else:
             _, temp = _temp_beside(path)
-            open(temp, "w").close()
             os.remove(temp)
     except OSError as e:
         raise OSError(f"writing {path}: {e.strerror or e}") from None
@@ -451,7 +459,10 @@ def _write_output(path: str, text: str) -> None:
         except OSError as e:
             raise OSError(f"writing {path}: {e.strerror or e}") from None
         return
-    target, temp = _temp_beside(path)
+    try:
+        target, temp = _temp_beside(path)
+    except OSError as e:
+        raise OSError(f"writing {path}: {e.strerror or e}") from None
     try:
         with open(temp, "w", encoding="utf-8", newline="\n") as f:
             f.write(text)
