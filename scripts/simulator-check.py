@@ -14,7 +14,11 @@ target/python-test/venv). Runs, REPEAT times each (default 1), in turn:
    table);
 3. a cluster of three nodes started as a user starts one, all on loopback:
    ``ray start --head --num-cpus 0`` (the driver's node, no workers) and
-   two ``ray start --address ... --num-cpus 1``: 2 workers on 2 cores;
+   two ``ray start --address ... --num-cpus 1``: 2 workers on 2 cores, a
+   task per job;
+4. the same cluster with a runner per node, each node's costly proofs
+   handed on to the other (``share_nodes``, SHARE nodes, default
+   1000000): two tables, each told what the other proved;
 
 each measuring first a Ray call's latency (a task, or an actor's method,
 that does nothing, sent and waited for 200 times in a row: what a job
@@ -47,6 +51,7 @@ from stakeraid import cluster
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SIMULATOR = os.path.join(REPO, "target", "release", "examples", "split_speedup")
 RAY = os.path.join(os.path.dirname(sys.executable), "ray")
+SHARE = int(os.environ.get("SHARE", "1000000"))
 
 
 def latency_us(per_node):
@@ -89,11 +94,11 @@ def timed_jobs(folder):
     return run
 
 
-def solve(position, depth, split, per_node):
+def solve(position, depth, split, per_node, share):
     folder = tempfile.mkdtemp(prefix="simcheck-jobs-")
     start = time.perf_counter()
     answer = cluster.solve(position, depth, split=split, per_node=per_node,
-                           job_function=timed_jobs(folder))
+                           share_nodes=share, job_function=timed_jobs(folder))
     wall = time.perf_counter() - start
     micros = 0
     for name in os.listdir(folder):
@@ -101,6 +106,17 @@ def solve(position, depth, split, per_node):
             micros += sum(int(line) for line in f)
     shutil.rmtree(folder)
     return wall, micros / 1e6, answer
+
+
+def forget_auth_mode():
+    """Has this process read ``RAY_AUTH_MODE`` again: the local instance of
+    the setups before sets it to ``token`` and Ray keeps what it read, so
+    the driver of the three-node cluster, started without a token, would
+    refuse the GCS's calls, and the GCS destroy its runners."""
+    from ray._raylet import AuthenticationTokenLoader, Config
+
+    Config.initialize("")
+    AuthenticationTokenLoader.instance().reset_cache()
 
 
 def free_port():
@@ -123,10 +139,11 @@ def ray_start(home, cpus, *args):
     )
 
 
-def simulate(input_path, split, latency, per_table):
+def simulate(input_path, split, latency, per_table, share):
+    sharing = ["--share-nodes", str(share)] if share else []
     out = subprocess.run(
         [SIMULATOR, input_path, str(split), "--per-table", str(per_table), "--latency-us",
-         str(round(latency)), "--speculate", "off", "2"],
+         str(round(latency)), "--speculate", "off", *sharing, "2"],
         check=True, capture_output=True, text=True,
     ).stdout
     lines = out.splitlines()
@@ -151,10 +168,13 @@ def main():
     rows = []
     for _ in range(repeat):
         for setup in ("local Ray, 2 CPUs", "local Ray, 2 CPUs, per node",
-                      "3 nodes: head 0 CPUs + 2 x 1 CPU"):
-            per_node = setup.endswith("per node")
+                      "3 nodes: head 0 CPUs + 2 x 1 CPU",
+                      "3 nodes, per node, shared proofs"):
+            per_node = "per node" in setup
+            share = SHARE if setup.endswith("shared proofs") else None
             home = tempfile.mkdtemp(prefix="simcheck-")
             auth = os.environ.pop("RAY_AUTH_MODE", None)
+            forget_auth_mode()
             try:
                 if setup.startswith("local"):
                     ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
@@ -166,7 +186,7 @@ def main():
                     ray.init(address=f"127.0.0.1:{head}", include_dashboard=False,
                              log_to_driver=False)
                 lat = latency_us(per_node)
-                wall, work, answer = solve(position, depth, split, per_node)
+                wall, work, answer = solve(position, depth, split, per_node, share)
             finally:
                 ray.shutdown()
                 if not setup.startswith("local"):
@@ -175,8 +195,10 @@ def main():
                 if auth is not None:
                     os.environ["RAY_AUTH_MODE"] = auth
             assert (answer["best"], answer["value"]) == (str(direct.best), direct.value), answer
-            predicted, swork, jobs, nodes = simulate(input_path, split, lat,
-                                                     2 if per_node else 1)
+            # A table per process: the local actor's two threads share one,
+            # each node of the three-node cluster has one CPU.
+            per_table = 2 if per_node and setup.startswith("local") else 1
+            predicted, swork, jobs, nodes = simulate(input_path, split, lat, per_table, share)
             rows.append((setup, lat, wall, work, answer["stats"]["done"],
                          answer["stats"]["nodes"], predicted, swork, jobs, nodes))
             print(json.dumps(rows[-1]), flush=True)
