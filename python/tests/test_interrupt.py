@@ -13,6 +13,14 @@ import time
 
 import pytest
 
+
+def sigint_as_from_a_terminal():
+    # A child of a process started in the background (`cmd &` in a script)
+    # inherits SIGINT ignored, and Python then installs no KeyboardInterrupt
+    # handler: the children here start as a program run from a terminal.
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 # A child that starts a search far longer than any test, reports it, and on
 # KeyboardInterrupt proves that the library still answers.
 CHILD = textwrap.dedent(
@@ -51,6 +59,7 @@ BIG_INPUT = "7\\nALPHABETA\\nX\\n19\\n" + "".join(
 def test_ctrl_c_interrupts_a_search(call):
     child = subprocess.Popen(
         [sys.executable, "-c", CHILD.format(call=call)],
+        preexec_fn=sigint_as_from_a_terminal,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
@@ -89,6 +98,7 @@ def test_ctrl_c_on_the_cluster_command_seals_the_store_in_one_line(tmp_path):
         [sys.executable, "-m", "stakeraid.cluster", "solve", str(path), "--store", str(store),
          "--num-cpus", "2"],
         cwd=tmp_path,
+        preexec_fn=sigint_as_from_a_terminal,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,

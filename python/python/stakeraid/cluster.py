@@ -189,13 +189,15 @@ class _NodeRunners:
         runner[3] -= 1
         # A call that failed for its runner: the runner is replaced once
         # (its other calls fail too, and find it replaced), on its node if
-        # that is still in the cluster; else its node's share is dropped.
-        if lost and runner[0] is actor:
+        # that is still in the cluster; else its node's share is dropped
+        # (once: its other calls find it gone).
+        kept = any(r is runner for r in self._runners)
+        if lost and runner[0] is actor and kept:
             alive = {node["NodeID"] for node in self._ray.nodes() if node.get("Alive")}
             if runner[1] in alive:
                 self._start(runner)
             elif len(self._runners) > 1:
-                self._runners.remove(runner)
+                self._runners = [r for r in self._runners if r is not runner]
             else:
                 raise RuntimeError("every node the solve ran on was lost")
 
