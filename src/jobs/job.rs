@@ -237,9 +237,9 @@ pub(super) struct Kept {
     values: Vec<i32>,
     bytes: usize,
     compact: Arc<Compact>,
-    /// With [`Job::share`]: the store of what this process proved and
-    /// was told, which the compact engine looks up and writes.
-    shared: Option<(Share, Arc<Store>)>,
+    /// With [`Job::share`]: which proofs the compact engine keeps in its
+    /// store (of what this process proved and was told).
+    share: Option<Share>,
 }
 
 impl Kept {
@@ -287,7 +287,7 @@ pub(super) fn run_job_kept(job: &Job, kept: &mut Option<Kept>) -> Result<JobResu
 }
 
 fn test_on(
-    kept: impl FnOnce(usize, Option<Share>) -> Option<(Arc<Compact>, Option<Arc<Store>>)>,
+    kept: impl FnOnce(usize, Option<Share>) -> Option<Arc<Compact>>,
     board: &Board,
     p: Player,
     asked: Asked,
@@ -304,27 +304,28 @@ fn test_on(
     let bytes = table_bytes(board, asked);
     let threads = Threads::pool_if(parallel);
     let window = Window::new(beta - 1, beta);
-    let (engine, shared) = match kept(bytes, share) {
-        Some((compact, shared)) => (FastEngine::Compact(compact, threads), shared),
+    let (engine, store) = match kept(bytes, share) {
+        Some(compact) => {
+            let store = compact.store().cloned();
+            (FastEngine::Compact(compact, threads), store)
+        }
         None => (FastEngine::exact_for(board, bytes, threads), None),
     };
     // What others proved, learned before the search so that it finds it;
     // what this process proves from here on goes back with the result.
-    let since = shared.as_ref().map(|store| {
+    let told = store.map(|store| {
         for proof in known {
             store.learn(proof);
         }
-        store.changes()
+        let since = store.changes();
+        (store, since)
     });
     let (value, nodes) = engine.search_once(board, p, plies, window, most_nodes);
     let children = match value {
         Some(_) => Vec::new(),
         None => proved_children(&engine, board, p, plies),
     };
-    let proofs = match (&shared, since) {
-        (Some(store), Some(since)) => store.proofs_since(since).0,
-        _ => Vec::new(),
-    };
+    let proofs = told.map_or_else(Vec::new, |(store, since)| store.proofs_since(since).0);
     Answered {
         value,
         nodes,
@@ -377,21 +378,19 @@ fn kept_on(
     board: &Board,
     bytes: usize,
     share: Option<Share>,
-) -> Option<(Arc<Compact>, Option<Arc<Store>>)> {
+) -> Option<Arc<Compact>> {
     let n = board.n();
     let values: Vec<i32> = (0..n * n).map(|i| board.value(i / n, i % n)).collect();
-    let sharing = |k: &Kept| k.shared.as_ref().map(|(share, _)| *share);
     if kept
         .as_ref()
-        .is_none_or(|k| k.values != values || k.bytes < bytes || sharing(k) != share)
+        .is_none_or(|k| k.values != values || k.bytes < bytes || k.share != share)
     {
         *kept = Compact::new(board, bytes).map(|c| {
-            let shared = share.map(|share| (share, Arc::new(Store::in_memory(board))));
-            let c = match &shared {
-                Some((share, store)) => c.with_store(StoreUse {
+            let c = match share {
+                Some(share) => c.with_store(StoreUse {
                     min_plies: share.plies,
                     min_nodes: share.nodes,
-                    ..StoreUse::new(store.clone())
+                    ..StoreUse::new(Arc::new(Store::in_memory(board)))
                 }),
                 None => c,
             };
@@ -399,10 +398,9 @@ fn kept_on(
                 values,
                 bytes,
                 compact: Arc::new(c),
-                shared,
+                share,
             }
         });
     }
-    kept.as_ref()
-        .map(|k| (k.compact.clone(), k.shared.as_ref().map(|(_, s)| s.clone())))
+    kept.as_ref().map(|k| k.compact.clone())
 }

@@ -4,6 +4,7 @@
 //! ordering, principal variation search and Young Brothers Wait splitting.
 
 use std::mem::MaybeUninit;
+use std::sync::Arc;
 
 use super::durable::Durable;
 use super::geometry::{Cells, Geometry, Pos};
@@ -14,7 +15,7 @@ use crate::search::engine::Threads;
 use crate::search::split::younger_brothers;
 use crate::search::window::{Bound, Window};
 use crate::search::worker::Worker;
-use crate::store::StoreUse;
+use crate::store::{Store, StoreUse};
 
 /// Nodes with fewer plies left are not stored: they are cheaper to search
 /// than to look up.
@@ -103,6 +104,11 @@ impl Compact {
         }
         self.durable = Some(Durable(store));
         self
+    }
+
+    /// The store it keeps its proofs in, if any.
+    pub(crate) fn store(&self) -> Option<&Arc<Store>> {
+        self.durable.as_ref().map(|Durable(store)| &store.store)
     }
 
     /// Saves the table's deepest entries beside the store, if it has one
