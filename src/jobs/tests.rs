@@ -550,15 +550,15 @@ fn a_jobs_proofs_bound_the_reference_values() {
         job.share = Some(Share { nodes: 0, plies: 3 });
         let result = run_job_kept(&job, &mut None).unwrap();
         for proof in &result.proofs {
-            let mut b = board.clone();
-            for (i, c) in proof.cells.chars().enumerate() {
-                let sq = match c {
-                    '.' => crate::game::Square::Empty,
-                    c => crate::game::Square::Piece(Player::from_name(&c.to_string()).unwrap()),
-                };
-                b.set(i / 4, i % 4, sq);
-            }
-            let mover = Player::from_name(&proof.player.to_string()).unwrap();
+            // The position as any written one is read: the job's values,
+            // the proof's cells and side to move.
+            let rows: Vec<char> = proof.cells.chars().collect();
+            let grid = crate::api::Grid {
+                cells: rows.chunks(4).map(String::from_iter).collect(),
+                player: proof.player.to_string(),
+                ..job.grid.clone()
+            };
+            let (b, mover) = grid.check().unwrap();
             let value = reference::alphabeta(&b, mover, proof.plies).value;
             assert!(
                 proof.lo <= value && value <= proof.hi,
