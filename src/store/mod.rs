@@ -522,9 +522,12 @@ impl Store {
     /// The bounds written since the `from`-th change (see `changed`),
     /// as they stand now, and the count of changes to ask from next time.
     pub fn proofs_since(&self, from: usize) -> (Vec<Proof>, usize) {
-        let keys: Vec<Key> = {
+        // The keys and the count to go on from are read under one lock: a
+        // write in between would otherwise be skipped for good.
+        let (keys, next) = {
             let changed = self.changed.lock();
-            changed.get(from..).unwrap_or_default().to_vec()
+            let keys = changed.get(from..).unwrap_or_default().to_vec();
+            (keys, from.max(changed.len()))
         };
         let known = self.known.lock();
         let mut seen = std::collections::HashSet::new();
@@ -545,7 +548,7 @@ impl Store {
                 })
             })
             .collect();
-        (proofs, from.max(self.changed.lock().len()))
+        (proofs, next)
     }
 
     /// The key and bounds of `proof` if it names a position of this
