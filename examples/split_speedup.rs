@@ -11,17 +11,20 @@
 //! `--job-nodes N` (a job stops past N nodes and its children become jobs),
 //! `--ahead` (a root move's tests asked two ahead), `--share-nodes N`
 //! (proofs of at least N nodes handed on between tables), `--share-plies P`
-//! (of positions of at least P plies; default 12).
+//! (of positions of at least P plies; default 12), `--cores N` (jobs of
+//! different tables answered side by side here; default 1), `--node-clock
+//! N` (a job takes its nodes at N a microsecond, not its measured time:
+//! the same result on any cores, run after run).
 //!
 //! Prints, per worker count, the simulated wall time, the total job time,
 //! the driver's own time, jobs (cancelled ones among them) and nodes, and
 //! the speedup over the first row.
-use stakeraid::jobs::{simulate, Cluster, Hint, Settings, Share};
+use stakeraid::jobs::{Cluster, Hint, JobClock, Settings, Share, Simulator};
 use stakeraid::{parse_problem, Question};
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let mut args = std::env::args().skip(1).peekable();
-    let usage = "usage: split_speedup INPUT SPLIT[:ORDER] [--per-table K] [--latency-us N] [--speculate on|off|both] [--eager] [--hint MOVE=VALUE] [--job-nodes N] [--ahead] [--share-nodes N [--share-plies P]] WORKERS...";
+    let usage = "usage: split_speedup INPUT SPLIT[:ORDER] [--per-table K] [--latency-us N] [--speculate on|off|both] [--eager] [--hint MOVE=VALUE] [--job-nodes N] [--ahead] [--share-nodes N [--share-plies P]] [--cores N] [--node-clock N] WORKERS...";
     let (Some(input), Some(split)) = (args.next(), args.next()) else {
         return Err(usage.into());
     };
@@ -32,6 +35,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let mut share_nodes = None;
     let mut share_plies = None;
     let mut workers = Vec::new();
+    let mut simulator = Simulator::default();
     while let Some(arg) = args.next() {
         match arg.as_str() {
             "--per-table" => per_table = Some(args.next().ok_or(usage)?.parse::<usize>()?),
@@ -47,6 +51,11 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                     best: mv.parse()?,
                     value: value.trim().parse()?,
                 });
+            }
+            "--cores" => simulator.cores = args.next().ok_or(usage)?.parse()?,
+            "--node-clock" => {
+                let per_us = args.next().ok_or(usage)?.parse()?;
+                simulator.clock = JobClock::Nodes { per_us };
             }
             "--latency-us" => latency_us = args.next().ok_or(usage)?.parse()?,
             "--speculate" => {
@@ -71,7 +80,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     };
     let mut one = None;
     println!(
-        "# workers per table {}, latency {latency_us} us, eager {eager}, hint {hint:?}, job nodes {job_nodes:?}, ahead {ahead}, share nodes {share_nodes:?}",
+        "# workers per table {}, latency {latency_us} us, eager {eager}, hint {hint:?}, job nodes {job_nodes:?}, ahead {ahead}, share nodes {share_nodes:?}, {simulator:?}",
         per_table.map_or("all".to_string(), |k| k.to_string())
     );
     println!(
@@ -99,7 +108,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                 per_table: per_table.unwrap_or(w),
                 latency_us,
             };
-            let s = simulate(&problem.board, problem.player, depth, settings, cluster);
+            let s = simulator.simulate(&problem.board, problem.player, depth, settings, cluster);
             let wall = s.makespan_us as f64 / 1e6;
             let base = *one.get_or_insert(wall);
             println!(

@@ -6,7 +6,7 @@
 #   scripts/scaling.sh INPUT WORKERS PER_MACHINE
 #
 # Runs, one after the other: the direct solve (`solve --threads 1`); the
-# simulator (examples/split_speedup.rs, model in src/jobs/simulate.rs) on
+# simulator (examples/split_speedup.rs, model in src/jobs/simulate/) on
 # that cluster with the recommended settings below; and the same on
 # PATH_WORKERS (default 1024) workers sharing one table, whose wall time
 # stands for the critical path: more workers would not shorten it. Each
@@ -19,16 +19,18 @@
 # solve's time. PATH_WORKERS=0 skips the path (printed as "-"). SETTINGS
 # replaces the recommended settings; LATENCY_US (default 3400, a Ray call
 # measured in profiles/2026-11-25-vm/simulator-check.txt) is each job's time
-# outside its search. The simulator runs every job on this machine, one at a
-# time: run nothing else meanwhile.
+# outside its search. The simulator runs every job on this machine, jobs of
+# different machines side by side on CORES cores (default all of them): run
+# nothing else meanwhile.
 set -euo pipefail
-[ $# -eq 3 ] || { sed -n '2,23p' "$0" >&2; exit 2; }
+[ $# -eq 3 ] || { sed -n '2,24p' "$0" >&2; exit 2; }
 input="$1"; workers="$2"; per_machine="$3"
 cd "$(dirname "$0")/.."
 recommended="3 --speculate off --job-nodes 5000000 --ahead --share-nodes 1000000"
 settings="${SETTINGS:-$recommended}"
 latency="${LATENCY_US:-3400}"
 path_workers="${PATH_WORKERS:-1024}"
+cores="${CORES:-$(nproc)}"
 
 cargo build --release --locked --quiet --bin stakeraid --example split_speedup
 bin=target/release/stakeraid
@@ -45,7 +47,8 @@ echo "direct one-thread solve: $direct_nodes nodes, $direct_s s" >&2
 simulate() {
   local out
   # shellcheck disable=SC2086 # the settings are words
-  out=$("$sim" "$input" $settings --per-table "$2" --latency-us "$latency" "$1")
+  out=$("$sim" "$input" $settings --per-table "$2" --latency-us "$latency" \
+    --cores "$cores" "$1")
   echo "$out" >&2
   awk '$1 ~ /^(true|false)$/ {print $3, $11}' <<< "$out"
 }

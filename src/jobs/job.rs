@@ -172,6 +172,13 @@ impl Job {
         }
     }
 
+    /// The size of the table a process answers it on (see
+    /// [`table_bytes`]): a kept table smaller than this is made anew.
+    pub(super) fn table_bytes(&self) -> Result<usize, JobError> {
+        let (board, _) = self.position()?;
+        Ok(table_bytes(&board, self.asked()))
+    }
+
     /// The position, checked.
     pub fn position(&self) -> Result<(Board, Player), JobError> {
         let bad = |why: JobFault| JobError { id: self.id, why };
@@ -240,13 +247,6 @@ pub(super) struct Kept {
     /// With [`Job::share`]: which proofs the compact engine keeps in its
     /// store (of what this process proved and was told).
     share: Option<Share>,
-}
-
-impl Kept {
-    /// The table's size.
-    pub(super) fn bytes(&self) -> usize {
-        self.bytes
-    }
 }
 
 static KEPT: Mutex<Option<Kept>> = Mutex::new(None);

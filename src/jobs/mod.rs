@@ -74,7 +74,7 @@ mod simulate;
 pub use driver::{Driver, DriverStats, Hint, Settings, SplitAnswer};
 pub use job::{run_job, Job, JobError, JobFault, JobResult, Proved, Share};
 pub use local::solve_local;
-pub use simulate::{simulate, Cluster, Simulated, TABLE_BUDGET};
+pub use simulate::{simulate, Cluster, JobClock, Simulated, Simulator, TABLE_BUDGET};
 
 use crate::game::{Board, Move, MoveKind, Player, Square};
 use crate::store::Store;

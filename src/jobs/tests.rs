@@ -359,6 +359,68 @@ fn simulated_clusters_answer_the_reference() {
     }
 }
 
+/// On the nodes clock a simulation answered on several cores is the one
+/// answered on one: the same events in the same order, each table given
+/// the same jobs in the same order (sharing proofs, cut at budgets, and
+/// with tables dropped for want of memory), so every count is equal; and
+/// the answer is the direct solve's.
+#[test]
+fn a_simulation_on_many_cores_is_the_one_on_one() {
+    use super::{Cluster, JobClock, Share, Simulator};
+    // The driver's own searches use the process's kept table.
+    let _serial = KEPT_TABLE.lock();
+    let (mut several, mut stopped, mut handed) = (0, 0, 0);
+    for seed in 0..12u64 {
+        let empties = 9 + (seed % 4) as u32;
+        let (board, p) = position(1300 + seed, 5, empties);
+        let expected = crate::search::root::alphabeta(&board, p, empties, false);
+        let settings = || Settings {
+            split: 1 + (seed % 3) as u32,
+            speculate: seed % 4 == 0,
+            eager: seed % 3 == 1,
+            job_nodes: Some([300, 3_000][(seed % 2) as usize]),
+            inline_plies: 4,
+            ahead: seed % 2 == 0,
+            share: (seed % 3 == 2).then_some(Share {
+                nodes: 100,
+                plies: 4,
+            }),
+            ..Settings::default()
+        };
+        let cluster = Cluster {
+            workers: [3, 8, 16][(seed % 3) as usize],
+            per_table: 1 + (seed % 4) as usize,
+            latency_us: [500, 3400][(seed / 2 % 2) as usize],
+        };
+        let on = |cores| Simulator {
+            cores,
+            clock: JobClock::Nodes { per_us: 40 },
+            // Small enough to drop tables now and then.
+            tables_bytes: [usize::MAX, 1 << 20][(seed / 3 % 2) as usize],
+        };
+        let one = on(1).simulate(&board, p, empties, settings(), cluster);
+        assert_eq!(
+            (one.answer.best, one.answer.value),
+            (expected.best, expected.value),
+            "seed {seed}\n{board:?}"
+        );
+        for cores in [2, 3] {
+            let many = on(cores).simulate(&board, p, empties, settings(), cluster);
+            assert_eq!(many, one, "seed {seed} on {cores} cores");
+        }
+        several += u64::from(one.jobs > 20);
+        (stopped, handed) = (stopped + one.stopped, handed + one.handed);
+    }
+    assert!(
+        several >= 8,
+        "only {several} simulations had more than 20 jobs"
+    );
+    assert!(
+        stopped > 0 && handed > 0,
+        "{stopped} jobs cut, {handed} proofs handed"
+    );
+}
+
 /// On one worker a split solve searches what the direct solve does: its
 /// jobs go depth first, ordered and tabled as the engine's own search, so
 /// the tree cut 3 plies down costs about what it costs cut at the root

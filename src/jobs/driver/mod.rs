@@ -349,6 +349,12 @@ impl Driver {
         }
     }
 
+    /// Positions the driver searched itself: its ordering searches and
+    /// the tests it answered at once, not its jobs'.
+    pub fn own_nodes(&self) -> u64 {
+        self.stats.nodes - self.job_nodes_back
+    }
+
     /// The first write to the store that failed, if any.
     pub fn store_failure(&self) -> Option<StoreError> {
         self.store.failure()

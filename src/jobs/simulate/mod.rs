@@ -1,0 +1,520 @@
+//! What a split solve would take on a cluster, from its jobs' measured
+//! durations.
+//!
+//! The model: the driver runs against a clock of its own, and its work
+//! counts in full, since it is sequential. Each of `workers` workers runs
+//! one job at a time on one thread; a job handed out goes to an idle
+//! worker (see the tables below), is answered for real, here, on that
+//! worker's table, and takes on the clock the time it took here plus the
+//! cluster's latency (hand-out to start, end to result).
+//! A job the driver finds unneeded while it runs is cancelled, as the
+//! runners cancel it: its worker is free at once and only the part it ran
+//! counts as work; so do the jobs still running when the answer is known. The makespan is then the critical path the driver's
+//! order allows on that many workers, and the summed job time the total
+//! work, speculative jobs included.
+//!
+//! Tables: the workers of one process share one, kept from job to job
+//! (threads: the local runner, or a cluster node running its jobs in one
+//! process); processes each keep their own (a Ray task per CPU). So the
+//! workers are cut into groups of `per_table`, each sharing a table. A job
+//! goes to the worker idle longest on its home's table
+//! ([`Job::home`](super::Job::home)), else to the one idle longest, as the
+//! Ray runner sends it.
+//! With [`Settings::share`], each table has a store of its own too
+//! (a process's, see `Job::known`), and a job takes to its worker what the
+//! driver holds of the other tables' proofs when it is handed out, and
+//! brings back its own with its result: what a job sees and when is what
+//! a runner that hands proofs on with the jobs gives it.
+//! Tables are kept up to [`Simulator::tables_bytes`] in all, the least recently used
+//! dropped beyond it, so the model of many small groups is pessimistic
+//! there: a real process would still hold its table.
+
+//!
+//! Here, with [`Simulator::cores`] above one, jobs of different tables are
+//! answered side by side, each table's in the order they were handed out.
+//! The clock needs a job's result only when it reaches the job's end, and
+//! no job ends before its start plus the latency (plus, on the measured
+//! clock, the time it has been answered for so far). So the clock moves on
+//! to the next known end as soon as every job still being answered is sure
+//! to end later: the events come in the order one core takes them, and
+//! each table sees the same jobs in the same order. On the measured clock
+//! the jobs are then timed while another runs beside them (two one-thread
+//! solves side by side run about 4% slower each on a 2-core machine); on
+//! the nodes clock ([`JobClock::Nodes`]) a simulation is the same on any
+//! number of cores, and from run to run.
+
+use std::collections::VecDeque;
+use std::sync::{mpsc, Arc, OnceLock};
+use std::time::{Duration, Instant};
+
+use super::driver::{Driver, Settings, SplitAnswer};
+use super::job::{release_kept, run_job_kept, JobError, JobResult, Kept};
+use crate::game::{Board, Player};
+
+mod tables;
+
+use tables::{Lent, Tables};
+
+/// Memory the simulated tables may take together by default.
+pub const TABLE_BUDGET: usize = 4 << 30;
+
+/// The cluster a split solve is simulated on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Cluster {
+    /// Workers, each running one job at a time on one thread.
+    pub workers: usize,
+    /// Workers sharing one table (threads of one process): 1 where each
+    /// worker is a process of its own, `workers` where all are threads of
+    /// one; the last group may be smaller.
+    pub per_table: usize,
+    /// Microseconds a job spends outside its search: from the driver
+    /// handing it out to its start, and from its end to the driver holding
+    /// its result (a Ray task's overhead).
+    pub latency_us: u64,
+}
+
+impl Cluster {
+    /// `workers` threads of one process sharing a table, with no latency.
+    pub fn threads(workers: usize) -> Cluster {
+        Cluster {
+            workers,
+            per_table: workers,
+            latency_us: 0,
+        }
+    }
+}
+
+/// How a simulation runs here.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Simulator {
+    /// Jobs answered at once, each on a thread of its own (see the module
+    /// docs).
+    pub cores: usize,
+    /// How long a job takes on the cluster's clock.
+    pub clock: JobClock,
+    /// Memory the workers' tables may take together here: beyond it the
+    /// least recently used are dropped (the module docs).
+    pub tables_bytes: usize,
+}
+
+impl Default for Simulator {
+    /// One core, measured time, [`TABLE_BUDGET`].
+    fn default() -> Simulator {
+        Simulator {
+            cores: 1,
+            clock: JobClock::Measured,
+            tables_bytes: TABLE_BUDGET,
+        }
+    }
+}
+
+/// How long a job, or the driver's own work, takes on the simulated clock.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum JobClock {
+    /// The wall time it took here.
+    Measured,
+    /// Its nodes at this pace a microsecond, rounded up: the same whatever
+    /// else the machine runs, so the same simulation from run to run and
+    /// on any number of cores. Blind to what a node costs: a deep node's
+    /// table probe and a last ply's count alike.
+    Nodes {
+        /// Nodes a microsecond, at least one.
+        per_us: u64,
+    },
+}
+
+impl JobClock {
+    fn of_job(self, result: &JobResult, micros: u64) -> u64 {
+        match self {
+            JobClock::Measured => micros,
+            JobClock::Nodes { per_us } => result.nodes.div_ceil(per_us.max(1)),
+        }
+    }
+}
+
+/// One simulated split solve.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Simulated {
+    /// The answer (the direct solve's).
+    pub answer: SplitAnswer,
+    /// The cluster simulated.
+    pub cluster: Cluster,
+    /// Simulated wall time in microseconds: jobs on the workers, and the
+    /// driver's own work between them.
+    pub makespan_us: u64,
+    /// Summed job time in microseconds (latency not included).
+    pub work_us: u64,
+    /// Of it, the driver's own work (shallow ordering searches, tests too
+    /// small to hand out).
+    pub driver_us: u64,
+    /// Jobs run.
+    pub jobs: u64,
+    /// Of them, the ones cancelled before they ended.
+    pub cancelled: u64,
+    /// Of them, the ones that reached their budget of nodes and were split
+    /// (see [`Settings::job_nodes`]).
+    pub stopped: u64,
+    /// Of the job time, what the cancelled jobs ran before they were.
+    pub cancelled_us: u64,
+    /// Of the job time, what the stopped jobs ran: lost but for what their
+    /// tables keep.
+    pub stopped_us: u64,
+    /// Nodes searched in all.
+    pub nodes: u64,
+    /// Proofs handed to the workers with their jobs (see
+    /// `Settings::share`), counted once per worker's table told.
+    pub handed: u64,
+}
+
+/// A job on a worker: when it was handed out, and, once answered here, its
+/// result and how long it takes on the clock.
+struct Running {
+    id: u64,
+    start: u64,
+    worker: usize,
+    answered: Option<(JobResult, u64)>,
+    /// When its answering began here, once it has.
+    began: Arc<OnceLock<Instant>>,
+}
+
+/// A job taken off its worker before it was answered here, at `clock`.
+struct Cancelled {
+    r: Running,
+    clock: u64,
+    unneeded: bool,
+}
+
+/// A job answered here, with its table.
+struct Answered {
+    slot: usize,
+    id: u64,
+    result: Result<JobResult, JobError>,
+    kept: Option<Kept>,
+    micros: u64,
+}
+
+/// Simulates the split solve of `board` (`p` to move, `plies` deep) on
+/// `cluster`, on one core, on the measured clock.
+pub fn simulate(
+    board: &Board,
+    p: Player,
+    plies: u32,
+    settings: Settings,
+    cluster: Cluster,
+) -> Simulated {
+    Simulator::default().simulate(board, p, plies, settings, cluster)
+}
+
+impl Simulator {
+    /// Simulates the split solve of `board` (`p` to move, `plies` deep) on
+    /// `cluster`.
+    pub fn simulate(
+        &self,
+        board: &Board,
+        p: Player,
+        plies: u32,
+        settings: Settings,
+        cluster: Cluster,
+    ) -> Simulated {
+        // The driver's own searches run on the process's kept table: start
+        // it afresh, so that a simulation does not depend on what ran
+        // before it in the process.
+        release_kept();
+        std::thread::scope(|scope| {
+            let (tx, rx) = mpsc::channel();
+            let mut sim = Simulation {
+                how: *self,
+                latency: cluster.latency_us,
+                clock: 0,
+                driver_us: 0,
+                running: Vec::new(),
+                cancelled: Vec::new(),
+                out: 0,
+                rx,
+                answer: |lent: Lent, began: Arc<OnceLock<Instant>>| {
+                    let tx = tx.clone();
+                    scope.spawn(move || {
+                        let Lent {
+                            slot,
+                            job,
+                            mut kept,
+                        } = lent;
+                        let start = *began.get_or_init(Instant::now);
+                        let result = run_job_kept(&job, &mut kept);
+                        let micros = start.elapsed().as_micros() as u64;
+                        // The receiver is gone only if the simulation
+                        // panicked, which the scope reports.
+                        let _ = tx.send(Answered {
+                            slot,
+                            id: job.id,
+                            result,
+                            kept,
+                            micros,
+                        });
+                    });
+                },
+                tables: Tables::new(
+                    cluster.workers.max(1),
+                    cluster.per_table.clamp(1, cluster.workers.max(1)),
+                    self.tables_bytes,
+                ),
+                stats: Stats::default(),
+            };
+            sim.run(board, p, plies, settings, cluster)
+        })
+    }
+}
+
+/// What the simulation counts as it goes.
+#[derive(Default)]
+struct Stats {
+    work_us: u64,
+    jobs: u64,
+    cancelled: u64,
+    cancelled_us: u64,
+    stopped_us: u64,
+    handed: u64,
+}
+
+/// One simulation under way: the clock, the jobs on the workers, and the
+/// jobs being answered here.
+struct Simulation<F> {
+    how: Simulator,
+    latency: u64,
+    clock: u64,
+    driver_us: u64,
+    /// Jobs on the workers, in the order they were handed out.
+    running: Vec<Running>,
+    /// Jobs cancelled before they were answered here: their time counts
+    /// once it is known.
+    cancelled: Vec<Cancelled>,
+    /// Jobs being answered here now.
+    out: usize,
+    rx: mpsc::Receiver<Answered>,
+    answer: F,
+    tables: Tables,
+    stats: Stats,
+}
+
+impl<F: FnMut(Lent, Arc<OnceLock<Instant>>)> Simulation<F> {
+    fn run(
+        &mut self,
+        board: &Board,
+        p: Player,
+        plies: u32,
+        settings: Settings,
+        cluster: Cluster,
+    ) -> Simulated {
+        let workers = cluster.workers.max(1);
+        let sharing = settings.share.is_some();
+        let timed = Instant::now();
+        let mut driver = Driver::new(board, p, plies, settings);
+        self.driver_spent(timed, driver.own_nodes());
+        let mut idle: VecDeque<usize> = (0..workers).collect();
+        while driver.answer().is_none() {
+            for mut job in driver.take_jobs(idle.len()) {
+                let worker = self.tables.take_idle(&mut idle, job.home);
+                if sharing {
+                    // What the driver holds now reaches the worker with the
+                    // job, as a runner hands it on.
+                    let timed = Instant::now();
+                    let told = self.tables.told(worker);
+                    (job.known, *told) = driver.proofs_since(*told);
+                    self.stats.handed += job.known.len() as u64;
+                    self.driver_spent(timed, 0);
+                }
+                self.running.push(Running {
+                    id: job.id,
+                    start: self.clock,
+                    worker,
+                    answered: None,
+                    began: Arc::new(OnceLock::new()),
+                });
+                self.tables.hand(worker, job);
+                self.stats.jobs += 1;
+            }
+            if driver.answer().is_some() {
+                break;
+            }
+            let done = self.next_to_end();
+            let (result, took) = done.answered.expect("the next to end is answered");
+            self.clock = self.clock.max(done.start + self.latency + took);
+            idle.push_back(done.worker);
+            self.stats.work_us += took;
+            if result.value.is_none() {
+                self.stats.stopped_us += took;
+            }
+            let (timed, before) = (Instant::now(), driver.own_nodes());
+            driver.finish(&result);
+            let unneeded = driver.unneeded();
+            self.driver_spent(timed, driver.own_nodes() - before);
+            // Cancelled: the worker is free now, and only what ran is work.
+            let clock = self.clock;
+            let (gone, kept) = std::mem::take(&mut self.running)
+                .into_iter()
+                .partition(|r| unneeded.contains(&r.id));
+            self.running = kept;
+            for r in gone {
+                idle.push_back(r.worker);
+                self.stats.cancelled += 1;
+                self.cancel(r, clock, true);
+            }
+        }
+        // The runners cancel what still runs once the answer is known.
+        let clock = self.clock;
+        for r in std::mem::take(&mut self.running) {
+            self.cancel(r, clock, false);
+        }
+        while !self.cancelled.is_empty() {
+            self.start_answers();
+            let a = self
+                .rx
+                .recv()
+                .expect("a job being answered sends its answer");
+            self.take_answer(a);
+        }
+        Simulated {
+            answer: driver
+                .answer()
+                .cloned()
+                .expect("the loop ends with the answer"),
+            cluster: Cluster { workers, ..cluster },
+            makespan_us: self.clock,
+            work_us: self.stats.work_us,
+            driver_us: self.driver_us,
+            jobs: self.stats.jobs,
+            cancelled: self.stats.cancelled,
+            stopped: driver.stats().stopped,
+            cancelled_us: self.stats.cancelled_us,
+            stopped_us: self.stats.stopped_us,
+            nodes: driver.stats().nodes,
+            handed: self.stats.handed,
+        }
+    }
+
+    /// Moves the clock on by the driver's own work, begun at `timed`, in
+    /// which it searched `nodes` itself.
+    fn driver_spent(&mut self, timed: Instant, nodes: u64) {
+        let spent = match self.how.clock {
+            JobClock::Measured => timed.elapsed().as_micros() as u64,
+            JobClock::Nodes { per_us } => nodes.div_ceil(per_us.max(1)),
+        };
+        self.clock += spent;
+        self.driver_us += spent;
+    }
+
+    /// Counts what job `r`, cancelled at `clock`, ran (with the cancelled
+    /// jobs' time where the driver found it `unneeded`, rather than done
+    /// with): now if it has been answered here, else once it is.
+    fn cancel(&mut self, r: Running, clock: u64, unneeded: bool) {
+        let c = Cancelled { r, clock, unneeded };
+        match c.r.answered.as_ref().map(|&(_, took)| took) {
+            Some(took) => self.count_cancelled(&c, took),
+            None => self.cancelled.push(c),
+        }
+    }
+
+    fn count_cancelled(&mut self, c: &Cancelled, took: u64) {
+        let ran = c.clock.saturating_sub(c.r.start + self.latency).min(took);
+        self.stats.work_us += ran;
+        if c.unneeded {
+            self.stats.cancelled_us += ran;
+        }
+    }
+
+    /// Takes off the workers the job to end next (the earlier id first on
+    /// a tie), answering jobs here until it is known which that is.
+    fn next_to_end(&mut self) -> Running {
+        loop {
+            self.start_answers();
+            let latency = self.latency;
+            let next = self
+                .running
+                .iter()
+                .enumerate()
+                .filter_map(|(i, r)| {
+                    let (_, took) = r.answered.as_ref()?;
+                    Some((r.start + latency + took, r.id, i))
+                })
+                .min();
+            // What a job not answered yet is sure to take, from how long it
+            // has been answered here on the measured clock.
+            let now = Instant::now();
+            let measured = self.how.clock == JobClock::Measured;
+            let so_far = |r: &Running| match r.began.get() {
+                Some(&began) if measured => now.duration_since(began).as_micros() as u64,
+                _ => 0,
+            };
+            let mut wait = Some(Duration::ZERO);
+            if let Some((end, _, i)) = next {
+                for r in self.running.iter().filter(|r| r.answered.is_none()) {
+                    let least = r.start + latency + so_far(r);
+                    if least > end {
+                        continue;
+                    }
+                    // Wait until it would have to end after `end`, or for
+                    // its answer where time alone cannot tell.
+                    wait = match (wait, r.began.get()) {
+                        (Some(w), Some(_)) if measured => {
+                            Some(w.max(Duration::from_micros(end - least + 1)))
+                        }
+                        _ => None,
+                    };
+                }
+                if wait == Some(Duration::ZERO) {
+                    return self.running.swap_remove(i);
+                }
+            } else {
+                wait = None;
+            }
+            let answered = match wait {
+                Some(w) => self.rx.recv_timeout(w).ok(),
+                None => {
+                    assert!(self.out > 0, "a driver without an answer waits on a job");
+                    Some(
+                        self.rx
+                            .recv()
+                            .expect("a job being answered sends its answer"),
+                    )
+                }
+            };
+            if let Some(a) = answered {
+                self.take_answer(a);
+            }
+        }
+    }
+
+    /// Starts answering the jobs whose tables are free, the earliest
+    /// handed out first, on as many threads as there are cores.
+    fn start_answers(&mut self) {
+        while self.out < self.how.cores.max(1) {
+            let Some(lent) = self.tables.lend() else {
+                break;
+            };
+            let id = lent.job.id;
+            let began = self
+                .running
+                .iter()
+                .chain(self.cancelled.iter().map(|c| &c.r))
+                .find(|r| r.id == id)
+                .map_or_else(|| Arc::new(OnceLock::new()), |r| r.began.clone());
+            self.out += 1;
+            (self.answer)(lent, began);
+        }
+    }
+
+    /// A job's answer: its table goes back, and its time is known.
+    fn take_answer(&mut self, a: Answered) {
+        self.out -= 1;
+        self.tables.give_back(a.slot, a.kept);
+        let mut result = a.result.expect("the driver's jobs are valid");
+        result.micros = a.micros;
+        let took = self.how.clock.of_job(&result, a.micros);
+        if let Some(r) = self.running.iter_mut().find(|r| r.id == a.id) {
+            r.answered = Some((result, took));
+        } else if let Some(at) = self.cancelled.iter().position(|c| c.r.id == a.id) {
+            let c = self.cancelled.swap_remove(at);
+            self.count_cancelled(&c, took);
+        }
+    }
+}

@@ -1,0 +1,142 @@
+//! The simulated workers' tables: one per group of workers sharing a
+//! process, each answering the jobs handed to it one after another, in the
+//! order they were handed out, whatever thread answers them.
+
+use std::collections::VecDeque;
+
+use super::super::job::{Job, Kept};
+
+/// The tables, one per group of `per_table` workers, within `budget`
+/// bytes.
+pub(super) struct Tables {
+    per_table: usize,
+    budget: usize,
+    slots: Vec<Slot>,
+    /// Jobs handed out so far: the order in which tables answer theirs.
+    handed: u64,
+}
+
+struct Slot {
+    /// None before its first job, once dropped, and while lent.
+    kept: Option<Kept>,
+    /// Lent to a job being answered: the slot's next job waits for it.
+    lent: bool,
+    /// What it still has to do, in the order it was told to.
+    waiting: VecDeque<(u64, Task)>,
+    /// How much of the driver's proofs it has been told (see
+    /// `Settings::share`).
+    told: usize,
+    /// Its table's size once the jobs handed to it have run: a kept table
+    /// grows to the largest job's, and the budget is kept to as jobs are
+    /// handed out, in the clock's order, not as they happen to be answered.
+    bytes: usize,
+    /// When it was last handed a job.
+    last: u64,
+}
+
+enum Task {
+    Answer(Job),
+    Drop,
+}
+
+/// A job to answer now, on its table.
+pub(super) struct Lent {
+    pub slot: usize,
+    pub job: Job,
+    pub kept: Option<Kept>,
+}
+
+impl Tables {
+    pub(super) fn new(workers: usize, per_table: usize, budget: usize) -> Tables {
+        let slots = workers.div_ceil(per_table);
+        Tables {
+            per_table,
+            budget,
+            slots: (0..slots)
+                .map(|_| Slot {
+                    kept: None,
+                    lent: false,
+                    waiting: VecDeque::new(),
+                    told: 0,
+                    bytes: 0,
+                    last: 0,
+                })
+                .collect(),
+            handed: 0,
+        }
+    }
+
+    /// The idle worker to run a job with home `home`: the one idle longest
+    /// on the table of its home, else the one idle longest.
+    pub(super) fn take_idle(&self, idle: &mut VecDeque<usize>, home: u64) -> usize {
+        let slot = (home % self.slots.len() as u64) as usize;
+        let at = idle.iter().position(|&w| self.slot(w) == slot).unwrap_or(0);
+        idle.remove(at).expect("as many jobs as idle workers")
+    }
+
+    fn slot(&self, worker: usize) -> usize {
+        worker / self.per_table
+    }
+
+    /// How much of the driver's proofs `worker`'s table has been told.
+    pub(super) fn told(&mut self, worker: usize) -> &mut usize {
+        let slot = self.slot(worker);
+        &mut self.slots[slot].told
+    }
+
+    /// Gives `job` to `worker`'s table, to answer after what it was given
+    /// before, and drops the least recently used other tables while all
+    /// of them would take more than the budget.
+    pub(super) fn hand(&mut self, worker: usize, job: Job) {
+        let at = self.slot(worker);
+        let need = job.table_bytes().unwrap_or(0);
+        self.handed += 1;
+        let slot = &mut self.slots[at];
+        slot.bytes = slot.bytes.max(need);
+        slot.last = self.handed;
+        slot.waiting.push_back((self.handed, Task::Answer(job)));
+        while self.slots.iter().map(|s| s.bytes).sum::<usize>() > self.budget {
+            let oldest = (0..self.slots.len())
+                .filter(|&i| i != at && self.slots[i].bytes > 0)
+                .min_by_key(|&i| self.slots[i].last);
+            let Some(i) = oldest else { break };
+            // Its store goes with it: tell it everything again.
+            let victim = &mut self.slots[i];
+            victim.waiting.push_back((self.handed, Task::Drop));
+            victim.bytes = 0;
+            victim.told = 0;
+        }
+    }
+
+    /// The job handed out first of those whose tables are free, with its
+    /// table, which stays lent until [`Tables::give_back`].
+    pub(super) fn lend(&mut self) -> Option<Lent> {
+        loop {
+            let at = (0..self.slots.len())
+                .filter(|&i| !self.slots[i].lent)
+                .filter_map(|i| Some((self.slots[i].waiting.front()?.0, i)))
+                .min()?
+                .1;
+            let slot = &mut self.slots[at];
+            match slot.waiting.pop_front().map(|(_, task)| task) {
+                Some(Task::Answer(job)) => {
+                    slot.lent = true;
+                    return Some(Lent {
+                        slot: at,
+                        job,
+                        kept: slot.kept.take(),
+                    });
+                }
+                Some(Task::Drop) => slot.kept = None,
+                None => unreachable!("a slot chosen for its waiting task"),
+            }
+        }
+    }
+
+    /// Takes back a table lent with a job, as the job left it.
+    pub(super) fn give_back(&mut self, slot: usize, kept: Option<Kept>) {
+        let slot = &mut self.slots[slot];
+        slot.kept = kept;
+        slot.lent = false;
+    }
+}
