@@ -21,9 +21,11 @@
 # measured in profiles/2026-11-25-vm/simulator-check.txt) is each job's time
 # outside its search. The simulator runs every job on this machine, jobs of
 # different machines side by side on CORES cores (default all of them): run
-# nothing else meanwhile.
+# nothing else meanwhile. With NODE_CLOCK=N a job takes its nodes at N a
+# microsecond instead of its measured time (and the direct solve its nodes
+# at the same pace): the same line whatever else runs, run after run.
 set -euo pipefail
-[ $# -eq 3 ] || { sed -n '2,24p' "$0" >&2; exit 2; }
+[ $# -eq 3 ] || { sed -n '2,27p' "$0" >&2; exit 2; }
 input="$1"; workers="$2"; per_machine="$3"
 cd "$(dirname "$0")/.."
 recommended="3 --speculate off --job-nodes 5000000 --ahead --share-nodes 1000000"
@@ -31,6 +33,8 @@ settings="${SETTINGS:-$recommended}"
 latency="${LATENCY_US:-3400}"
 path_workers="${PATH_WORKERS:-1024}"
 cores="${CORES:-$(nproc)}"
+clock=()
+[ -z "${NODE_CLOCK:-}" ] || clock=(--node-clock "$NODE_CLOCK")
 
 cargo build --release --locked --quiet --bin stakeraid --example split_speedup
 bin=target/release/stakeraid
@@ -40,6 +44,8 @@ direct=$("$bin" solve "$input" -o /dev/null --stats --threads 1 2>&1 |
   sed -n 's/.*nodes \([0-9]*\) *time \([0-9.]*\)s.*/\2 \1/p')
 [ -n "$direct" ] || { echo "scaling.sh: the direct solve of $input printed no stats" >&2; exit 1; }
 read -r direct_s direct_nodes <<< "$direct"
+[ -z "${NODE_CLOCK:-}" ] ||
+  direct_s=$(awk -v n="$direct_nodes" -v r="$NODE_CLOCK" 'BEGIN {printf "%.3f", n / r / 1e6}')
 echo "direct one-thread solve: $direct_nodes nodes, $direct_s s" >&2
 
 # "wall_s nodes" of the simulation on $1 workers, $2 to a table; its row to
@@ -48,7 +54,7 @@ simulate() {
   local out
   # shellcheck disable=SC2086 # the settings are words
   out=$("$sim" "$input" $settings --per-table "$2" --latency-us "$latency" \
-    --cores "$cores" "$1")
+    --cores "$cores" "${clock[@]}" "$1")
   echo "$out" >&2
   awk '$1 ~ /^(true|false)$/ {print $3, $11}' <<< "$out"
 }
