@@ -24,12 +24,12 @@ use stakeraid::{parse_problem, Question};
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let mut args = std::env::args().skip(1).peekable();
-    let usage = "usage: split_speedup INPUT SPLIT[:ORDER] [--per-table K] [--latency-us N] [--speculate on|off|both] [--eager] [--hint MOVE=VALUE] [--job-nodes N] [--ahead] [--share-nodes N [--share-plies P]] [--cores N] [--node-clock N] WORKERS...";
+    let usage = "usage: split_speedup INPUT SPLIT[:ORDER] [--per-table K] [--latency-us N] [--speculate on|off|both] [--eager] [--spare] [--hint MOVE=VALUE] [--job-nodes N] [--ahead] [--share-nodes N [--share-plies P]] [--cores N] [--node-clock N] WORKERS...";
     let (Some(input), Some(split)) = (args.next(), args.next()) else {
         return Err(usage.into());
     };
     let (mut per_table, mut latency_us, mut speculation) = (None, 0, vec![false, true]);
-    let (mut eager, mut ahead) = (false, false);
+    let (mut eager, mut ahead, mut spare) = (false, false, false);
     let mut hint = None;
     let mut job_nodes = None;
     let mut share_nodes = None;
@@ -40,6 +40,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         match arg.as_str() {
             "--per-table" => per_table = Some(args.next().ok_or(usage)?.parse::<usize>()?),
             "--eager" => eager = true,
+            "--spare" => spare = true,
             "--ahead" => ahead = true,
             "--job-nodes" => job_nodes = Some(args.next().ok_or(usage)?.parse::<u64>()?),
             "--share-nodes" => share_nodes = Some(args.next().ok_or(usage)?.parse::<u64>()?),
@@ -80,11 +81,11 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     };
     let mut one = None;
     println!(
-        "# workers per table {}, latency {latency_us} us, eager {eager}, hint {hint:?}, job nodes {job_nodes:?}, ahead {ahead}, share nodes {share_nodes:?}, {simulator:?}",
+        "# workers per table {}, latency {latency_us} us, eager {eager}, spare {spare}, hint {hint:?}, job nodes {job_nodes:?}, ahead {ahead}, share nodes {share_nodes:?}, {simulator:?}",
         per_table.map_or("all".to_string(), |k| k.to_string())
     );
     println!(
-        "speculate  workers  wall_s  work_s  driver_s  jobs  cancelled  cancelled_s  stopped  stopped_s  nodes  handed  speedup  answer"
+        "speculate  workers  wall_s  work_s  driver_s  jobs  cancelled  cancelled_s  stopped  stopped_s  nodes  handed  away  speedup  answer"
     );
     for &speculate in &speculation {
         for &w in &workers {
@@ -94,6 +95,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                 order_plies: order.unwrap_or(defaults.order_plies),
                 speculate,
                 eager,
+                spare,
                 hint,
                 job_nodes,
                 ahead,
@@ -112,7 +114,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             let wall = s.makespan_us as f64 / 1e6;
             let base = *one.get_or_insert(wall);
             println!(
-                "{speculate:9}  {w:7}  {wall:6.2}  {:6.2}  {:8.2}  {:4}  {:9}  {:11.2}  {:7}  {:9.2}  {}  {}  {:7.1}x  {} {}",
+                "{speculate:9}  {w:7}  {wall:6.2}  {:6.2}  {:8.2}  {:4}  {:9}  {:11.2}  {:7}  {:9.2}  {}  {}  {}  {:7.1}x  {} {}",
                 s.work_us as f64 / 1e6,
                 s.driver_us as f64 / 1e6,
                 s.jobs,
@@ -122,6 +124,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                 s.stopped_us as f64 / 1e6,
                 s.nodes,
                 s.handed,
+                s.away,
                 base / wall,
                 s.answer.best,
                 s.answer.value

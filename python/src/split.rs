@@ -44,13 +44,14 @@ pub(crate) struct PySplitSolve {
 
 /// How the driver cuts the tree, beyond the split itself: the keyword
 /// arguments `inline_plies`, `order_plies`, `speculate`, `job_nodes`,
-/// `ahead` and `share_nodes` (see `stakeraid::jobs::Settings`).
+/// `ahead`, `spare` and `share_nodes` (see `stakeraid::jobs::Settings`).
 struct Cut {
     inline_plies: u32,
     order_plies: u32,
     speculate: bool,
     job_nodes: Option<u64>,
     ahead: bool,
+    spare: bool,
     share_nodes: Option<u64>,
 }
 
@@ -63,6 +64,7 @@ impl Cut {
             speculate: defaults.speculate,
             job_nodes: defaults.job_nodes,
             ahead: defaults.ahead,
+            spare: defaults.spare,
             share_nodes: defaults.share.map(|s| s.nodes),
         };
         for (key, value) in kwargs.into_iter().flatten() {
@@ -72,6 +74,7 @@ impl Cut {
                 "speculate" => cut.speculate = value.extract()?,
                 "job_nodes" => cut.job_nodes = value.extract()?,
                 "ahead" => cut.ahead = value.extract()?,
+                "spare" => cut.spare = value.extract()?,
                 "share_nodes" => cut.share_nodes = value.extract()?,
                 other => {
                     return Err(PyTypeError::new_err(format!(
@@ -140,6 +143,7 @@ impl PySplitSolve {
             hint,
             job_nodes: cut.job_nodes,
             ahead: cut.ahead,
+            spare: cut.spare,
             share: cut.share_nodes.map(Share::nodes),
             ..Settings::default()
         };
@@ -153,6 +157,17 @@ impl PySplitSolve {
             .take_jobs(max)
             .iter()
             .map(|job| serde_json::to_string(job).map_err(value_error))
+            .collect()
+    }
+
+    /// Jobs to run now on a runner with several tables (one per node),
+    /// `idle[t]` free on table `t`, each as (table, JSON text): a job goes
+    /// to its home's table (`home % len(idle)`) where that has room.
+    fn take_jobs_for(&mut self, idle: Vec<usize>) -> PyResult<Vec<(usize, String)>> {
+        self.driver
+            .take_jobs_for(&idle)
+            .iter()
+            .map(|(t, job)| Ok((*t, serde_json::to_string(job).map_err(value_error)?)))
             .collect()
     }
 

@@ -37,7 +37,7 @@ def test_split_solve_equals_the_direct_solve(seed, tmp_path):
         per_node = (seed + split) % 2 == 1
         share = 1 if per_node and depth - split >= 12 else None
         answer = cluster.solve(position, depth, split=split, inline_plies=4, order_plies=4,
-                               speculate=split == 2, ahead=split != 2,
+                               speculate=split == 2, ahead=split != 2, spare=split != 1,
                                store=str(tmp_path / f"s{split}.db"),
                                per_node=per_node, share_nodes=share)
         assert (answer["best"], answer["value"]) == (str(direct.best), direct.value), split

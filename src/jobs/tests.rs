@@ -51,6 +51,7 @@ fn split_solves_equal_the_reference() {
                 // Small caps cut the tree higher wherever they bind.
                 max_splits: [1, 2, 5, 4096][(seed % 4) as usize],
                 eager: (seed / 2).is_multiple_of(2),
+                spare: seed % 4 == 1,
                 job_nodes: [None, Some(1), Some(300)][(seed / 4 % 3) as usize],
                 ahead: seed % 3 != 1,
                 share: (seed % 4 == 3).then_some(super::Share { nodes: 0, plies: 2 }),
@@ -147,7 +148,8 @@ fn results_in_any_order_give_the_same_answer() {
             speculate: !seed.is_multiple_of(2),
             hint: None,
             max_splits: 1 + (seed % 5) as usize,
-            eager: seed % 3 != 0,
+            eager: seed % 3 == 1,
+            spare: seed % 3 == 2,
             job_nodes: [None, Some(100)][(seed % 2) as usize],
             ahead: seed % 4 < 2,
             // Proofs come back with the results and go into the driver's store.
@@ -325,6 +327,7 @@ fn simulated_clusters_answer_the_reference() {
             store: None,
             speculate: seed % 3 == 0,
             eager: seed % 4 < 2,
+            spare: seed % 4 == 2,
             job_nodes: [None, Some(1), Some(200)][(seed / 3 % 3) as usize],
             ahead: seed % 5 < 3,
             ..Settings::default()
@@ -378,6 +381,7 @@ fn a_simulation_on_many_cores_is_the_one_on_one() {
             split: 1 + (seed % 3) as u32,
             speculate: seed % 4 == 0,
             eager: seed % 3 == 1,
+            spare: seed % 4 == 3,
             job_nodes: Some([300, 3_000][(seed % 2) as usize]),
             inline_plies: 4,
             ahead: seed % 2 == 0,
@@ -418,6 +422,64 @@ fn a_simulation_on_many_cores_is_the_one_on_one() {
     assert!(
         stopped > 0 && handed > 0,
         "{stopped} jobs cut, {handed} proofs handed"
+    );
+}
+
+/// Jobs taken for several tables fill no table past its idle workers,
+/// and a job goes to another table than its home's only once its home's
+/// is full; taken so, to the end, they give the direct solve's answer.
+#[test]
+fn jobs_go_to_their_home_table_while_it_has_room() {
+    let _serial = KEPT_TABLE.lock();
+    let mut away = 0;
+    for seed in 0..6u64 {
+        let (board, p) = position(1400 + seed, 5, 11);
+        let expected = crate::search::root::alphabeta(&board, p, 11, false);
+        let settings = Settings {
+            split: 2 + (seed % 2) as u32,
+            ahead: true,
+            ..Settings::default()
+        };
+        let mut driver = Driver::new(&board, p, 11, settings);
+        let mut rng = Rng::new(seed);
+        let mut out = Vec::new();
+        while driver.answer().is_none() {
+            let idle: Vec<usize> = (0..3).map(|_| rng.range(0, 3) as usize).collect();
+            let placed = driver.take_jobs_for(&idle);
+            let on = |t| placed.iter().filter(|(at, _)| *at == t).count();
+            for (t, &room) in idle.iter().enumerate() {
+                assert!(
+                    on(t) <= room,
+                    "seed {seed}: table {t} given more than {idle:?}"
+                );
+            }
+            for (at, job) in &placed {
+                let home = (job.home % 3) as usize;
+                if *at != home {
+                    away += 1;
+                    assert_eq!(on(home), idle[home], "seed {seed}: sent away from room");
+                }
+            }
+            out.extend(placed.into_iter().map(|(_, job)| job));
+            if driver.answer().is_some() {
+                break;
+            }
+            // Answer the oldest job, as a slow cluster would.
+            if !out.is_empty() {
+                let job = out.remove(0);
+                driver.finish(&super::job::run_job_kept(&job, &mut None).unwrap());
+            }
+        }
+        let got = driver.answer().unwrap();
+        assert_eq!(
+            (got.best, got.value),
+            (expected.best, expected.value),
+            "seed {seed}"
+        );
+    }
+    assert!(
+        away > 0,
+        "no job went to another table: the test tests nothing"
     );
 }
 
@@ -470,6 +532,7 @@ fn jobs_cut_at_their_budget_answer_the_direct_solve() {
             split: 1 + (seed % 2) as u32,
             speculate: seed % 3 == 0,
             eager: seed % 4 == 1,
+            spare: seed % 4 == 2,
             max_splits: [4096, 3][(seed / 5) as usize],
             job_nodes: Some([2_000, 20_000, 100_000][(seed % 3) as usize]),
             ahead: seed % 2 == 0,

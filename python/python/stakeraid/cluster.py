@@ -27,7 +27,7 @@ import signal
 import stat
 import sys
 import time
-from typing import Any, Callable, Dict, Optional, Tuple
+from typing import Any, Callable, Dict, List, Optional, Tuple
 
 from . import _core
 from ._core import Position
@@ -112,7 +112,7 @@ class _Tasks:
     def __init__(self, ray: Any, job_function: Callable[[str, int], str]) -> None:
         self._run = _job_task(ray, job_function)
 
-    def submit(self, job: str, home: int) -> Any:
+    def submit(self, job: str, home: int, at: Optional[int] = None) -> Any:
         return self._run.remote(job)
 
     def release(self, ref: Any, lost: bool = False) -> None:
@@ -167,14 +167,25 @@ class _NodeRunners:
         # A new process has been told nothing.
         runner[4] = 0
 
-    def submit(self, job: str, home: int) -> Any:
-        # The job's home node while it has an idle thread: the same
-        # position at another window, or a stopped job's children, find
-        # there what the searches before them left in its table. Else the
-        # runner with the most idle threads, counting its queued calls.
-        runner = self._runners[home % len(self._runners)]
-        if runner[2] <= runner[3]:
-            runner = max(self._runners, key=lambda r: r[2] - r[3])
+    def room(self, limit: int) -> List[int]:
+        """Calls each runner may take now, of ``limit`` in flight in all,
+        shared by their threads: what ``take_jobs_for`` fills, each job on
+        its home node's runner where that has room, so that the same
+        position at another window, or a stopped job's children, find there
+        what the searches before them left in its table."""
+        threads = sum(r[2] for r in self._runners)
+        return [max(0, -(-limit * r[2] // threads) - r[3]) for r in self._runners]
+
+    def submit(self, job: str, home: int, at: Optional[int] = None) -> Any:
+        # On runner ``at`` when the driver chose it; else (a job run again)
+        # the home node's while it has an idle thread, or the runner with
+        # the most idle threads, counting its queued calls.
+        if at is not None and at < len(self._runners):
+            runner = self._runners[at]
+        else:
+            runner = self._runners[home % len(self._runners)]
+            if runner[2] <= runner[3]:
+                runner = max(self._runners, key=lambda r: r[2] - r[3])
         runner[3] += 1
         if self._hand_on is not None:
             job, runner[4] = self._hand_on(job, runner[4])
@@ -217,6 +228,7 @@ def solve(
     hint: Optional[Tuple[str, int]] = None,
     job_nodes: Optional[int] = None,
     ahead: bool = False,
+    spare: bool = False,
     share_nodes: Optional[int] = None,
     job_function: Callable[[str, int], str] = _core.run_job,
     progress: Optional[Callable[[Dict[str, Any]], None]] = None,
@@ -243,6 +255,9 @@ def solve(
     50 M nodes a second per CPU; the answer is the same whatever it is).
     ``ahead`` asks each test of a root move's exact value together with
     the two that would follow it, either way it comes out.
+    ``spare`` starts a node's younger brothers before its eldest is back
+    where the ordering search predicts all of them must be tested and a
+    CPU would otherwise idle.
     ``share_nodes`` (with ``per_node``) hands on between the nodes each
     proof of a position of 12 plies or more that took at least that many
     nodes: a job brings back what its node proved, and takes to its node
@@ -285,7 +300,7 @@ def solve(
            if value is not None}
     driver = _core.SplitSolve(grid, depth, split=split, store=store,
                               speculate=speculate, hint=hint, job_nodes=job_nodes,
-                              ahead=ahead, share_nodes=share_nodes, **cut)
+                              ahead=ahead, spare=spare, share_nodes=share_nodes, **cut)
     if per_node:
         runner = _NodeRunners(ray, job_function,
                               driver.hand_on if share_nodes is not None else None)
@@ -315,10 +330,14 @@ def _drive(ray: Any, driver: Any, runner: Any, limit: int, start: float,
     running: Dict[Any, Tuple[int, str, int]] = {}
     tries: Dict[int, int] = {}
     while driver.answer is None:
-        for job in driver.take_jobs(max(0, limit - len(running))):
+        if hasattr(runner, "room"):
+            placed = driver.take_jobs_for(runner.room(limit))
+        else:
+            placed = [(None, job) for job in driver.take_jobs(max(0, limit - len(running)))]
+        for at, job in placed:
             fields = json.loads(job)
             home = int(fields.get("home", 0))
-            running[runner.submit(job, home)] = (int(fields["id"]), job, home)
+            running[runner.submit(job, home, at)] = (int(fields["id"]), job, home)
         if driver.answer is not None:
             break
         if not running:
@@ -516,6 +535,8 @@ def main(argv: Optional[list] = None) -> int:
                           "(default: no limit)")
     cmd.add_argument("--ahead", action="store_true",
                      help="ask each test of a root move's value with the two that may follow it")
+    cmd.add_argument("--spare", action="store_true",
+                     help="start younger brothers early on CPUs that would idle otherwise")
     cmd.add_argument("--share-nodes", type=_positive, metavar="N",
                      help="hand on between nodes the proofs that took N nodes or more "
                           "(default: none)")
@@ -553,6 +574,7 @@ def main(argv: Optional[list] = None) -> int:
             hint=args.hint,
             job_nodes=args.job_nodes,
             ahead=args.ahead,
+            spare=args.spare,
             share_nodes=args.share_nodes,
             per_node=args.per_node,
             progress=_progress_line if shown else None,

@@ -104,6 +104,9 @@ pub struct Driver {
     orders: HashMap<(String, char), Ordered>,
     /// Nodes of the jobs back so far (not the driver's own searches).
     job_nodes_back: u64,
+    /// Split nodes whose younger brothers may start before the eldest is
+    /// back, by [`Node::path`] (see [`Settings::spare`]).
+    brothers: BTreeSet<(Vec<u32>, usize)>,
 }
 
 impl std::fmt::Debug for Driver {
@@ -159,6 +162,7 @@ impl Driver {
             answer: None,
             orders: HashMap::new(),
             job_nodes_back: 0,
+            brothers: BTreeSet::new(),
             settings,
         };
         driver.stats.root_moves = driver.root.cands.len() as u64;
@@ -181,13 +185,49 @@ impl Driver {
     /// solve's nodes that way, 1.19x in this order (ordered 4 plies deep;
     /// `profiles/2026-11-26-vm/job-table.txt`).
     pub fn take_jobs(&mut self, max: usize) -> Vec<Job> {
+        self.take(&[max]).into_iter().map(|(_, job)| job).collect()
+    }
+
+    /// [`take_jobs`](Driver::take_jobs) for a runner with several tables
+    /// (one per machine), `idle[t]` workers idle on table `t`: each job
+    /// comes with the table to run it on. A job goes to its home's table
+    /// (`home % idle.len()`, see [`Job::home`]) where that has an idle
+    /// worker, the first in the usual order among those that can; only
+    /// when no queued job's home has one does the first of the rest go to
+    /// another table. A job's tests at other windows and a stopped job's
+    /// children then find the table its earlier searches filled, where
+    /// taken in order half of them ran elsewhere (a 21-empty solve on 64
+    /// workers in machines of 16). Which jobs go out, and so the answer,
+    /// is the same; only their order and tables change.
+    pub fn take_jobs_for(&mut self, idle: &[usize]) -> Vec<(usize, Job)> {
+        self.take(idle)
+    }
+
+    fn take(&mut self, idle: &[usize]) -> Vec<(usize, Job)> {
+        let mut free = idle.to_vec();
+        let max: usize = free.iter().sum();
+        let tables = free.len().max(1) as u64;
+        let home = |node: &Node| (node.home % tables) as usize;
         let mut jobs = Vec::new();
         let stats = self.stats();
         let ready = stats.queued as usize;
         let workers = (stats.running as usize).saturating_add(max);
         while jobs.len() < max {
-            let Some((_, id)) = self.queue.pop_first() else {
+            let at_home = (free.len() > 1)
+                .then(|| {
+                    self.queue
+                        .iter()
+                        .find(|&&(_, id)| self.nodes[id].alive && free[home(&self.nodes[id])] > 0)
+                        .cloned()
+                })
+                .flatten();
+            let next = match at_home {
+                Some(key) => self.queue.take(&key),
+                None => self.queue.pop_first(),
+            };
+            let Some((_, id)) = next else {
                 match self.root.pending.pop_front() {
+                    None if self.start_a_brother() => continue,
                     Some(i) => {
                         if matches!(self.root.state[i], Candidate::Waiting) {
                             self.decide(i);
@@ -212,7 +252,14 @@ impl Driver {
                 let behind = ready.saturating_sub(jobs.len() + 1);
                 job.most_nodes = self.budget(behind, workers);
             }
-            jobs.push(job);
+            let table = match home(node) {
+                t if free.get(t).is_some_and(|&f| f > 0) => t,
+                _ => (0..free.len()).max_by_key(|&t| free[t]).unwrap_or(0),
+            };
+            if let Some(f) = free.get_mut(table) {
+                *f = f.saturating_sub(1);
+            }
+            jobs.push((table, job));
         }
         jobs
     }

@@ -59,6 +59,11 @@ pub struct Settings {
     /// (they are cancelled once it does), a right one lets the brothers
     /// start without waiting on the eldest's whole subtree.
     pub eager: bool,
+    /// As [`eager`](Settings::eager), but a brother starts before the
+    /// eldest is back only for a worker that would idle otherwise: when
+    /// the runner asks for more jobs than are queued and no root move
+    /// waits to start.
+    pub spare: bool,
     /// Nodes a job may search before it stops unanswered; the driver then
     /// tests that job's children instead, each a job of its own. Where the
     /// fixed [`split`](Settings::split) leaves a few jobs far longer than
@@ -115,6 +120,7 @@ impl Default for Settings {
             hint: None,
             max_splits: 4096,
             eager: false,
+            spare: false,
             job_nodes: None,
             ahead: false,
             share: None,

@@ -207,7 +207,34 @@ impl Driver {
         };
         split.children = children;
         let all = self.settings.eager && value < beta;
-        self.start_children(id, 0..if all { len } else { 1 });
+        if self.settings.spare && !all && value < beta && len > 1 {
+            let path = self.nodes[id].path.clone();
+            self.brothers.insert((path, id));
+        }
+        self.start_children(id, 0..if all { len } else { len.min(1) });
+    }
+
+    /// Starts the next younger brother waiting for an idle worker (see
+    /// [`Settings::spare`]), the first in the order a search on one
+    /// thread reaches them; false if none waits.
+    pub(super) fn start_a_brother(&mut self) -> bool {
+        while let Some((path, id)) = self.brothers.pop_first() {
+            let node = &self.nodes[id];
+            let Kind::Split(split) = &node.kind else {
+                continue;
+            };
+            let (started, len) = (split.started.len(), split.children.len());
+            if !node.alive || started >= len {
+                continue;
+            }
+            if started + 1 < len {
+                self.brothers.insert((path, id));
+            }
+            self.start_children(id, started..started + 1);
+            self.pump();
+            return true;
+        }
+        false
     }
 
     /// `board`'s children (one per empty cell), best first by a shallow
@@ -306,14 +333,16 @@ impl Driver {
             self.resolve(pid, v);
             return;
         }
-        let (eldest_back, len, open, best) = (
-            split.started.len() == 1,
+        let (started, len, open, best) = (
+            split.started.len(),
             split.children.len(),
             split.open,
             split.best,
         );
-        if eldest_back && len > 1 {
-            self.start_children(pid, 1..len);
+        if started < len {
+            // A child back without a cut-off (the eldest, unless brothers
+            // went with it): the rest go too.
+            self.start_children(pid, started..len);
         } else if open == 0 {
             self.resolve(pid, best);
         }

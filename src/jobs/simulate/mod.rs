@@ -16,10 +16,11 @@
 //! Tables: the workers of one process share one, kept from job to job
 //! (threads: the local runner, or a cluster node running its jobs in one
 //! process); processes each keep their own (a Ray task per CPU). So the
-//! workers are cut into groups of `per_table`, each sharing a table. A job
-//! goes to the worker idle longest on its home's table
-//! ([`Job::home`](super::Job::home)), else to the one idle longest, as the
-//! Ray runner sends it.
+//! workers are cut into groups of `per_table`, each sharing a table. The
+//! driver picks the jobs for the tables with idle workers
+//! ([`Driver::take_jobs_for`]: a job on its home's table where it can, see
+//! [`Job::home`](super::Job::home)), each to the worker idle longest
+//! there, as the per-node Ray runner asks for them.
 //! With [`Settings::share`], each table has a store of its own too
 //! (a process's, see `Job::known`), and a job takes to its worker what the
 //! driver holds of the other tables' proofs when it is handed out, and
@@ -164,6 +165,9 @@ pub struct Simulated {
     /// Proofs handed to the workers with their jobs (see
     /// `Settings::share`), counted once per worker's table told.
     pub handed: u64,
+    /// Jobs run on a table other than their home's (see `Job::home`), for
+    /// want of an idle worker there.
+    pub away: u64,
 }
 
 /// A job on a worker: when it was handed out, and, once answered here, its
@@ -274,6 +278,7 @@ struct Stats {
     cancelled_us: u64,
     stopped_us: u64,
     handed: u64,
+    away: u64,
 }
 
 /// One simulation under way: the clock, the jobs on the workers, and the
@@ -312,8 +317,10 @@ impl<F: FnMut(Lent, Arc<OnceLock<Instant>>)> Simulation<F> {
         self.driver_spent(timed, driver.own_nodes());
         let mut idle: VecDeque<usize> = (0..workers).collect();
         while driver.answer().is_none() {
-            for mut job in driver.take_jobs(idle.len()) {
-                let worker = self.tables.take_idle(&mut idle, job.home);
+            let counts = self.tables.idle_per_table(&idle);
+            for (table, mut job) in driver.take_jobs_for(&counts) {
+                let (worker, home) = self.tables.take_on(&mut idle, table, job.home);
+                self.stats.away += u64::from(!home);
                 if sharing {
                     // What the driver holds now reaches the worker with the
                     // job, as a runner hands it on.
@@ -389,6 +396,7 @@ impl<F: FnMut(Lent, Arc<OnceLock<Instant>>)> Simulation<F> {
             stopped_us: self.stats.stopped_us,
             nodes: driver.stats().nodes,
             handed: self.stats.handed,
+            away: self.stats.away,
         }
     }
 

@@ -66,12 +66,29 @@ impl Tables {
         }
     }
 
-    /// The idle worker to run a job with home `home`: the one idle longest
-    /// on the table of its home, else the one idle longest.
-    pub(super) fn take_idle(&self, idle: &mut VecDeque<usize>, home: u64) -> usize {
-        let slot = (home % self.slots.len() as u64) as usize;
-        let at = idle.iter().position(|&w| self.slot(w) == slot).unwrap_or(0);
-        idle.remove(at).expect("as many jobs as idle workers")
+    /// How many of `idle` are on each table.
+    pub(super) fn idle_per_table(&self, idle: &VecDeque<usize>) -> Vec<usize> {
+        let mut counts = vec![0; self.slots.len()];
+        for &w in idle {
+            counts[self.slot(w)] += 1;
+        }
+        counts
+    }
+
+    /// The worker idle longest on table `slot`, for a job with home
+    /// `home`; and whether that is its home's table.
+    pub(super) fn take_on(
+        &self,
+        idle: &mut VecDeque<usize>,
+        slot: usize,
+        home: u64,
+    ) -> (usize, bool) {
+        let at = idle
+            .iter()
+            .position(|&w| self.slot(w) == slot)
+            .expect("a table with an idle worker");
+        let worker = idle.remove(at).expect("found just above");
+        (worker, (home % self.slots.len() as u64) as usize == slot)
     }
 
     fn slot(&self, worker: usize) -> usize {
