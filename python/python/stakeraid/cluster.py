@@ -269,9 +269,9 @@ def solve(
     table; ``per_node=False`` makes each job a Ray task on a process with
     a table of its own, which starts with none of what the node's other
     jobs proved (on a local instance of 2 CPUs, 21 empty cells cut 2 plies
-    down: 19.5 s against 25.6 s, 1.2 G nodes against 1.6 G). A job goes
-    to its home node (``home`` in its JSON) while that node has an idle
-    thread. A runner that dies, or whose node is lost, is replaced (or its
+    down: 19.5 s against 25.6 s, 1.2 G nodes against 1.6 G). The driver
+    picks each node's jobs: the first whose home (``home`` in its JSON)
+    is that node, and another only when no queued job's home has room. A runner that dies, or whose node is lost, is replaced (or its
     node's share dropped) and the jobs it held run again on the others;
     the answer is the same.
     """
