@@ -197,8 +197,9 @@ impl Driver {
     /// another table. A job's tests at other windows and a stopped job's
     /// children then find the table its earlier searches filled, where
     /// taken in order half of them ran elsewhere (a 21-empty solve on 64
-    /// workers in machines of 16). Which jobs go out, and so the answer,
-    /// is the same; only their order and tables change.
+    /// workers in machines of 16). Only the order of the jobs and their
+    /// tables change, and the answer is the same whatever the order (the
+    /// module docs of `jobs`).
     pub fn take_jobs_for(&mut self, idle: &[usize]) -> Vec<(usize, Job)> {
         self.take(idle)
     }
