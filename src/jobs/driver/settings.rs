@@ -88,15 +88,19 @@ pub struct Settings {
     pub ahead: bool,
     /// Hand on, between the processes of a cluster, the proofs their
     /// searches make that `share` names (the top positions of each job,
-    /// the costly ones, see [`Share`]): each job returns its new proofs with its result
-    /// ([`JobResult::proofs`]), the driver keeps them in its store (and so
-    /// in the file of a durable one), and a runner hands each process, with
-    /// its next job, what it has not been told yet
+    /// the costly ones, see [`Share`]): each job returns its new proofs
+    /// with its result ([`JobResult::proofs`]), the driver keeps them in
+    /// its store (and so in the file of a durable one), and a runner hands
+    /// each process, with its next job, what it has not been told yet
     /// ([`Driver::proofs_since`], [`Job::known`]). Machines then stop
     /// proving again what another machine has proved. Exact as the store
     /// is (the module docs): each is a bound a sound search proved on the
     /// same position at the same plies. None (the default): nothing is
     /// handed on; threads of one process share their table anyway.
+    ///
+    /// [`JobResult::proofs`]: crate::jobs::JobResult::proofs
+    /// [`Driver::proofs_since`]: crate::jobs::Driver::proofs_since
+    /// [`Job::known`]: crate::jobs::Job::known
     pub share: Option<Share>,
 }
 
