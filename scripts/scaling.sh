@@ -25,7 +25,7 @@
 # microsecond instead of its measured time (and the direct solve its nodes
 # at the same pace): the same line whatever else runs, run after run.
 set -euo pipefail
-[ $# -eq 3 ] || { sed -n '2,27p' "$0" >&2; exit 2; }
+[ $# -eq 3 ] || { sed -n '2,26p' "$0" >&2; exit 2; }
 input="$1"; workers="$2"; per_machine="$3"
 cd "$(dirname "$0")/.."
 recommended="3 --speculate off --job-nodes 5000000 --ahead --share-nodes 1000000"
@@ -54,7 +54,7 @@ simulate() {
   local out
   # shellcheck disable=SC2086 # the settings are words
   out=$("$sim" "$input" $settings --per-table "$2" --latency-us "$latency" \
-    --cores "$cores" "${clock[@]}" "$1")
+    --cores "$cores" ${clock[@]+"${clock[@]}"} "$1")
   echo "$out" >&2
   awk '$1 ~ /^(true|false)$/ {print $3, $11}' <<< "$out"
 }

@@ -174,7 +174,12 @@ class _NodeRunners:
         position at another window, or a stopped job's children, find there
         what the searches before them left in its table."""
         threads = sum(r[2] for r in self._runners)
-        return [max(0, -(-limit * r[2] // threads) - r[3]) for r in self._runners]
+        # Each runner's share of ``limit`` by its threads, the remainder to
+        # the first ones, so that the shares add up to ``limit``.
+        shares = [limit * r[2] // threads for r in self._runners]
+        for k in range(limit - sum(shares)):
+            shares[k % len(shares)] += 1
+        return [max(0, share - r[3]) for share, r in zip(shares, self._runners)]
 
     def submit(self, job: str, home: int, at: Optional[int] = None) -> Any:
         # On runner ``at`` when the driver chose it; else (a job run again)
@@ -256,8 +261,9 @@ def solve(
     ``ahead`` asks each test of a root move's exact value together with
     the two that would follow it, either way it comes out.
     ``spare`` starts a node's younger brothers before its eldest is back
-    where the ordering search predicts all of them must be tested and a
-    CPU would otherwise idle.
+    where the ordering search predicts all of them must be tested and the
+    runner has room for more jobs than are queued (it keeps
+    ``IN_FLIGHT_PER_CPU`` calls a CPU).
     ``share_nodes`` (with ``per_node``) hands on between the nodes each
     proof of a position of 12 plies or more that took at least that many
     nodes: a job brings back what its node proved, and takes to its node
@@ -536,7 +542,7 @@ def main(argv: Optional[list] = None) -> int:
     cmd.add_argument("--ahead", action="store_true",
                      help="ask each test of a root move's value with the two that may follow it")
     cmd.add_argument("--spare", action="store_true",
-                     help="start younger brothers early on CPUs that would idle otherwise")
+                     help="start younger brothers early where the runner has room for them")
     cmd.add_argument("--share-nodes", type=_positive, metavar="N",
                      help="hand on between nodes the proofs that took N nodes or more "
                           "(default: none)")

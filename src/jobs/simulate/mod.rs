@@ -45,6 +45,7 @@
 //! number of cores, and from run to run.
 
 use std::collections::VecDeque;
+use std::panic::AssertUnwindSafe;
 use std::sync::{mpsc, Arc, OnceLock};
 use std::time::{Duration, Instant};
 
@@ -177,8 +178,16 @@ struct Running {
     start: u64,
     worker: usize,
     answered: Option<(JobResult, u64)>,
-    /// When its answering began here, once it has.
-    began: Arc<OnceLock<Instant>>,
+    /// When its answering began and ended here, once they have.
+    here: Arc<Here>,
+}
+
+/// When a job's answering began and ended here: a job that has begun and
+/// not ended is sure to take at least the time since it began.
+#[derive(Default)]
+struct Here {
+    began: OnceLock<Instant>,
+    ended: OnceLock<Instant>,
 }
 
 /// A job taken off its worker before it was answered here, at `clock`.
@@ -192,7 +201,8 @@ struct Cancelled {
 struct Answered {
     slot: usize,
     id: u64,
-    result: Result<JobResult, JobError>,
+    /// Err: the job's thread panicked, with this payload.
+    result: std::thread::Result<Result<JobResult, JobError>>,
     kept: Option<Kept>,
     micros: u64,
 }
@@ -235,7 +245,7 @@ impl Simulator {
                 cancelled: Vec::new(),
                 out: 0,
                 rx,
-                answer: |lent: Lent, began: Arc<OnceLock<Instant>>| {
+                answer: |lent: Lent, here: Arc<Here>| {
                     let tx = tx.clone();
                     scope.spawn(move || {
                         let Lent {
@@ -243,9 +253,14 @@ impl Simulator {
                             job,
                             mut kept,
                         } = lent;
-                        let start = *began.get_or_init(Instant::now);
-                        let result = run_job_kept(&job, &mut kept);
-                        let micros = start.elapsed().as_micros() as u64;
+                        let began = *here.began.get_or_init(Instant::now);
+                        // A panic goes to the simulation's thread, which
+                        // would otherwise wait for this answer for ever.
+                        let result = std::panic::catch_unwind(AssertUnwindSafe(|| {
+                            run_job_kept(&job, &mut kept)
+                        }));
+                        let ended = *here.ended.get_or_init(Instant::now);
+                        let micros = ended.duration_since(began).as_micros() as u64;
                         // The receiver is gone only if the simulation
                         // panicked, which the scope reports.
                         let _ = tx.send(Answered {
@@ -301,7 +316,7 @@ struct Simulation<F> {
     stats: Stats,
 }
 
-impl<F: FnMut(Lent, Arc<OnceLock<Instant>>)> Simulation<F> {
+impl<F: FnMut(Lent, Arc<Here>)> Simulation<F> {
     fn run(
         &mut self,
         board: &Board,
@@ -335,7 +350,7 @@ impl<F: FnMut(Lent, Arc<OnceLock<Instant>>)> Simulation<F> {
                     start: self.clock,
                     worker,
                     answered: None,
-                    began: Arc::new(OnceLock::new()),
+                    here: Arc::default(),
                 });
                 self.tables.hand(worker, job);
                 self.stats.jobs += 1;
@@ -445,27 +460,35 @@ impl<F: FnMut(Lent, Arc<OnceLock<Instant>>)> Simulation<F> {
                     Some((r.start + latency + took, r.id, i))
                 })
                 .min();
-            // What a job not answered yet is sure to take, from how long it
-            // has been answered here on the measured clock.
+            // What a job not answered yet is sure to take, on the measured
+            // clock: the time since it began here, and whether that still
+            // grows (it has not ended; `now` is read before `ended`, so a
+            // job that ends meanwhile is not taken for a longer one).
             let now = Instant::now();
             let measured = self.how.clock == JobClock::Measured;
-            let so_far = |r: &Running| match r.began.get() {
-                Some(&began) if measured => now.duration_since(began).as_micros() as u64,
-                _ => 0,
+            let so_far = |r: &Running| match r.here.began.get() {
+                Some(&began) if measured => {
+                    let ended = r.here.ended.get();
+                    let upto = ended.copied().unwrap_or(now);
+                    (
+                        upto.duration_since(began).as_micros() as u64,
+                        ended.is_none(),
+                    )
+                }
+                _ => (0, false),
             };
             let mut wait = Some(Duration::ZERO);
             if let Some((end, _, i)) = next {
                 for r in self.running.iter().filter(|r| r.answered.is_none()) {
-                    let least = r.start + latency + so_far(r);
+                    let (ran, growing) = so_far(r);
+                    let least = r.start + latency + ran;
                     if least > end {
                         continue;
                     }
                     // Wait until it would have to end after `end`, or for
                     // its answer where time alone cannot tell.
-                    wait = match (wait, r.began.get()) {
-                        (Some(w), Some(_)) if measured => {
-                            Some(w.max(Duration::from_micros(end - least + 1)))
-                        }
+                    wait = match wait {
+                        Some(w) if growing => Some(w.max(Duration::from_micros(end - least + 1))),
                         _ => None,
                     };
                 }
@@ -500,14 +523,14 @@ impl<F: FnMut(Lent, Arc<OnceLock<Instant>>)> Simulation<F> {
                 break;
             };
             let id = lent.job.id;
-            let began = self
+            let here = self
                 .running
                 .iter()
                 .chain(self.cancelled.iter().map(|c| &c.r))
                 .find(|r| r.id == id)
-                .map_or_else(|| Arc::new(OnceLock::new()), |r| r.began.clone());
+                .map_or_else(Arc::default, |r| r.here.clone());
             self.out += 1;
-            (self.answer)(lent, began);
+            (self.answer)(lent, here);
         }
     }
 
@@ -515,7 +538,10 @@ impl<F: FnMut(Lent, Arc<OnceLock<Instant>>)> Simulation<F> {
     fn take_answer(&mut self, a: Answered) {
         self.out -= 1;
         self.tables.give_back(a.slot, a.kept);
-        let mut result = a.result.expect("the driver's jobs are valid");
+        let result = a
+            .result
+            .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+        let mut result = result.expect("the driver's jobs are valid");
         result.micros = a.micros;
         let took = self.how.clock.of_job(&result, a.micros);
         if let Some(r) = self.running.iter_mut().find(|r| r.id == a.id) {
