@@ -253,13 +253,12 @@ impl Driver {
                 let behind = ready.saturating_sub(jobs.len() + 1);
                 job.most_nodes = self.budget(behind, workers);
             }
+            // Some table has room: fewer jobs are taken than `free` sums to.
             let table = match home(node) {
-                t if free.get(t).is_some_and(|&f| f > 0) => t,
-                _ => (0..free.len()).max_by_key(|&t| free[t]).unwrap_or(0),
+                t if free[t] > 0 => t,
+                _ => (0..free.len()).max_by_key(|&t| free[t]).expect("a table"),
             };
-            if let Some(f) = free.get_mut(table) {
-                *f = f.saturating_sub(1);
-            }
+            free[table] -= 1;
             jobs.push((table, job));
         }
         jobs

@@ -211,7 +211,7 @@ impl Driver {
             let path = self.nodes[id].path.clone();
             self.brothers.insert((path, id));
         }
-        self.start_children(id, 0..if all { len } else { len.min(1) });
+        self.start_children(id, 0..if all { len } else { 1 });
     }
 
     /// Starts the next younger brother waiting for an idle worker (see

@@ -126,10 +126,11 @@ pub enum JobClock {
 }
 
 impl JobClock {
-    fn of_job(self, result: &JobResult, micros: u64) -> u64 {
+    /// What work that took `micros` here and searched `nodes` takes.
+    fn took(self, micros: u64, nodes: u64) -> u64 {
         match self {
             JobClock::Measured => micros,
-            JobClock::Nodes { per_us } => result.nodes.div_ceil(per_us.max(1)),
+            JobClock::Nodes { per_us } => nodes.div_ceil(per_us.max(1)),
         }
     }
 }
@@ -185,7 +186,7 @@ struct Running {
 /// When a job's answering began and ended here: a job that has begun and
 /// not ended is sure to take at least the time since it began.
 #[derive(Default)]
-struct Here {
+pub(super) struct Here {
     began: OnceLock<Instant>,
     ended: OnceLock<Instant>,
 }
@@ -245,13 +246,14 @@ impl Simulator {
                 cancelled: Vec::new(),
                 out: 0,
                 rx,
-                answer: |lent: Lent, here: Arc<Here>| {
+                answer: |lent: Lent| {
                     let tx = tx.clone();
                     scope.spawn(move || {
                         let Lent {
                             slot,
                             job,
                             mut kept,
+                            here,
                         } = lent;
                         let began = *here.began.get_or_init(Instant::now);
                         // A panic goes to the simulation's thread, which
@@ -316,7 +318,7 @@ struct Simulation<F> {
     stats: Stats,
 }
 
-impl<F: FnMut(Lent, Arc<Here>)> Simulation<F> {
+impl<F: FnMut(Lent)> Simulation<F> {
     fn run(
         &mut self,
         board: &Board,
@@ -345,14 +347,15 @@ impl<F: FnMut(Lent, Arc<Here>)> Simulation<F> {
                     self.stats.handed += job.known.len() as u64;
                     self.driver_spent(timed, 0);
                 }
+                let here = Arc::new(Here::default());
                 self.running.push(Running {
                     id: job.id,
                     start: self.clock,
                     worker,
                     answered: None,
-                    here: Arc::default(),
+                    here: here.clone(),
                 });
-                self.tables.hand(worker, job);
+                self.tables.hand(worker, job, here);
                 self.stats.jobs += 1;
             }
             if driver.answer().is_some() {
@@ -418,10 +421,8 @@ impl<F: FnMut(Lent, Arc<Here>)> Simulation<F> {
     /// Moves the clock on by the driver's own work, begun at `timed`, in
     /// which it searched `nodes` itself.
     fn driver_spent(&mut self, timed: Instant, nodes: u64) {
-        let spent = match self.how.clock {
-            JobClock::Measured => timed.elapsed().as_micros() as u64,
-            JobClock::Nodes { per_us } => nodes.div_ceil(per_us.max(1)),
-        };
+        let micros = timed.elapsed().as_micros() as u64;
+        let spent = self.how.clock.took(micros, nodes);
         self.clock += spent;
         self.driver_us += spent;
     }
@@ -522,15 +523,8 @@ impl<F: FnMut(Lent, Arc<Here>)> Simulation<F> {
             let Some(lent) = self.tables.lend() else {
                 break;
             };
-            let id = lent.job.id;
-            let here = self
-                .running
-                .iter()
-                .chain(self.cancelled.iter().map(|c| &c.r))
-                .find(|r| r.id == id)
-                .map_or_else(Arc::default, |r| r.here.clone());
             self.out += 1;
-            (self.answer)(lent, here);
+            (self.answer)(lent);
         }
     }
 
@@ -543,7 +537,7 @@ impl<F: FnMut(Lent, Arc<Here>)> Simulation<F> {
             .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
         let mut result = result.expect("the driver's jobs are valid");
         result.micros = a.micros;
-        let took = self.how.clock.of_job(&result, a.micros);
+        let took = self.how.clock.took(a.micros, result.nodes);
         if let Some(r) = self.running.iter_mut().find(|r| r.id == a.id) {
             r.answered = Some((result, took));
         } else if let Some(at) = self.cancelled.iter().position(|c| c.r.id == a.id) {

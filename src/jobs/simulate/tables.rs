@@ -4,7 +4,10 @@
 
 use std::collections::VecDeque;
 
+use std::sync::Arc;
+
 use super::super::job::{Job, Kept};
+use super::Here;
 
 /// The tables, one per group of `per_table` workers, within `budget`
 /// bytes.
@@ -35,7 +38,7 @@ struct Slot {
 }
 
 enum Task {
-    Answer(Job),
+    Answer(Job, Arc<Here>),
     Drop,
 }
 
@@ -44,6 +47,8 @@ pub(super) struct Lent {
     pub slot: usize,
     pub job: Job,
     pub kept: Option<Kept>,
+    /// Where its answering tells when it began and ended.
+    pub here: Arc<Here>,
 }
 
 impl Tables {
@@ -104,14 +109,15 @@ impl Tables {
     /// Gives `job` to `worker`'s table, to answer after what it was given
     /// before, and drops the least recently used other tables while all
     /// of them would take more than the budget.
-    pub(super) fn hand(&mut self, worker: usize, job: Job) {
+    pub(super) fn hand(&mut self, worker: usize, job: Job, here: Arc<Here>) {
         let at = self.slot(worker);
         let need = job.table_bytes().unwrap_or(0);
         self.handed += 1;
         let slot = &mut self.slots[at];
         slot.bytes = slot.bytes.max(need);
         slot.last = self.handed;
-        slot.waiting.push_back((self.handed, Task::Answer(job)));
+        slot.waiting
+            .push_back((self.handed, Task::Answer(job, here)));
         while self.slots.iter().map(|s| s.bytes).sum::<usize>() > self.budget {
             let oldest = (0..self.slots.len())
                 .filter(|&i| i != at && self.slots[i].bytes > 0)
@@ -136,12 +142,13 @@ impl Tables {
                 .1;
             let slot = &mut self.slots[at];
             match slot.waiting.pop_front().map(|(_, task)| task) {
-                Some(Task::Answer(job)) => {
+                Some(Task::Answer(job, here)) => {
                     slot.lent = true;
                     return Some(Lent {
                         slot: at,
                         job,
                         kept: slot.kept.take(),
+                        here,
                     });
                 }
                 Some(Task::Drop) => slot.kept = None,
