@@ -79,9 +79,10 @@ impl Compact {
     /// cells, values summing to at most 2^28.
     pub(crate) fn new(board: &Board, table_bytes: usize) -> Option<Compact> {
         let g = Geometry::of(board)?;
+        let table = Table::new(table_bytes, g.n() * g.n());
         Some(Compact {
             g,
-            table: Table::new(table_bytes),
+            table,
             durable: None,
         })
     }

@@ -1,12 +1,20 @@
-//! The compact search's transposition table: buckets of two entries, one
-//! cache line each, read and written without locks.
+//! The compact search's transposition table: one cache line a bucket, read
+//! and written without locks, every hit verified against the whole position.
 //!
-//! An entry is four words: the two sets of the position (the whole
-//! position, so a hit is a verified hit), the packed result, and a check
-//! word mixed from the other three. Two threads writing one entry at once
-//! can leave words of both; the check word then no longer matches, and the
-//! reader sees a miss. The memory comes zeroed from the allocator, which
-//! for a large table maps fresh pages: nothing is touched until used.
+//! A bucket holds its entries in one of two layouts, chosen by the board:
+//! - **Narrow** (boards of at most 32 cells): the whole position fits one
+//!   word, `own | opp << 32`, so an entry is two words and a bucket holds
+//!   four. An entry is the key mixed with its data, and the data
+//!   (Hyatt's lockless scheme): only the two words written together give
+//!   back the key.
+//! - **Wide** (up to 64 cells): an entry is four words: the two sets, the
+//!   packed result, and a check word mixed from the other three; a bucket
+//!   holds two.
+//!
+//! Two threads writing one entry at once can leave words of both; the key
+//! (narrow) or the check word (wide) then no longer matches, and the reader
+//! sees a miss. The memory comes zeroed from the allocator, which for a
+//! large table maps fresh pages: nothing is touched until used.
 
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
@@ -30,17 +38,30 @@ struct Bucket([AtomicU64; 8]);
 
 const _: () = assert!(std::mem::size_of::<Bucket>() == 64);
 
+/// How a bucket's eight words hold entries; see the module's text.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Layout {
+    Narrow,
+    Wide,
+}
+
 pub(crate) struct Table {
     buckets: Box<[Bucket]>,
     mask: usize,
+    layout: Layout,
 }
 
 const NO_MOVE: u64 = 127;
 
 impl Table {
     /// A table of at most `bytes` (at least one bucket), fewer if the
-    /// memory is not there.
-    pub(crate) fn new(bytes: usize) -> Table {
+    /// memory is not there, for positions of a board of `cells` cells.
+    pub(crate) fn new(bytes: usize, cells: usize) -> Table {
+        let layout = if cells <= 32 {
+            Layout::Narrow
+        } else {
+            Layout::Wide
+        };
         let mut count = (bytes / 64).max(1);
         if !count.is_power_of_two() {
             count = count.next_power_of_two() / 2;
@@ -50,6 +71,7 @@ impl Table {
                 return Table {
                     buckets,
                     mask: count - 1,
+                    layout,
                 };
             }
             assert!(count > 1, "no memory for one table bucket");
@@ -87,50 +109,120 @@ impl Table {
     #[inline]
     pub(crate) fn probe(&self, pos: Pos) -> Option<Hit> {
         let b = self.bucket(pos);
-        for slot in 0..2 {
-            let w = &b.0[slot * 4..slot * 4 + 4];
-            let (own, opp) = (w[0].load(Relaxed), w[1].load(Relaxed));
-            if own != pos.own.bits() || opp != pos.opp.bits() {
-                continue;
+        match self.layout {
+            Layout::Narrow => {
+                let key = narrow_key(pos);
+                for w in b.0.chunks_exact(2) {
+                    let data = w[1].load(Relaxed);
+                    if w[0].load(Relaxed) == key ^ scramble(data) {
+                        return unpack(data);
+                    }
+                }
             }
-            let (data, check) = (w[2].load(Relaxed), w[3].load(Relaxed));
-            if check != mix(own, opp, data) {
-                continue;
+            Layout::Wide => {
+                for w in b.0.chunks_exact(4) {
+                    let (own, opp) = (w[0].load(Relaxed), w[1].load(Relaxed));
+                    if own != pos.own.bits() || opp != pos.opp.bits() {
+                        continue;
+                    }
+                    let (data, check) = (w[2].load(Relaxed), w[3].load(Relaxed));
+                    if check != mix(own, opp, data) {
+                        continue;
+                    }
+                    return unpack(data);
+                }
             }
-            return unpack(data);
         }
         None
     }
 
     /// Stores `hit` for `pos`: over its own entry, else over the entry
-    /// with the smaller subtree (the second on a tie).
+    /// with the smallest subtree (on a tie, the first from a slot that
+    /// depends on the position, so that no slot keeps an old entry for
+    /// good while its neighbours turn over).
     #[inline]
     pub(crate) fn store(&self, pos: Pos, hit: Hit) {
         let b = self.bucket(pos);
-        let remaining = |slot: usize| {
-            let data = b.0[slot * 4 + 2].load(Relaxed);
-            (data >> 34) & 127
-        };
-        let (own, opp) = (pos.own.bits(), pos.opp.bits());
-        let mine = |slot: usize| {
-            b.0[slot * 4].load(Relaxed) == own && b.0[slot * 4 + 1].load(Relaxed) == opp
-        };
-        let slot = if mine(0) {
-            0
-        } else if mine(1) {
-            1
-        } else if remaining(0) < remaining(1) {
-            0
-        } else {
-            1
-        };
         let data = pack(hit);
-        let w = &b.0[slot * 4..slot * 4 + 4];
-        w[0].store(own, Relaxed);
-        w[1].store(opp, Relaxed);
-        w[2].store(data, Relaxed);
-        w[3].store(mix(own, opp, data), Relaxed);
+        match self.layout {
+            Layout::Narrow => {
+                let key = narrow_key(pos);
+                let slot = victim(
+                    b,
+                    2,
+                    |w| w[0].load(Relaxed) == key ^ scramble(w[1].load(Relaxed)),
+                    1,
+                    pos,
+                );
+                let w = &b.0[slot * 2..slot * 2 + 2];
+                w[0].store(key ^ scramble(data), Relaxed);
+                w[1].store(data, Relaxed);
+            }
+            Layout::Wide => {
+                let (own, opp) = (pos.own.bits(), pos.opp.bits());
+                let mine = |w: &[AtomicU64]| w[0].load(Relaxed) == own && w[1].load(Relaxed) == opp;
+                let slot = victim(b, 4, mine, 2, pos);
+                let w = &b.0[slot * 4..slot * 4 + 4];
+                w[0].store(own, Relaxed);
+                w[1].store(opp, Relaxed);
+                w[2].store(data, Relaxed);
+                w[3].store(mix(own, opp, data), Relaxed);
+            }
+        }
     }
+}
+
+/// The slot of bucket `b` (entries of `width` words, the data word at
+/// `data`) that a store for `pos` writes over: the one `mine` recognises,
+/// else the one with the fewest plies below it.
+#[inline(always)]
+fn victim(
+    b: &Bucket,
+    width: usize,
+    mine: impl Fn(&[AtomicU64]) -> bool,
+    data: usize,
+    pos: Pos,
+) -> usize {
+    let slots = 8 / width;
+    let remaining = |slot: usize| (b.0[slot * width + data].load(Relaxed) >> 34) & 127;
+    if let Some(slot) = (0..slots).find(|&s| mine(&b.0[s * width..s * width + width])) {
+        return slot;
+    }
+    let start = (pos.own.bits() ^ pos.opp.bits()) as usize % slots;
+    let mut best = start;
+    for k in 1..slots {
+        let s = (start + k) % slots;
+        if remaining(s) < remaining(best) {
+            best = s;
+        }
+    }
+    best
+}
+
+/// The whole position of a board of at most 32 cells, as one word.
+#[inline(always)]
+fn narrow_key(pos: Pos) -> u64 {
+    pos.own.bits() | pos.opp.bits() << 32
+}
+
+/// The inverse of [`narrow_key`].
+#[inline(always)]
+fn narrow_pos(key: u64) -> Pos {
+    Pos {
+        own: Cells(key & 0xFFFF_FFFF),
+        opp: Cells(key >> 32),
+    }
+}
+
+/// Spreads a data word over the other 63 bits, so that the key read back
+/// from words of two different entries is as good as random, never the
+/// key of a position by some pattern in the data. The top bit is set: no
+/// key of 32 cells or fewer has it, so an all-zero slot is never a hit.
+#[inline(always)]
+fn scramble(data: u64) -> u64 {
+    let mut h = data.wrapping_mul(0xFF51_AFD7_ED55_8CCD);
+    h ^= h >> 33;
+    h.wrapping_mul(0xC4CE_B9FE_1A85_EC53) | 1 << 63
 }
 
 impl Table {
@@ -157,17 +249,36 @@ impl Table {
         out
     }
 
-    /// Every entry that reads whole, with its plies.
+    /// Every entry that reads whole, with its plies. A narrow entry caught
+    /// half-written reads as some other key, as good as random; it is left
+    /// out unless that key is a position (no cell both sides') that hashes
+    /// to this bucket.
     fn each_entry(&self, mut f: impl FnMut(Entry, u32)) {
         for b in self.buckets.iter() {
-            for w in b.0.chunks_exact(4) {
-                let (own, opp) = (w[0].load(Relaxed), w[1].load(Relaxed));
-                let (data, check) = (w[2].load(Relaxed), w[3].load(Relaxed));
-                if check != mix(own, opp, data) {
-                    continue;
+            match self.layout {
+                Layout::Narrow => {
+                    for w in b.0.chunks_exact(2) {
+                        let data = w[1].load(Relaxed);
+                        let pos = narrow_pos(w[0].load(Relaxed) ^ scramble(data));
+                        if pos.own.meets(pos.opp) || !std::ptr::eq(self.bucket(pos), b) {
+                            continue;
+                        }
+                        if let Some(hit) = unpack(data) {
+                            f([pos.own.bits(), pos.opp.bits(), data], hit.remaining);
+                        }
+                    }
                 }
-                if let Some(hit) = unpack(data) {
-                    f([own, opp, data], hit.remaining);
+                Layout::Wide => {
+                    for w in b.0.chunks_exact(4) {
+                        let (own, opp) = (w[0].load(Relaxed), w[1].load(Relaxed));
+                        let (data, check) = (w[2].load(Relaxed), w[3].load(Relaxed));
+                        if check != mix(own, opp, data) {
+                            continue;
+                        }
+                        if let Some(hit) = unpack(data) {
+                            f([own, opp, data], hit.remaining);
+                        }
+                    }
                 }
             }
         }
@@ -256,136 +367,182 @@ mod tests {
         }
     }
 
+    /// A position of board `cells` big, different for each `k` below 2^12.
+    fn pos(cells: usize, k: u64) -> Pos {
+        let half = cells as u32 / 2;
+        Pos {
+            own: Cells(k & 0xFFF),
+            opp: Cells((k * 7 + 1) % (1 << 12) << half),
+        }
+    }
+
+    /// Board sizes that give each layout, at its largest and smallest.
+    const BOARDS: [usize; 4] = [25, 32, 36, 64];
+
     #[test]
     fn a_fresh_table_has_no_entries() {
-        let t = Table::new(1 << 12);
-        assert_eq!(
-            t.probe(Pos {
-                own: Cells(0),
-                opp: Cells(0)
-            }),
-            None
-        );
-        assert_eq!(
-            t.probe(Pos {
-                own: Cells(1),
-                opp: Cells(2)
-            }),
-            None
-        );
+        for cells in BOARDS {
+            let t = Table::new(1 << 12, cells);
+            for p in [
+                Pos {
+                    own: Cells(0),
+                    opp: Cells(0),
+                },
+                pos(cells, 0),
+                pos(cells, 9),
+            ] {
+                assert_eq!(t.probe(p), None);
+            }
+            assert_eq!(t.deepest(10, 0), Vec::<Entry>::new());
+        }
     }
 
     #[test]
     fn stores_come_back_whole() {
-        let t = Table::new(1 << 16);
-        for (k, v) in [(1u64, -7), (2, i32::MIN / 4), (3, i32::MAX / 4)] {
-            let pos = Pos {
-                own: Cells(k),
-                opp: Cells(k << 30),
+        for cells in BOARDS {
+            let t = Table::new(1 << 16, cells);
+            for (k, v) in [(1u64, -7), (2, i32::MIN / 4), (3, i32::MAX / 4)] {
+                t.store(pos(cells, k), hit(v, k as u32));
+                assert_eq!(t.probe(pos(cells, k)), Some(hit(v, k as u32)));
+            }
+            let none = Hit {
+                best: None,
+                ..hit(0, 64)
             };
-            t.store(pos, hit(v, k as u32));
-            assert_eq!(t.probe(pos), Some(hit(v, k as u32)));
-        }
-        let none = Hit {
-            best: None,
-            ..hit(0, 64)
-        };
-        t.store(
-            Pos {
-                own: Cells(9),
+            let empty = Pos {
+                own: Cells(0),
                 opp: Cells(0),
-            },
-            none,
-        );
-        assert_eq!(
-            t.probe(Pos {
-                own: Cells(9),
-                opp: Cells(0)
-            }),
-            Some(none)
-        );
+            };
+            t.store(empty, none);
+            assert_eq!(t.probe(empty), Some(none));
+            // The whole board as one player's, the other's as well.
+            let full = Cells(if cells == 64 { !0 } else { (1 << cells) - 1 });
+            for p in [
+                Pos {
+                    own: full,
+                    opp: Cells(0),
+                },
+                Pos {
+                    own: Cells(0),
+                    opp: full,
+                },
+            ] {
+                t.store(p, hit(11, 0));
+                assert_eq!(t.probe(p), Some(hit(11, 0)));
+            }
+        }
     }
 
     #[test]
-    fn a_bucket_keeps_the_larger_subtree() {
-        // One bucket: every position lands in it.
-        let t = Table::new(64);
-        let (a, b, c) = (
-            Pos {
-                own: Cells(1),
-                opp: Cells(0),
-            },
-            Pos {
-                own: Cells(2),
-                opp: Cells(0),
-            },
-            Pos {
-                own: Cells(4),
-                opp: Cells(0),
-            },
-        );
-        t.store(a, hit(1, 10));
-        t.store(b, hit(2, 3));
-        t.store(c, hit(3, 5));
-        assert_eq!(t.probe(a), Some(hit(1, 10)));
-        assert_eq!(t.probe(b), None);
-        assert_eq!(t.probe(c), Some(hit(3, 5)));
+    fn a_bucket_keeps_the_larger_subtrees() {
+        for cells in BOARDS {
+            // One bucket: every position lands in it.
+            let t = Table::new(64, cells);
+            let slots = match t.layout {
+                Layout::Narrow => 4,
+                Layout::Wide => 2,
+            };
+            // Full of deep entries, then shallower ones: only one of those
+            // stays, over the shallowest deep one.
+            for k in 0..slots {
+                t.store(pos(cells, k), hit(k as i32, 10 + k as u32));
+            }
+            for k in 0..slots {
+                assert_eq!(t.probe(pos(cells, k)), Some(hit(k as i32, 10 + k as u32)));
+            }
+            t.store(pos(cells, 100), hit(-1, 3));
+            t.store(pos(cells, 101), hit(-2, 5));
+            assert_eq!(t.probe(pos(cells, 0)), None);
+            assert_eq!(t.probe(pos(cells, 100)), None);
+            assert_eq!(t.probe(pos(cells, 101)), Some(hit(-2, 5)));
+            for k in 1..slots {
+                assert_eq!(t.probe(pos(cells, k)), Some(hit(k as i32, 10 + k as u32)));
+            }
+            // A position's own entry is written over, whatever its depth.
+            t.store(pos(cells, 1), hit(7, 1));
+            assert_eq!(t.probe(pos(cells, 1)), Some(hit(7, 1)));
+        }
+    }
+
+    #[test]
+    fn equal_depths_turn_over_every_slot() {
+        for cells in BOARDS {
+            let t = Table::new(64, cells);
+            for k in 0..200 {
+                t.store(pos(cells, k), hit(k as i32, 6));
+            }
+            // Of many stores of one depth, the last few are all still there.
+            let kept = (0..200)
+                .filter(|&k| t.probe(pos(cells, k)).is_some())
+                .count();
+            let slots = if cells <= 32 { 4 } else { 2 };
+            assert_eq!(kept, slots);
+            assert!(t.probe(pos(cells, 199)).is_some());
+            let old = (0..150)
+                .filter(|&k| t.probe(pos(cells, k)).is_some())
+                .count();
+            assert!(old < slots, "{old} of the first stores stayed for good");
+        }
     }
 
     #[test]
     fn a_torn_entry_is_a_miss() {
-        let t = Table::new(64);
-        let pos = Pos {
-            own: Cells(3),
-            opp: Cells(12),
-        };
-        t.store(pos, hit(40, 6));
-        // Another result's data word over this entry, as a race could leave it.
-        let slot = (0..2)
-            .find(|&s| t.buckets[0].0[s * 4].load(Relaxed) == 3)
-            .unwrap();
-        t.buckets[0].0[slot * 4 + 2].store(pack(hit(41, 6)), Relaxed);
-        assert_eq!(t.probe(pos), None);
+        for cells in BOARDS {
+            let t = Table::new(1 << 16, cells);
+            let p = pos(cells, 3);
+            t.store(p, hit(40, 6));
+            // Another result's data word over this entry, as a race could leave it.
+            let (width, data) = match t.layout {
+                Layout::Narrow => (2, 1),
+                Layout::Wide => (4, 2),
+            };
+            let b = t.bucket(p);
+            let slot = (0..8 / width)
+                .find(|&s| b.0[s * width + data].load(Relaxed) == pack(hit(40, 6)))
+                .unwrap();
+            b.0[slot * width + data].store(pack(hit(41, 6)), Relaxed);
+            assert_eq!(t.probe(p), None);
+            assert_eq!(t.deepest(10, 0), Vec::<Entry>::new());
+        }
     }
 
     #[test]
     fn the_deepest_entries_are_kept_and_come_back() {
-        let t = Table::new(1 << 16);
-        let pos = |k: u64| Pos {
-            own: Cells(k),
-            opp: Cells(k << 32),
-        };
-        for k in 1..=300u64 {
-            t.store(pos(k), hit(k as i32, (k % 30) as u32));
+        for cells in BOARDS {
+            let t = Table::new(1 << 16, cells);
+            for k in 1..=300u64 {
+                t.store(pos(cells, k), hit(k as i32, (k % 30) as u32));
+            }
+            let kept = t.deepest(40, 5);
+            assert!(!kept.is_empty() && kept.len() <= 40, "{}", kept.len());
+            let plies = |e: &Entry| unpack(e[2]).unwrap().remaining;
+            let least = kept.iter().map(plies).min().unwrap();
+            // Nothing left out is deeper than what was kept, and the floor holds.
+            assert!(least >= 5);
+            let deeper_left = (1..=300u64)
+                .filter(|&k| t.probe(pos(cells, k)).is_some_and(|h| h.remaining > least))
+                .count();
+            assert_eq!(
+                deeper_left,
+                kept.iter().filter(|e| plies(e) > least).count()
+            );
+            let fresh = Table::new(1 << 16, cells);
+            for &e in &kept {
+                assert!(fresh.restore(e, |_, _| true));
+            }
+            for e in &kept {
+                let p = Pos {
+                    own: Cells(e[0]),
+                    opp: Cells(e[1]),
+                };
+                assert!(t.probe(p).is_some());
+                assert_eq!(fresh.probe(p), t.probe(p));
+            }
+            // An entry the board refuses, or whose data word is not one, is not stored.
+            let other = Table::new(1 << 16, cells);
+            assert!(!other.restore(kept[0], |_, _| false));
+            assert!(!other.restore([1, 2, 0], |_, _| true));
+            assert_eq!(other.deepest(10, 0), Vec::<Entry>::new());
         }
-        let kept = t.deepest(40, 5);
-        assert!(!kept.is_empty() && kept.len() <= 40, "{}", kept.len());
-        let plies = |e: &Entry| unpack(e[2]).unwrap().remaining;
-        let least = kept.iter().map(plies).min().unwrap();
-        // Nothing left out is deeper than what was kept, and the floor holds.
-        assert!(least >= 5);
-        let deeper_left = (1..=300u64)
-            .filter(|&k| t.probe(pos(k)).is_some_and(|h| h.remaining > least))
-            .count();
-        assert_eq!(
-            deeper_left,
-            kept.iter().filter(|e| plies(e) > least).count()
-        );
-        let fresh = Table::new(1 << 16);
-        for &e in &kept {
-            assert!(fresh.restore(e, |_, _| true));
-        }
-        for e in &kept {
-            let p = Pos {
-                own: Cells(e[0]),
-                opp: Cells(e[1]),
-            };
-            assert_eq!(fresh.probe(p), t.probe(p));
-        }
-        // An entry the board refuses, or whose data word is not one, is not stored.
-        let other = Table::new(1 << 16);
-        assert!(!other.restore(kept[0], |_, _| false));
-        assert!(!other.restore([1, 2, 0], |_, _| true));
-        assert_eq!(other.deepest(10, 0), Vec::<Entry>::new());
     }
 }
