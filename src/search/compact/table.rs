@@ -372,7 +372,7 @@ mod tests {
         let half = cells as u32 / 2;
         Pos {
             own: Cells(k & 0xFFF),
-            opp: Cells((k * 7 + 1) % (1 << 12) << half),
+            opp: Cells(((k * 7 + 1) % (1 << 12)) << half),
         }
     }
 
