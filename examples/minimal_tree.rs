@@ -8,8 +8,8 @@
 //! One line per input: empty cells, reachable positions, the engine's answer
 //! and nodes (one thread), the minimal tree (nodes, counted as a tree) and
 //! the minimal graph (distinct positions in it), and the engine's nodes over
-//! each. Then, by plies left from 5 up (where the engine's nodes are
-//! positions it looks up in its table; the last four plies of a solve are
+//! each. Then, by plies left from 6 up (where the engine's nodes are
+//! positions it looks up in its table; the last five plies of a solve are
 //! written out and counted otherwise): the engine's nodes there, the
 //! minimal graph's, their ratio, and the share of the engine's cut-offs
 //! made by the first move it searched (the `counters` feature; without it
@@ -395,18 +395,25 @@ fn measure(path: &str) -> Result<Row, Box<dyn std::error::Error>> {
     })
 }
 
+/// The last plies of a solve, which the engine writes out.
+const WRITTEN_OUT: u32 = 5;
+
 fn print_depths(r: &Row) {
     let interior: u64 = r
         .engine_by_depth
         .iter()
-        .filter(|d| d.remaining >= 5)
+        .filter(|d| d.remaining > WRITTEN_OUT)
         .map(|d| d.nodes)
         .sum();
     println!(
         "    {:>9} {:>13} {:>12} {:>9} {:>10}",
         "remaining", "engine", "min_graph", "eng/graph", "first_cut"
     );
-    for d in r.engine_by_depth.iter().filter(|d| d.remaining >= 5) {
+    for d in r
+        .engine_by_depth
+        .iter()
+        .filter(|d| d.remaining > WRITTEN_OUT)
+    {
         let graph = r
             .graph_by_empties
             .get(d.remaining as usize)
@@ -421,14 +428,18 @@ fn print_depths(r: &Row) {
             100.0 * d.first_cuts as f64 / d.cuts.max(1) as f64
         );
     }
-    // Below 5 plies the engine counts the positions its written-out last
-    // plies play, not the ones it looks up: one figure for all of them.
+    // There the engine counts the positions its written-out last plies
+    // play, not the ones it looks up: one figure for all of them.
     if !r.engine_by_depth.is_empty() {
-        let graph: u64 = r.graph_by_empties.iter().take(5).sum();
+        let graph: u64 = r
+            .graph_by_empties
+            .iter()
+            .take(WRITTEN_OUT as usize + 1)
+            .sum();
         let engine = r.engine_nodes.saturating_sub(interior);
         println!(
             "    {:>9} {:>13} {:>12} {:>9.2}",
-            "0-4",
+            format!("0-{WRITTEN_OUT}"),
             engine,
             graph,
             engine as f64 / graph.max(1) as f64

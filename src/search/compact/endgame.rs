@@ -1,8 +1,8 @@
 //! The last plies of the compact search, one function per number of
 //! plies left, written out: no table and no bounds, which cost more than
-//! these nodes do. `last_two` serves depth-limited searches; `end_two`,
-//! `end_three` and `end_four` a search that goes to the end of the game,
-//! where every node's plies left are its empty cells. Each gives the
+//! these nodes do. `last_two` serves depth-limited searches; `end_two` to
+//! `end_five` a search that goes to the end of the game, where every
+//! node's plies left are its empty cells. Each gives the
 //! minimax value by definition; only the unrolling is new (the argument
 //! for each shortcut is in `../README.md`). Like every end solver they
 //! count the positions they move into, not their own: the caller has
@@ -90,6 +90,27 @@ impl Run<'_> {
         for (cell, flips, gain) in self.by_gain::<4>(pos) {
             w.nodes += 1;
             let v = gain - self.end_three(g.play(pos, cell, flips), gain - alpha, w);
+            if v > best {
+                best = v;
+                if v >= beta {
+                    break;
+                }
+                alpha = alpha.max(v);
+            }
+        }
+        best
+    }
+
+    /// The last five moves of the game, as [`Run::end_four`] does four.
+    #[inline(always)]
+    pub(super) fn end_five(&self, pos: Pos, window: Window<i32>, w: &mut Worker<'_>) -> i32 {
+        let g = self.g;
+        let Window { mut alpha, beta } = window;
+        let mut best = i32::MIN;
+        for (cell, flips, gain) in self.by_gain::<5>(pos) {
+            w.nodes += 1;
+            let reply = Window::new(gain - beta, gain - alpha);
+            let v = gain - self.end_four(g.play(pos, cell, flips), reply, w);
             if v > best {
                 best = v;
                 if v >= beta {

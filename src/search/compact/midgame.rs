@@ -224,7 +224,7 @@ pub(super) struct Run<'a> {
     /// Every node's plies left are its empty cells: the search goes to the
     /// end of the game (both fall by one a ply, so this holds for the
     /// whole tree or for none of it), and the last plies are solved by
-    /// [`Run::end_two`], [`Run::end_three`] and [`Run::end_four`].
+    /// [`Run::end_two`] up to [`Run::end_five`].
     pub(super) to_end: bool,
     /// The store, for positions with enough plies left.
     durable: Option<&'a Durable>,
@@ -297,6 +297,15 @@ impl Run<'_> {
             return least;
         }
 
+        // In a solve, the last five plies are written out: cheaper than the
+        // table, whose probe misses the cache more often than not.
+        if remaining == 5 && self.to_end {
+            let before = w.nodes;
+            let v = score + self.end_five(pos, Window::new(alpha - score, beta - score), w);
+            w.report_later(w.nodes - before);
+            return v;
+        }
+
         // Step 2. The table: a bound for exactly these plies may end the
         // node; any entry's move is tried first.
         let mut first = None;
@@ -341,16 +350,7 @@ impl Run<'_> {
             unsafe { std::slice::from_raw_parts_mut(buf.as_mut_ptr().cast::<Child>(), count) };
 
         // Step 4. Enhanced transposition cut-off: a child already known to
-        // be bad enough for the opponent ends the node unsearched. Below
-        // that, in a solve (where a node has as few children as plies
-        // left), the children's buckets are only asked for, so that their
-        // misses overlap with this node's work and with each other; on a
-        // wide board most of them would never be read.
-        if self.to_end && remaining > TABLE_MIN && remaining < ETC_MIN {
-            for c in children.iter() {
-                self.table.prefetch(g.play(pos, c.cell, c.flips));
-            }
-        }
+        // be bad enough for the opponent ends the node unsearched.
         if remaining >= ETC_MIN {
             // Ask for every bucket before reading any: the misses overlap.
             for c in children.iter() {
