@@ -9,7 +9,7 @@ use pyo3::types::PyBytes;
 use stakeraid::api::{self, Grid, PositionError};
 use stakeraid::{
     input_text, legal_moves, parse_problem, Board, Move as RustMove, MoveKind, Player, Problem,
-    SearchMode, Question,
+    Question, SearchMode,
 };
 
 use crate::errors::value_error;

@@ -4,6 +4,7 @@
 //! machines as it is.
 
 use std::path::PathBuf;
+use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 
 use pyo3::exceptions::{PyOSError, PyTypeError};
@@ -11,12 +12,13 @@ use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
 use stakeraid::api::{self, Grid};
-use stakeraid::jobs::{max_split, run_job as run_one, Driver, Hint, Job, JobResult, Settings, Share};
+use stakeraid::jobs::{max_split, run_job_until, Driver, Hint, Job, JobResult, Settings, Share};
 use stakeraid::search::RootValue;
 use stakeraid::store::{Store, StoreError};
 use stakeraid::{check_move, Move};
 
 use crate::errors::value_error;
+use crate::stop::StopToken;
 
 fn store_error(e: StoreError) -> PyErr {
     match e {
@@ -260,12 +262,22 @@ impl PySplitSolve {
 
 /// Answers one job (JSON text from `SplitSolve.take_jobs`) with the exact
 /// engine on `threads` threads, the interpreter released, and returns the
-/// result as JSON text for `SplitSolve.finish`.
+/// result as JSON text for `SplitSolve.finish`. With `stop`, stopping that
+/// token gives the job up: a job the driver no longer needs.
 #[pyfunction]
-#[pyo3(signature = (job, threads = 1))]
-pub(crate) fn run_job(py: Python<'_>, job: &str, threads: usize) -> PyResult<String> {
+#[pyo3(signature = (job, threads = 1, stop = None))]
+pub(crate) fn run_job(
+    py: Python<'_>,
+    job: &str,
+    threads: usize,
+    stop: Option<&StopToken>,
+) -> PyResult<String> {
     let job: Job = serde_json::from_str(job).map_err(value_error)?;
     let threads = threads.min(api::MAX_THREADS);
-    let result = py.detach(|| run_one(&job, threads)).map_err(value_error)?;
+    let halt = Arc::new(AtomicBool::new(false));
+    let _held = stop.map(|token| token.hold(&halt));
+    let result = py
+        .detach(|| run_job_until(&job, threads, Some(halt)))
+        .map_err(value_error)?;
     serde_json::to_string(&result).map_err(value_error)
 }

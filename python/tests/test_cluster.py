@@ -3,6 +3,7 @@ solve at several split depths, with a task per job or an actor per node,
 a worker that dies mid-job is replaced and the answer is unchanged, and a
 driver started again on its store resumes."""
 
+import json
 import os
 import random
 import stat
@@ -68,6 +69,48 @@ def test_the_time_left_for_the_known_jobs():
     stats = dict(done=10, running=4, queued=16, seconds=5.0)
     assert cluster.known_left(stats) == pytest.approx(10.0)
     assert cluster.known_left(dict(stats, done=0)) is None
+
+
+def test_a_node_runner_gives_up_its_jobs_running_or_queued():
+    # Jobs of minutes each (6x6, 25 empty cells, one thread): only giving
+    # them up brings them back in time. The node has two CPUs, so the third
+    # job waits in the runner's queue and is given up before it starts.
+    position = random_position(random.Random(3), 6, 25)
+    grid = (position.values, position.cells, position.to_move)
+    driver = stakeraid._core.SplitSolve(grid, None, split=1, speculate=True)
+    jobs = driver.take_jobs(3)
+    assert len(jobs) == 3
+    runners = cluster._NodeRunners(ray, stakeraid.run_job)
+    refs = [runners.submit(job, 0, 0) for job in jobs]
+    ray.wait(refs, num_returns=1, timeout=2.0)
+    for ref, job in zip(reversed(refs), reversed(jobs)):
+        assert runners.give_up(ref, cluster._job_id(job))
+    done, _ = ray.wait(refs, num_returns=3, timeout=60)
+    assert len(done) == 3, "a job given up ran on"
+    for ref in refs:
+        assert json.loads(ray.get(ref))["value"] is None
+        runners.release(ref)
+    assert runners.room(4) == [4]
+
+
+def test_jobs_given_up_leave_the_answer_unchanged(monkeypatch):
+    # Speculation and tests asked ahead make jobs unneeded as results come
+    # back: the per-node runner gives them up mid-search.
+    given_up = []
+    give_up = cluster._NodeRunners.give_up
+
+    def counted(self, ref, job_id):
+        given_up.append(job_id)
+        return give_up(self, ref, job_id)
+
+    monkeypatch.setattr(cluster._NodeRunners, "give_up", counted)
+    for seed in range(3):
+        position = random_position(random.Random(70 + seed), 5, 15)
+        direct = stakeraid.analyse(position, depth=15, threads=1)
+        answer = cluster.solve(position, 15, split=2, inline_plies=4, speculate=True,
+                               ahead=True, in_flight=8)
+        assert (answer["best"], answer["value"]) == (str(direct.best), direct.value), seed
+    assert given_up, "no job was given up"
 
 
 @pytest.mark.parametrize("per_node", [False, True], ids=["tasks", "per-node"])

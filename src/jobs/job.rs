@@ -1,6 +1,7 @@
 //! One job and the search that answers it: self-contained, so that any
 //! process with the library (or the Python package) can run it.
 
+use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 use std::sync::Arc;
 use std::time::Instant;
 
@@ -197,10 +198,22 @@ impl Job {
 /// Answers `job` with the fast exact engine on `threads` threads (0: one
 /// per core), on the process's kept table (see [`test`]).
 pub fn run_job(job: &Job, threads: usize) -> Result<JobResult, JobError> {
+    run_job_until(job, threads, None)
+}
+
+/// [`run_job`], given up as soon as `stop` is set: a job the driver no
+/// longer needs (see [`crate::jobs::Driver::unneeded`]). A job given up
+/// answers nothing, as one stopped at its budget (its value is `None`),
+/// and brings back no children: nobody asks for them.
+pub fn run_job_until(
+    job: &Job,
+    threads: usize,
+    stop: Option<Arc<AtomicBool>>,
+) -> Result<JobResult, JobError> {
     timed(job, |board, p| {
         in_pool(threads, |parallel| {
             let kept = |bytes, share| kept_on(&mut KEPT.lock(), board, bytes, share);
-            test_on(kept, board, p, job.asked(), &job.known, parallel)
+            test_on(kept, board, p, job.asked(), &job.known, parallel, stop)
         })
     })
 }
@@ -274,7 +287,7 @@ pub(super) fn test(board: &Board, p: Player, asked: Asked, parallel: bool) -> An
     // The lock is held only to take the engine: jobs side by side in one
     // process search on it together.
     let kept = |bytes, share| kept_on(&mut KEPT.lock(), board, bytes, share);
-    test_on(kept, board, p, asked, &[], parallel)
+    test_on(kept, board, p, asked, &[], parallel, None)
 }
 
 /// [`run_job`] on one thread with `kept` as the process's kept engine: a
@@ -282,7 +295,7 @@ pub(super) fn test(board: &Board, p: Player, asked: Asked, parallel: bool) -> An
 pub(super) fn run_job_kept(job: &Job, kept: &mut Option<Kept>) -> Result<JobResult, JobError> {
     timed(job, |board, p| {
         let kept = |bytes, share| kept_on(kept, board, bytes, share);
-        test_on(kept, board, p, job.asked(), &job.known, false)
+        test_on(kept, board, p, job.asked(), &job.known, false, None)
     })
 }
 
@@ -293,6 +306,7 @@ fn test_on(
     asked: Asked,
     known: &[Proof],
     parallel: bool,
+    stop: Option<Arc<AtomicBool>>,
 ) -> Answered {
     let Asked {
         plies,
@@ -320,9 +334,12 @@ fn test_on(
         let since = store.changes();
         (store, since)
     });
-    let (value, nodes) = engine.search_once(board, p, plies, window, most_nodes);
+    let given_up = stop.clone();
+    let (value, nodes) = engine.search_once(board, p, plies, window, most_nodes, stop);
+    let given_up = given_up.is_some_and(|stop| stop.load(Relaxed));
     let children = match value {
         Some(_) => Vec::new(),
+        None if given_up => Vec::new(),
         None => proved_children(&engine, board, p, plies),
     };
     let proofs = told.map_or_else(Vec::new, |(store, since)| store.proofs_since(since).0);

@@ -72,7 +72,7 @@ mod local;
 mod simulate;
 
 pub use driver::{Driver, DriverStats, Hint, Settings, SplitAnswer};
-pub use job::{run_job, Job, JobError, JobFault, JobResult, Proved, Share};
+pub use job::{run_job, run_job_until, Job, JobError, JobFault, JobResult, Proved, Share};
 pub use local::solve_local;
 pub use simulate::{simulate, Cluster, JobClock, Simulated, Simulator, TABLE_BUDGET};
 

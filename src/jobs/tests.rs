@@ -215,6 +215,48 @@ fn a_store_answers_what_was_proved() {
     }
 }
 
+/// A job whose stop flag is set gives up within moments, answering nothing
+/// and bringing back no children; one whose flag stays clear answers as
+/// `run_job` does.
+#[test]
+fn a_job_given_up_stops_and_answers_nothing() {
+    use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
+    use std::time::{Duration, Instant};
+    let _serial = KEPT_TABLE.lock();
+    // Minutes of search on one thread: only the flag can end it in time.
+    let (board, p) = position(11, 6, 30);
+    let job = super::Job::new(1, &board, p, 30, 0);
+    let stop = Arc::new(AtomicBool::new(false));
+    let setter = {
+        let stop = stop.clone();
+        std::thread::spawn(move || {
+            std::thread::sleep(Duration::from_millis(200));
+            stop.store(true, Relaxed);
+        })
+    };
+    let start = Instant::now();
+    let given_up = super::run_job_until(&job, 1, Some(stop)).unwrap();
+    setter.join().unwrap();
+    assert!(
+        start.elapsed() < Duration::from_secs(20),
+        "{:?}",
+        start.elapsed()
+    );
+    assert_eq!(given_up.value, None);
+    assert!(given_up.children.is_empty());
+    assert!(given_up.nodes > 0);
+
+    let (board, p) = position(12, 4, 10);
+    let job = super::Job::new(2, &board, p, 10, 0);
+    // Each on a fresh table, so that the second does not find the first's.
+    super::job::release_kept();
+    let clear = super::run_job_until(&job, 1, Some(Arc::new(AtomicBool::new(false)))).unwrap();
+    super::job::release_kept();
+    let plain = super::run_job(&job, 1).unwrap();
+    assert!(clear.value.is_some());
+    assert_eq!((clear.value, clear.nodes), (plain.value, plain.nodes));
+}
+
 /// A job that is not a position of its board, or asks for no plies or more
 /// than its empty cells, is refused with a reason.
 #[test]

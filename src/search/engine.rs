@@ -4,6 +4,7 @@
 //! only [`FastEngine`]; the play root, whose evaluations and reductions
 //! only the general engine has, holds that engine's `Searcher` itself.
 
+use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 
 use super::compact::Compact;
@@ -57,7 +58,7 @@ impl FastEngine {
 
     /// One search of `window` that nobody watches (a job of a split
     /// solve): the value or bound, `None` if it stopped on reaching
-    /// `most_nodes`, and the nodes.
+    /// `most_nodes` or on `stop` being set, and the nodes.
     pub(crate) fn search_once(
         &self,
         board: &Board,
@@ -65,8 +66,10 @@ impl FastEngine {
         remaining: u32,
         window: Window<i64>,
         most_nodes: Option<u64>,
+        stop: Option<Arc<AtomicBool>>,
     ) -> (Option<i64>, u64) {
-        let (deadline, progress) = (Deadline::none().with_nodes(most_nodes), Progress::default());
+        let deadline = Deadline::none().with_nodes(most_nodes).with_stop(stop);
+        let progress = Progress::default();
         let mut w = Worker::new(Signals {
             deadline: &deadline,
             progress: &progress,

@@ -263,9 +263,11 @@ class SplitSolve:
     @property
     def stats(self) -> dict: ...
 
-def run_job(job: str, threads: int = 1) -> str:
+def run_job(job: str, threads: int = 1, stop: StopToken | None = None) -> str:
     """Answers one job of a ``SplitSolve`` (the interpreter released) and
-    returns its result as JSON text for ``SplitSolve.finish``."""
+    returns its result as JSON text for ``SplitSolve.finish``. Stopping
+    ``stop`` gives the job up (a job the driver no longer needs): it then
+    answers nothing."""
 
 def grade_json(
     command: str | Sequence[str],

@@ -19,6 +19,7 @@ Needs the ``ray`` extra: ``pip install "stakeraid[ray]"``.
 from __future__ import annotations
 
 import argparse
+import inspect
 import json
 import logging
 import os
@@ -26,6 +27,7 @@ import secrets
 import signal
 import stat
 import sys
+import threading
 import time
 from typing import Any, Callable, Dict, List, Optional, Tuple
 
@@ -118,6 +120,11 @@ class _Tasks:
     def release(self, ref: Any, lost: bool = False) -> None:
         pass
 
+    def give_up(self, ref: Any, job_id: int) -> bool:
+        """A task is not told to give up (cancelling one races its result,
+        see ``_drive``): it runs to its end, its result not asked for."""
+        return False
+
 
 class _NodeRunners:
     """An actor per node running that node's jobs in threads of one
@@ -139,10 +146,43 @@ class _NodeRunners:
         # destroyed before its first call ("out of scope", "never ran").
         # It reserves no CPU, so that it never waits behind a task for one;
         # max_concurrency keeps it to its node's.
-        @ray.remote(num_cpus=0, max_restarts=0, max_task_retries=0)
+        # ``give_up`` has a thread of its own: it must reach the runner
+        # while every thread of ``run`` is busy.
+        stops = _takes_stop(job_function)
+
+        @ray.remote(num_cpus=0, max_restarts=0, max_task_retries=0,
+                    concurrency_groups={"give_up": 1})
         class Runner:
-            def run(self, job: str) -> str:
-                return job_function(job, 1)
+            def __init__(self) -> None:
+                self._lock = threading.Lock()
+                # A stop token per job running; the jobs given up before
+                # they started (their call still queued).
+                self._running: Dict[int, Any] = {}
+                self._given_up: set = set()
+
+            def run(self, job: str, job_id: int) -> str:
+                if not stops:
+                    return job_function(job, 1)
+                token = _core.StopToken()
+                with self._lock:
+                    if job_id in self._given_up:
+                        self._given_up.discard(job_id)
+                        token.stop()
+                    self._running[job_id] = token
+                try:
+                    return job_function(job, 1, stop=token)
+                finally:
+                    with self._lock:
+                        self._running.pop(job_id, None)
+
+            @ray.method(concurrency_group="give_up")
+            def give_up(self, job_id: int) -> None:
+                with self._lock:
+                    token = self._running.get(job_id)
+                    if token is None:
+                        self._given_up.add(job_id)
+                    else:
+                        token.stop()
 
         self._ray = ray
         self._hand_on = hand_on
@@ -194,9 +234,19 @@ class _NodeRunners:
         runner[3] += 1
         if self._hand_on is not None:
             job, runner[4] = self._hand_on(job, runner[4])
-        ref = runner[0].run.remote(job)
+        ref = runner[0].run.remote(job, _job_id(job))
         self._runner_of[ref] = (runner, runner[0])
         return ref
+
+    def give_up(self, ref: Any, job_id: int) -> bool:
+        """Tells the runner of ``ref`` to give its job up; the call stays
+        counted in flight until it returns, as its thread is busy until
+        then."""
+        runner, actor = self._runner_of.get(ref, (None, None))
+        if runner is None:
+            return False
+        actor.give_up.remote(job_id)
+        return True
 
     def release(self, ref: Any, lost: bool = False) -> None:
         runner, actor = self._runner_of.pop(ref, (None, None))
@@ -334,6 +384,8 @@ def _drive(ray: Any, driver: Any, runner: Any, limit: int, start: float,
     lost = _lost(ray)
     # Each job in flight: its id, its text and its home, to run it again.
     running: Dict[Any, Tuple[int, str, int]] = {}
+    # Calls of jobs given up, still holding their runner's thread.
+    giving_up: set = set()
     tries: Dict[int, int] = {}
     while driver.answer is None:
         if hasattr(runner, "room"):
@@ -346,10 +398,15 @@ def _drive(ray: Any, driver: Any, runner: Any, limit: int, start: float,
             running[runner.submit(job, home, at)] = (int(fields["id"]), job, home)
         if driver.answer is not None:
             break
-        if not running:
+        if not running and not giving_up:
             raise RuntimeError("the driver has no answer and no job to run")
-        done, _ = ray.wait(list(running), num_returns=1)
+        done, _ = ray.wait(list(running) + list(giving_up), num_returns=1)
         for ref in done:
+            if ref in giving_up:
+                # Its result is not asked for: only its thread is free again.
+                giving_up.discard(ref)
+                runner.release(ref)
+                continue
             job_id, job, home = running.pop(ref)
             try:
                 result = ray.get(ref)
@@ -365,18 +422,36 @@ def _drive(ray: Any, driver: Any, runner: Any, limit: int, start: float,
                 continue
             runner.release(ref)
             driver.finish(result)
-        # Jobs a result made unneeded are dropped, not cancelled: cancelling
+        # Jobs a result made unneeded are given up, not cancelled: cancelling
         # a Ray task as its result comes back aborts the driver inside Ray
         # ("Tried to complete task that was not pending",
         # ray-project/ray#54798), and checking first leaves the race open.
-        # A dropped job runs to its end and its result is not asked for.
+        # A node's runner stops such a job at its next poll and its call
+        # keeps its place until then; a task runs to its end. Either way
+        # its result is not asked for.
         unneeded = set(driver.unneeded())
         for ref, (job_id, _, _) in list(running.items()):
             if job_id in unneeded:
                 running.pop(ref)
-                runner.release(ref)
+                if runner.give_up(ref, job_id):
+                    giving_up.add(ref)
+                else:
+                    runner.release(ref)
         if progress is not None:
             progress(dict(driver.stats, seconds=time.monotonic() - start))
+
+
+def _job_id(job: str) -> int:
+    return int(json.loads(job)["id"])
+
+
+def _takes_stop(job_function: Callable[..., str]) -> bool:
+    """Whether ``job_function`` takes ``stop=`` (a ``StopToken``), as
+    ``run_job`` does: only then can a runner give a job up."""
+    try:
+        return "stop" in inspect.signature(job_function).parameters
+    except (TypeError, ValueError):
+        return False
 
 
 def _hint(text: str) -> Tuple[str, int]:
