@@ -44,7 +44,7 @@ const NODES: &[(&str, &str, u32, u64)] = &[
     ("alphabeta", "end8", 7, 3762),
     ("alphabeta", "end8", 8, 5064),
     ("alphabeta", "end8", 9, 9906),
-    ("alphabeta", "end8", 10, 14292),
+    ("alphabeta", "end8", 10, 17728),
 ];
 
 /// The recorded node count of one search of [`NODES`].
