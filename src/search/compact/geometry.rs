@@ -30,17 +30,18 @@ pub(crate) struct Geometry {
     not_last: Cells,
     /// Every cell, most valuable first.
     by_value: [u8; 64],
-    /// The most a move on each cell can gain: its value and twice each
-    /// neighbour's.
-    most: [i32; 64],
     /// Each cell's neighbours as bit positions, the cell itself standing in
     /// for a side the board does not have (a move never turns over its own
     /// cell), so that which of them a move turns over reads as 4 bits.
     sides: [[u8; 4]; 64],
     /// `gains[i][k]`: a move on `i` that turns over the neighbours of
     /// `sides[i]` whose bits are set in `k`: its value and twice theirs.
+    /// `gains[i][ALL_SIDES]` is the most a move on `i` can gain.
     gains: [[i32; 16]; 64],
 }
+
+/// The index of [`Geometry`]'s gains that turns over every neighbour.
+const ALL_SIDES: usize = 0b1111;
 
 /// Largest total of cell values the compact search takes on: with it,
 /// every score, bound and window fits an `i32` with room to spare.
@@ -56,25 +57,24 @@ impl Geometry {
         }
         let mut values = [0; 64];
         let mut neighbours = [Cells::NONE; 64];
+        let mut sides = [[0u8; 4]; 64];
         let total = board.total();
         for r in 0..n {
             for c in 0..n {
                 let i = r * n + c;
                 values[i] = board.value(r, c);
-                let mut near = Cells::NONE;
-                if r > 0 {
-                    near |= Cells::of(i - n);
+                let near = [
+                    (r > 0, i.wrapping_sub(n)),
+                    (c > 0, i.wrapping_sub(1)),
+                    (c + 1 < n, i + 1),
+                    (r + 1 < n, i + n),
+                ];
+                for (side, &(there, j)) in sides[i].iter_mut().zip(&near) {
+                    *side = if there { j } else { i } as u8;
+                    if there {
+                        neighbours[i] |= Cells::of(j);
+                    }
                 }
-                if r + 1 < n {
-                    near |= Cells::of(i + n);
-                }
-                if c > 0 {
-                    near |= Cells::of(i - 1);
-                }
-                if c + 1 < n {
-                    near |= Cells::of(i + 1);
-                }
-                neighbours[i] = near;
             }
         }
         if total > MAX_TOTAL {
@@ -98,32 +98,15 @@ impl Geometry {
         for (slot, &i) in by_value.iter_mut().zip(&order) {
             *slot = i as u8;
         }
-        let mut most = [0; 64];
-        for (i, m) in most.iter_mut().enumerate().take(n * n) {
-            *m = values[i]
-                + neighbours[i]
-                    .into_iter()
-                    .map(|j| 2 * values[j])
-                    .sum::<i32>();
-        }
-        let mut sides = [[0u8; 4]; 64];
         let mut gains = [[0; 16]; 64];
         for i in 0..n * n {
-            let (r, c) = (i / n, i % n);
-            let near = [
-                (r > 0, i.wrapping_sub(n)),
-                (c > 0, i.wrapping_sub(1)),
-                (c + 1 < n, i + 1),
-                (r + 1 < n, i + n),
-            ];
-            for (k, &(there, j)) in near.iter().enumerate() {
-                sides[i][k] = if there { j } else { i } as u8;
-            }
             for (k, gain) in gains[i].iter_mut().enumerate() {
                 *gain = values[i]
                     + (0..4)
-                        .filter(|b| k >> b & 1 != 0 && near[*b].0)
-                        .map(|b| 2 * values[near[b].1])
+                        .map(|b| usize::from(sides[i][b]))
+                        .enumerate()
+                        .filter(|&(b, j)| k >> b & 1 != 0 && j != i)
+                        .map(|(_, j)| 2 * values[j])
                         .sum::<i32>();
             }
         }
@@ -137,7 +120,6 @@ impl Geometry {
             not_first: all & !first,
             not_last: all & !last,
             by_value,
-            most,
             sides,
             gains,
         })
@@ -279,7 +261,7 @@ impl Geometry {
             }
         }
         for i in empty & self.near(pos.own) & self.near(pos.opp) {
-            if self.most[i] > best {
+            if self.gains[i][ALL_SIDES] > best {
                 best = best.max(self.gain(i, self.neighbours[i] & pos.opp));
             }
         }

@@ -45,6 +45,38 @@ enum Layout {
     Wide,
 }
 
+impl Layout {
+    /// The layout for the positions of a board of `cells` cells.
+    fn of(cells: usize) -> Layout {
+        if cells <= 32 {
+            Layout::Narrow
+        } else {
+            Layout::Wide
+        }
+    }
+
+    /// Words an entry.
+    const fn width(self) -> usize {
+        match self {
+            Layout::Narrow => 2,
+            Layout::Wide => 4,
+        }
+    }
+
+    /// Which of an entry's words is its packed result.
+    const fn data(self) -> usize {
+        match self {
+            Layout::Narrow => 1,
+            Layout::Wide => 2,
+        }
+    }
+
+    /// Entries a bucket.
+    const fn slots(self) -> usize {
+        8 / self.width()
+    }
+}
+
 pub(crate) struct Table {
     buckets: Box<[Bucket]>,
     mask: usize,
@@ -57,11 +89,7 @@ impl Table {
     /// A table of at most `bytes` (at least one bucket), fewer if the
     /// memory is not there, for positions of a board of `cells` cells.
     pub(crate) fn new(bytes: usize, cells: usize) -> Table {
-        let layout = if cells <= 32 {
-            Layout::Narrow
-        } else {
-            Layout::Wide
-        };
+        let layout = Layout::of(cells);
         let mut count = (bytes / 64).max(1);
         if !count.is_power_of_two() {
             count = count.next_power_of_two() / 2;
@@ -149,9 +177,8 @@ impl Table {
                 let key = narrow_key(pos);
                 let slot = victim(
                     b,
-                    2,
+                    Layout::Narrow,
                     |w| w[0].load(Relaxed) == key ^ scramble(w[1].load(Relaxed)),
-                    1,
                     pos,
                 );
                 let w = &b.0[slot * 2..slot * 2 + 2];
@@ -161,7 +188,7 @@ impl Table {
             Layout::Wide => {
                 let (own, opp) = (pos.own.bits(), pos.opp.bits());
                 let mine = |w: &[AtomicU64]| w[0].load(Relaxed) == own && w[1].load(Relaxed) == opp;
-                let slot = victim(b, 4, mine, 2, pos);
+                let slot = victim(b, Layout::Wide, mine, pos);
                 let w = &b.0[slot * 4..slot * 4 + 4];
                 w[0].store(own, Relaxed);
                 w[1].store(opp, Relaxed);
@@ -172,19 +199,13 @@ impl Table {
     }
 }
 
-/// The slot of bucket `b` (entries of `width` words, the data word at
-/// `data`) that a store for `pos` writes over: the one `mine` recognises,
-/// else the one with the fewest plies below it.
+/// The slot of bucket `b` (entries in `layout`) that a store for `pos`
+/// writes over: the one `mine` recognises, else the one with the fewest
+/// plies below it.
 #[inline(always)]
-fn victim(
-    b: &Bucket,
-    width: usize,
-    mine: impl Fn(&[AtomicU64]) -> bool,
-    data: usize,
-    pos: Pos,
-) -> usize {
-    let slots = 8 / width;
-    let remaining = |slot: usize| (b.0[slot * width + data].load(Relaxed) >> 34) & 127;
+fn victim(b: &Bucket, layout: Layout, mine: impl Fn(&[AtomicU64]) -> bool, pos: Pos) -> usize {
+    let (width, slots) = (layout.width(), layout.slots());
+    let remaining = |slot: usize| (b.0[slot * width + layout.data()].load(Relaxed) >> 34) & 127;
     if let Some(slot) = (0..slots).find(|&s| mine(&b.0[s * width..s * width + width])) {
         return slot;
     }
@@ -438,10 +459,7 @@ mod tests {
         for cells in BOARDS {
             // One bucket: every position lands in it.
             let t = Table::new(64, cells);
-            let slots = match t.layout {
-                Layout::Narrow => 4,
-                Layout::Wide => 2,
-            };
+            let slots = t.layout.slots() as u64;
             // Full of deep entries, then shallower ones: only one of those
             // stays, over the shallowest deep one.
             for k in 0..slots {
@@ -475,7 +493,7 @@ mod tests {
             let kept = (0..200)
                 .filter(|&k| t.probe(pos(cells, k)).is_some())
                 .count();
-            let slots = if cells <= 32 { 4 } else { 2 };
+            let slots = Layout::of(cells).slots();
             assert_eq!(kept, slots);
             assert!(t.probe(pos(cells, 199)).is_some());
             let old = (0..150)
@@ -492,10 +510,7 @@ mod tests {
             let p = pos(cells, 3);
             t.store(p, hit(40, 6));
             // Another result's data word over this entry, as a race could leave it.
-            let (width, data) = match t.layout {
-                Layout::Narrow => (2, 1),
-                Layout::Wide => (4, 2),
-            };
+            let (width, data) = (t.layout.width(), t.layout.data());
             let b = t.bucket(p);
             let slot = (0..8 / width)
                 .find(|&s| b.0[s * width + data].load(Relaxed) == pack(hit(40, 6)))
