@@ -81,10 +81,11 @@ def test_a_node_runner_gives_up_its_jobs_running_or_queued():
     jobs = driver.take_jobs(3)
     assert len(jobs) == 3
     runners = cluster._NodeRunners(ray, stakeraid.run_job)
-    refs = [runners.submit(job, 0, 0) for job in jobs]
+    ids = [json.loads(job)["id"] for job in jobs]
+    refs = [runners.submit(job, job_id, 0, 0) for job, job_id in zip(jobs, ids)]
     ray.wait(refs, num_returns=1, timeout=2.0)
-    for ref, job in zip(reversed(refs), reversed(jobs)):
-        assert runners.give_up(ref, cluster._job_id(job))
+    for ref, job_id in zip(reversed(refs), reversed(ids)):
+        assert runners.give_up(ref, job_id)
     done, _ = ray.wait(refs, num_returns=3, timeout=60)
     assert len(done) == 3, "a job given up ran on"
     for ref in refs:

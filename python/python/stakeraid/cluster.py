@@ -114,7 +114,7 @@ class _Tasks:
     def __init__(self, ray: Any, job_function: Callable[[str, int], str]) -> None:
         self._run = _job_task(ray, job_function)
 
-    def submit(self, job: str, home: int, at: Optional[int] = None) -> Any:
+    def submit(self, job: str, job_id: int, home: int, at: Optional[int] = None) -> Any:
         return self._run.remote(job)
 
     def release(self, ref: Any, lost: bool = False) -> None:
@@ -221,7 +221,7 @@ class _NodeRunners:
             shares[k % len(shares)] += 1
         return [max(0, share - r[3]) for share, r in zip(shares, self._runners)]
 
-    def submit(self, job: str, home: int, at: Optional[int] = None) -> Any:
+    def submit(self, job: str, job_id: int, home: int, at: Optional[int] = None) -> Any:
         # On runner ``at`` when the driver chose it; else (a job run again)
         # the home node's while it has an idle thread, or the runner with
         # the most idle threads, counting its queued calls.
@@ -234,7 +234,7 @@ class _NodeRunners:
         runner[3] += 1
         if self._hand_on is not None:
             job, runner[4] = self._hand_on(job, runner[4])
-        ref = runner[0].run.remote(job, _job_id(job))
+        ref = runner[0].run.remote(job, job_id)
         self._runner_of[ref] = (runner, runner[0])
         return ref
 
@@ -394,8 +394,8 @@ def _drive(ray: Any, driver: Any, runner: Any, limit: int, start: float,
             placed = [(None, job) for job in driver.take_jobs(max(0, limit - len(running)))]
         for at, job in placed:
             fields = json.loads(job)
-            home = int(fields.get("home", 0))
-            running[runner.submit(job, home, at)] = (int(fields["id"]), job, home)
+            job_id, home = int(fields["id"]), int(fields.get("home", 0))
+            running[runner.submit(job, job_id, home, at)] = (job_id, job, home)
         if driver.answer is not None:
             break
         if not running and not giving_up:
@@ -418,7 +418,7 @@ def _drive(ray: Any, driver: Any, runner: Any, limit: int, start: float,
                 tries[job_id] = tries.get(job_id, 0) + 1
                 if tries[job_id] > RUNS_AFTER_A_LOSS:
                     raise
-                running[runner.submit(job, home)] = (job_id, job, home)
+                running[runner.submit(job, job_id, home)] = (job_id, job, home)
                 continue
             runner.release(ref)
             driver.finish(result)
@@ -439,10 +439,6 @@ def _drive(ray: Any, driver: Any, runner: Any, limit: int, start: float,
                     runner.release(ref)
         if progress is not None:
             progress(dict(driver.stats, seconds=time.monotonic() - start))
-
-
-def _job_id(job: str) -> int:
-    return int(json.loads(job)["id"])
 
 
 def _takes_stop(job_function: Callable[..., str]) -> bool:
