@@ -14,7 +14,10 @@
 //! (of positions of at least P plies; default 12), `--cores N` (jobs of
 //! different tables answered side by side here; default 1), `--node-clock
 //! N` (a job takes its nodes at N a microsecond, not its measured time:
-//! the same result on any cores, run after run).
+//! the same result on any cores, run after run), `--tables-gib N` (the
+//! simulated tables kept here at most, the least recently used dropped
+//! beyond; default 4: raise it for many machines of a deep solve's
+//! table each, or they are dropped and made again).
 //!
 //! Prints, per worker count, the simulated wall time, the total job time,
 //! the driver's own time, jobs (cancelled ones among them) and nodes, and
@@ -24,7 +27,7 @@ use stakeraid::{parse_problem, Question};
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let mut args = std::env::args().skip(1).peekable();
-    let usage = "usage: split_speedup INPUT SPLIT[:ORDER] [--per-table K] [--latency-us N] [--speculate on|off|both] [--eager] [--spare] [--hint MOVE=VALUE] [--job-nodes N] [--ahead] [--share-nodes N [--share-plies P]] [--cores N] [--node-clock N] WORKERS...";
+    let usage = "usage: split_speedup INPUT SPLIT[:ORDER] [--per-table K] [--latency-us N] [--speculate on|off|both] [--eager] [--spare] [--hint MOVE=VALUE] [--job-nodes N] [--ahead] [--share-nodes N [--share-plies P]] [--cores N] [--node-clock N] [--tables-gib N] WORKERS...";
     let (Some(input), Some(split)) = (args.next(), args.next()) else {
         return Err(usage.into());
     };
@@ -57,6 +60,10 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             "--node-clock" => {
                 let per_us = args.next().ok_or(usage)?.parse()?;
                 simulator.clock = JobClock::Nodes { per_us };
+            }
+            "--tables-gib" => {
+                let gib: usize = args.next().ok_or(usage)?.parse()?;
+                simulator.tables_bytes = gib.checked_mul(1 << 30).ok_or(usage)?;
             }
             "--latency-us" => latency_us = args.next().ok_or(usage)?.parse()?,
             "--speculate" => {

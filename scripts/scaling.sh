@@ -24,8 +24,12 @@
 # nothing else meanwhile. With NODE_CLOCK=N a job takes its nodes at N a
 # microsecond instead of its measured time (and the direct solve its nodes
 # at the same pace): the same line whatever else runs, run after run.
+# TABLES_GIB (default 4) is the memory the simulated tables may take here:
+# past it the least recently used are dropped and made again, so give it
+# a table of the solve's size per machine (1 GiB for 23 plies) when there
+# are many machines.
 set -euo pipefail
-[ $# -eq 3 ] || { sed -n '2,26p' "$0" >&2; exit 2; }
+[ $# -eq 3 ] || { sed -n '2,30p' "$0" >&2; exit 2; }
 input="$1"; workers="$2"; per_machine="$3"
 cd "$(dirname "$0")/.."
 recommended="3 --speculate off --job-nodes 5000000 --ahead --share-nodes 1000000"
@@ -33,8 +37,9 @@ settings="${SETTINGS:-$recommended}"
 latency="${LATENCY_US:-3400}"
 path_workers="${PATH_WORKERS:-1024}"
 cores="${CORES:-$(nproc)}"
-clock=()
-[ -z "${NODE_CLOCK:-}" ] || clock=(--node-clock "$NODE_CLOCK")
+how=()
+[ -z "${NODE_CLOCK:-}" ] || how=(--node-clock "$NODE_CLOCK")
+[ -z "${TABLES_GIB:-}" ] || how+=(--tables-gib "$TABLES_GIB")
 
 cargo build --release --locked --quiet --bin stakeraid --example split_speedup
 bin=target/release/stakeraid
@@ -54,7 +59,7 @@ simulate() {
   local out
   # shellcheck disable=SC2086 # the settings are words
   out=$("$sim" "$input" $settings --per-table "$2" --latency-us "$latency" \
-    --cores "$cores" ${clock[@]+"${clock[@]}"} "$1")
+    --cores "$cores" ${how[@]+"${how[@]}"} "$1")
   echo "$out" >&2
   awk '$1 ~ /^(true|false)$/ {print $3, $11}' <<< "$out"
 }
