@@ -32,7 +32,7 @@ set -euo pipefail
 [ $# -eq 3 ] || { sed -n '2,30p' "$0" >&2; exit 2; }
 input="$1"; workers="$2"; per_machine="$3"
 cd "$(dirname "$0")/.."
-recommended="3 --speculate off --job-nodes 5000000 --ahead --share-nodes 1000000"
+recommended="3 --speculate off --ahead --spare --share-nodes 1000000"
 settings="${SETTINGS:-$recommended}"
 latency="${LATENCY_US:-3400}"
 path_workers="${PATH_WORKERS:-1024}"

@@ -65,9 +65,13 @@ pub struct Settings {
     /// idle otherwise (a runner that keeps more calls in flight than it
     /// has workers, as the Ray runners do, asks before any idles). On
     /// 1024 simulated workers it cut the critical path of a 22-empty 5x5
-    /// solve from 3.7% of the direct solve to 2.0%; on 64 in machines of
-    /// 16 it cost a fifth more work for little time
-    /// (`profiles/2026-11-27-vm/home-first.txt`), so it is off by default.
+    /// solve from 3.7% of the direct solve to 2.0%. On 64 in machines of
+    /// 16 it first cost a fifth more work for little time
+    /// (`profiles/2026-11-27-vm/home-first.txt`); with the faster search
+    /// and no budget of nodes it is what cuts the path instead of the
+    /// budget, and the 22-empty solve ran 12.2x instead of 8.6x with a
+    /// budget of 5 M nodes (`profiles/2026-11-27-vm/budget.txt`). Off by default: on a few
+    /// workers nobody idles, and it only costs.
     pub spare: bool,
     /// Nodes a job may search before it stops unanswered; the driver then
     /// tests that job's children instead, each a job of its own. Where the
@@ -80,7 +84,11 @@ pub struct Settings {
     /// answer. The stopped job's nodes are lost, but for what its worker's
     /// table keeps, so a job handed out behind a queue gets more: see
     /// `Driver::budget`. None (the default): no limit; the local runner,
-    /// with one job at a time, has nothing to gain from one.
+    /// with one job at a time, has nothing to gain from one. On 64
+    /// simulated workers in machines of 16 with the faster search, every
+    /// budget from 5 M to 80 M nodes lost more to stops than it gained,
+    /// and [`spare`](Settings::spare) cut the path further
+    /// (`profiles/2026-11-27-vm/budget.txt`).
     pub job_nodes: Option<u64>,
     /// With every test of a root move's exact value, also ask the two
     /// tests the narrowing (`search/narrowing.rs`) would ask after either
