@@ -70,8 +70,8 @@ pub struct Settings {
     /// (`profiles/2026-11-27-vm/home-first.txt`); with the faster search
     /// and no budget of nodes it is what cuts the path instead of the
     /// budget, and the 22-empty solve ran 12.2x instead of 8.6x with a
-    /// budget of 5 M nodes (`profiles/2026-11-27-vm/budget.txt`). Off by default: on a few
-    /// workers nobody idles, and it only costs.
+    /// budget of 5 M nodes (`profiles/2026-11-27-vm/budget.txt`). Off by
+    /// default: on a few workers nobody idles, and it only costs.
     pub spare: bool,
     /// Nodes a job may search before it stops unanswered; the driver then
     /// tests that job's children instead, each a job of its own. Where the
@@ -85,10 +85,10 @@ pub struct Settings {
     /// table keeps, so a job handed out behind a queue gets more: see
     /// `Driver::budget`. None (the default): no limit; the local runner,
     /// with one job at a time, has nothing to gain from one. On 64
-    /// simulated workers in machines of 16 with the faster search, every
-    /// budget from 5 M to 80 M nodes lost more to stops than it gained,
-    /// and [`spare`](Settings::spare) cut the path further
-    /// (`profiles/2026-11-27-vm/budget.txt`).
+    /// simulated workers in machines of 16 with the faster search, each
+    /// larger budget from 5 M to 80 M nodes ran faster for less work, and
+    /// no budget with [`spare`](Settings::spare) ran fastest, its path
+    /// shorter than a 40 M budget's (`profiles/2026-11-27-vm/budget.txt`).
     pub job_nodes: Option<u64>,
     /// With every test of a root move's exact value, also ask the two
     /// tests the narrowing (`search/narrowing.rs`) would ask after either
