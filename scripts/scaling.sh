@@ -14,22 +14,24 @@
 #
 #   workers W per-machine M speedup S work K path P%
 #
-# S the direct solve's time over the simulated wall time, K the simulated
-# nodes over the direct solve's, P the critical path over the direct
-# solve's time. PATH_WORKERS=0 skips the path (printed as "-"). SETTINGS
-# replaces the recommended settings; LATENCY_US (default 3400, a Ray call
-# measured in profiles/2026-11-25-vm/simulator-check.txt) is each job's time
-# outside its search. The simulator runs every job on this machine, jobs of
-# different machines side by side on CORES cores (default all of them): run
-# nothing else meanwhile. With NODE_CLOCK=N a job takes its nodes at N a
-# microsecond instead of its measured time (and the direct solve its nodes
-# at the same pace): the same line whatever else runs, run after run.
-# TABLES_GIB (default 4) is the memory the simulated tables may take here:
-# past it the least recently used are dropped and made again, so give it
-# a table of the solve's size per machine (1 GiB for 23 plies) when there
-# are many machines.
+# S the direct solve's time over the simulated wall time, K the nodes the
+# simulated cluster searched in all over the direct solve's (the cancelled
+# jobs' nodes up to their cancelling included: the cluster pays for them),
+# P the critical path over the direct solve's time. PATH_WORKERS=0 skips
+# the path (printed as "-"). SETTINGS replaces the recommended settings;
+# LATENCY_US (default 3400, a Ray call measured in
+# profiles/2026-11-25-vm/simulator-check.txt) is each job's time outside
+# its search. The simulator runs every job on this machine, jobs of
+# different machines side by side on CORES cores (default all of them):
+# run nothing else meanwhile. With NODE_CLOCK=N a job takes its nodes at N
+# a microsecond instead of its measured time (and the direct solve its
+# nodes at the same pace): the same line whatever else runs, run after
+# run. TABLES_GIB (default 4) is the memory the simulated tables may take
+# here: past it the least recently used are dropped and made again, so
+# give it a table of the solve's size per machine (1 GiB for 23 plies)
+# when there are many machines.
 set -euo pipefail
-[ $# -eq 3 ] || { sed -n '2,30p' "$0" >&2; exit 2; }
+[ $# -eq 3 ] || { sed -n '2,32p' "$0" >&2; exit 2; }
 input="$1"; workers="$2"; per_machine="$3"
 cd "$(dirname "$0")/.."
 recommended="3 --speculate off --ahead --spare --share-nodes 1000000"
@@ -53,7 +55,7 @@ read -r direct_s direct_nodes <<< "$direct"
   direct_s=$(awk -v n="$direct_nodes" -v r="$NODE_CLOCK" 'BEGIN {printf "%.3f", n / r / 1e6}')
 echo "direct one-thread solve: $direct_nodes nodes, $direct_s s" >&2
 
-# "wall_s nodes" of the simulation on $1 workers, $2 to a table; its row to
+# "wall_s searched" of the simulation on $1 workers, $2 to a table; its row to
 # standard error.
 simulate() {
   local out
@@ -61,7 +63,7 @@ simulate() {
   out=$("$sim" "$input" $settings --per-table "$2" --latency-us "$latency" \
     --cores "$cores" ${how[@]+"${how[@]}"} "$1")
   echo "$out" >&2
-  awk '$1 ~ /^(true|false)$/ {print $3, $11}' <<< "$out"
+  awk '$1 ~ /^(true|false)$/ {print $3, $12}' <<< "$out"
 }
 
 read -r wall nodes <<< "$(simulate "$workers" "$per_machine")"

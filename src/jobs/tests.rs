@@ -409,13 +409,15 @@ fn simulated_clusters_answer_the_reference() {
 /// answered on one: the same events in the same order, each table given
 /// the same jobs in the same order (sharing proofs, cut at budgets, and
 /// with tables dropped for want of memory), so every count is equal; and
-/// the answer is the direct solve's.
+/// the answer is the direct solve's. The nodes searched in all are the
+/// time worked at the clock's pace, up to each job's rounding: the nodes
+/// the cancelled jobs searched before they were are counted.
 #[test]
 fn a_simulation_on_many_cores_is_the_one_on_one() {
     use super::{Cluster, JobClock, Share, Simulator};
     // The driver's own searches use the process's kept table.
     let _serial = KEPT_TABLE.lock();
-    let (mut several, mut stopped, mut handed) = (0, 0, 0);
+    let (mut several, mut stopped, mut handed, mut cut_short) = (0, 0, 0, 0);
     for seed in 0..12u64 {
         let empties = 9 + (seed % 4) as u32;
         let (board, p) = position(1300 + seed, 5, empties);
@@ -455,13 +457,25 @@ fn a_simulation_on_many_cores_is_the_one_on_one() {
             let many = on(cores).simulate(&board, p, empties, settings(), cluster);
             assert_eq!(many, one, "seed {seed} on {cores} cores");
         }
+        // Each job's time, and each of the driver's turns, is rounded up
+        // to the microsecond: at most one a job and one a turn (a turn a
+        // job back, and the first).
+        let worked = 40 * (one.work_us + one.driver_us);
+        let rounding = 40 * (2 * one.jobs + 1);
+        assert!(
+            one.searched <= worked && one.searched + rounding > worked,
+            "seed {seed}: {} nodes searched, {worked} worked",
+            one.searched
+        );
         several += u64::from(one.jobs > 20);
+        cut_short += u64::from(one.searched > one.nodes);
         (stopped, handed) = (stopped + one.stopped, handed + one.handed);
     }
     assert!(
         several >= 8,
         "only {several} simulations had more than 20 jobs"
     );
+    assert!(cut_short > 0, "no simulation cancelled a job that had run");
     assert!(
         stopped > 0 && handed > 0,
         "{stopped} jobs cut, {handed} proofs handed"

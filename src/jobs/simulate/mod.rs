@@ -162,8 +162,15 @@ pub struct Simulated {
     /// Of the job time, what the stopped jobs ran: lost but for what their
     /// tables keep.
     pub stopped_us: u64,
-    /// Nodes searched in all.
+    /// Nodes of the jobs whose results came back and of the driver's own
+    /// searches: what the driver counts, as a real runner's does.
     pub nodes: u64,
+    /// Nodes searched in all: `nodes`, and what the jobs taken off their
+    /// workers (cancelled, or still running at the answer) searched before
+    /// they were, the share of their nodes that the part of their time
+    /// they ran is. The work a cluster pays for; on many workers the
+    /// cancelled jobs' part is a large share of it.
+    pub searched: u64,
     /// Proofs handed to the workers with their jobs (see
     /// `Settings::share`), counted once per worker's table told.
     pub handed: u64,
@@ -294,6 +301,8 @@ struct Stats {
     cancelled: u64,
     cancelled_us: u64,
     stopped_us: u64,
+    /// Nodes the jobs taken off their workers searched before they were.
+    cut_short_nodes: u64,
     handed: u64,
     away: u64,
 }
@@ -413,6 +422,7 @@ impl<F: FnMut(Lent)> Simulation<F> {
             cancelled_us: self.stats.cancelled_us,
             stopped_us: self.stats.stopped_us,
             nodes: driver.stats().nodes,
+            searched: driver.stats().nodes + self.stats.cut_short_nodes,
             handed: self.stats.handed,
             away: self.stats.away,
         }
@@ -433,14 +443,24 @@ impl<F: FnMut(Lent)> Simulation<F> {
     fn cancel(&mut self, r: Running, clock: u64, unneeded: bool) {
         let c = Cancelled { r, clock, unneeded };
         match c.r.answered.as_ref().map(|&(_, took)| took) {
-            Some(took) => self.count_cancelled(&c, took),
+            Some(took) => {
+                let nodes = c.r.answered.as_ref().map_or(0, |(result, _)| result.nodes);
+                self.count_cancelled(&c, took, nodes);
+            }
             None => self.cancelled.push(c),
         }
     }
 
-    fn count_cancelled(&mut self, c: &Cancelled, took: u64) {
+    /// `took` and `nodes`: what the whole job takes on the clock, and its
+    /// nodes.
+    fn count_cancelled(&mut self, c: &Cancelled, took: u64, nodes: u64) {
         let ran = c.clock.saturating_sub(c.r.start + self.latency).min(took);
         self.stats.work_us += ran;
+        self.stats.cut_short_nodes += if ran >= took {
+            nodes
+        } else {
+            (u128::from(nodes) * u128::from(ran) / u128::from(took)) as u64
+        };
         if c.unneeded {
             self.stats.cancelled_us += ran;
         }
@@ -542,7 +562,7 @@ impl<F: FnMut(Lent)> Simulation<F> {
             r.answered = Some((result, took));
         } else if let Some(at) = self.cancelled.iter().position(|c| c.r.id == a.id) {
             let c = self.cancelled.swap_remove(at);
-            self.count_cancelled(&c, took);
+            self.count_cancelled(&c, took, result.nodes);
         }
     }
 }
