@@ -23,8 +23,11 @@ target/python-test/venv). Runs, REPEAT times each (default 1), in turn:
 each measuring first a Ray call's latency (a task, or an actor's method,
 that does nothing, sent and waited for 200 times in a row: what a job
 spends outside its search),
-then the split solve (``stakeraid.cluster.solve``, the default settings),
-summing the time its jobs took where they ran.
+then the split solve (``stakeraid.cluster.solve``, the default settings,
+or those SETTINGS names: any of ``--ahead``, ``--spare`` and ``--job-nodes
+N``, as the simulator takes them; ``SETTINGS="--ahead --spare"`` with the
+shared proofs is what ``scripts/scaling.sh`` recommends), summing the time
+its jobs took where they ran (a cancelled job's time is not known there).
 Then the simulator predicts each from its own jobs' durations
 (``split_speedup --per-table K --latency-us`` the latency measured there,
 K the workers sharing a table) and the script prints measured against
@@ -52,6 +55,23 @@ REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SIMULATOR = os.path.join(REPO, "target", "release", "examples", "split_speedup")
 RAY = os.path.join(os.path.dirname(sys.executable), "ray")
 SHARE = int(os.environ.get("SHARE", "1000000"))
+
+
+def settings(words):
+    """SETTINGS as keyword arguments of ``cluster.solve``."""
+    kwargs, words = {}, iter(words.split())
+    for word in words:
+        if word in ("--ahead", "--spare"):
+            kwargs[word[2:]] = True
+        elif word == "--job-nodes":
+            kwargs["job_nodes"] = int(next(words, "0")) or sys.exit("--job-nodes needs N > 0")
+        else:
+            sys.exit(f"SETTINGS: {word!r} is not one of --ahead, --spare, --job-nodes N")
+    return kwargs
+
+
+SETTINGS = os.environ.get("SETTINGS", "")
+KWARGS = settings(SETTINGS)
 
 
 def latency_us(per_node):
@@ -98,7 +118,7 @@ def solve(position, depth, split, per_node, share):
     folder = tempfile.mkdtemp(prefix="simcheck-jobs-")
     start = time.perf_counter()
     answer = cluster.solve(position, depth, split=split, per_node=per_node,
-                           share_nodes=share, job_function=timed_jobs(folder))
+                           share_nodes=share, job_function=timed_jobs(folder), **KWARGS)
     wall = time.perf_counter() - start
     micros = 0
     for name in os.listdir(folder):
@@ -143,7 +163,7 @@ def simulate(input_path, split, latency, per_table, share):
     sharing = ["--share-nodes", str(share)] if share else []
     out = subprocess.run(
         [SIMULATOR, input_path, str(split), "--per-table", str(per_table), "--latency-us",
-         str(round(latency)), "--speculate", "off", *sharing, "2"],
+         str(round(latency)), "--speculate", "off", *sharing, *SETTINGS.split(), "2"],
         check=True, capture_output=True, text=True,
     ).stdout
     lines = out.splitlines()
@@ -163,6 +183,7 @@ def main():
     depth = int(text.splitlines()[3])
     start = time.perf_counter()
     direct = stakeraid.analyse(position, depth=depth, threads=1)
+    print(f"settings: {SETTINGS or 'the defaults'}")
     print(f"direct one-thread solve: {direct.best} {direct.value}, {direct.nodes} nodes, "
           f"{time.perf_counter() - start:.2f} s")
     rows = []
