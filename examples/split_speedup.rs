@@ -17,7 +17,9 @@
 //! the same result on any cores, run after run), `--tables-gib N` (the
 //! simulated tables kept here at most, the least recently used dropped
 //! beyond; default 4: raise it for many machines of a deep solve's
-//! table each, or they are dropped and made again).
+//! table each, or they are dropped and made again), `--home-plies N` (the
+//! depth of the node whose position sends a job home; default the
+//! library's).
 //!
 //! Prints, per worker count, the simulated wall time, the total job time,
 //! the driver's own time, jobs (cancelled ones among them), the nodes of
@@ -29,7 +31,7 @@ use stakeraid::{parse_problem, Question};
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let mut args = std::env::args().skip(1).peekable();
-    let usage = "usage: split_speedup INPUT SPLIT[:ORDER] [--per-table K] [--latency-us N] [--speculate on|off|both] [--eager] [--spare] [--hint MOVE=VALUE] [--job-nodes N] [--ahead] [--share-nodes N [--share-plies P]] [--cores N] [--node-clock N] [--tables-gib N] WORKERS...";
+    let usage = "usage: split_speedup INPUT SPLIT[:ORDER] [--per-table K] [--latency-us N] [--speculate on|off|both] [--eager] [--spare] [--hint MOVE=VALUE] [--job-nodes N] [--ahead] [--share-nodes N [--share-plies P]] [--cores N] [--node-clock N] [--tables-gib N] [--home-plies N] WORKERS...";
     let (Some(input), Some(split)) = (args.next(), args.next()) else {
         return Err(usage.into());
     };
@@ -39,6 +41,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let mut job_nodes = None;
     let mut share_nodes = None;
     let mut share_plies = None;
+    let mut home_plies = None;
     let mut workers = Vec::new();
     let mut simulator = Simulator::default();
     while let Some(arg) = args.next() {
@@ -50,6 +53,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             "--job-nodes" => job_nodes = Some(args.next().ok_or(usage)?.parse::<u64>()?),
             "--share-nodes" => share_nodes = Some(args.next().ok_or(usage)?.parse::<u64>()?),
             "--share-plies" => share_plies = Some(args.next().ok_or(usage)?.parse::<u32>()?),
+            "--home-plies" => home_plies = Some(args.next().ok_or(usage)?.parse::<u32>()?),
             "--hint" => {
                 let text = args.next().ok_or(usage)?;
                 let (mv, value) = text.rsplit_once('=').ok_or(usage)?;
@@ -90,7 +94,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     };
     let mut one = None;
     println!(
-        "# workers per table {}, latency {latency_us} us, eager {eager}, spare {spare}, hint {hint:?}, job nodes {job_nodes:?}, ahead {ahead}, share nodes {share_nodes:?}, {simulator:?}",
+        "# workers per table {}, latency {latency_us} us, eager {eager}, spare {spare}, hint {hint:?}, job nodes {job_nodes:?}, ahead {ahead}, share nodes {share_nodes:?}, home plies {home_plies:?}, {simulator:?}",
         per_table.map_or("all".to_string(), |k| k.to_string())
     );
     println!(
@@ -108,6 +112,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                 hint,
                 job_nodes,
                 ahead,
+                home_plies: home_plies.unwrap_or(defaults.home_plies),
                 share: share_nodes.map(|nodes| Share {
                     plies: share_plies.unwrap_or(Share::nodes(nodes).plies),
                     ..Share::nodes(nodes)

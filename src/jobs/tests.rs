@@ -55,6 +55,7 @@ fn split_solves_equal_the_reference() {
                 spare: seed % 4 == 2,
                 job_nodes: [None, Some(1), Some(300)][(seed / 4 % 3) as usize],
                 ahead: seed % 3 != 1,
+                home_plies: (seed % 4) as u32,
                 share: (seed % 4 == 3).then_some(super::Share { nodes: 0, plies: 2 }),
             };
             let got =
@@ -153,6 +154,7 @@ fn results_in_any_order_give_the_same_answer() {
             spare: seed % 3 == 2,
             job_nodes: [None, Some(100)][(seed % 2) as usize],
             ahead: seed % 4 < 2,
+            home_plies: (seed % 3) as u32,
             // Proofs come back with the results and go into the driver's store.
             share: (seed % 3 == 1).then_some(super::Share { nodes: 0, plies: 3 }),
         };
@@ -480,6 +482,74 @@ fn a_simulation_on_many_cores_is_the_one_on_one() {
         stopped > 0 && handed > 0,
         "{stopped} jobs cut, {handed} proofs handed"
     );
+}
+
+/// A job's home is the position `home_plies` below the root on its line
+/// (its own where that is deeper than the split): with 1 every job of a
+/// root move shares the root move's, with 3 each job has its own; and
+/// every home gives the direct solve's answer.
+#[test]
+fn a_jobs_home_is_the_position_on_its_line_at_the_home_plies() {
+    use crate::game::legal_moves;
+    use std::collections::HashSet;
+    let _serial = KEPT_TABLE.lock();
+    let below = |positions: &[(crate::game::Board, Player)]| -> Vec<(crate::game::Board, Player)> {
+        positions
+            .iter()
+            .flat_map(|(b, p)| {
+                legal_moves(b, *p).into_iter().map(move |mv| {
+                    let mut child = b.clone();
+                    child.make(mv, *p);
+                    (child, p.other())
+                })
+            })
+            .collect()
+    };
+    for seed in 0..3u64 {
+        let (board, p) = position(1500 + seed, 5, 11);
+        let expected = crate::search::root::alphabeta(&board, p, 11, false);
+        let mut line = vec![vec![(board.clone(), p)]];
+        for _ in 0..3 {
+            let next = below(line.last().unwrap());
+            line.push(next);
+        }
+        for home_plies in 1..=3u32 {
+            let settings = Settings {
+                split: 3,
+                home_plies,
+                inline_plies: 2,
+                ..Settings::default()
+            };
+            let homes: HashSet<u64> = line[home_plies as usize]
+                .iter()
+                .map(|(b, _)| b.hash())
+                .collect();
+            let mut driver = Driver::new(&board, p, 11, settings);
+            let mut jobs = 0;
+            while driver.answer().is_none() {
+                let taken = driver.take_jobs(4);
+                for job in &taken {
+                    let (own, _) = job.position().unwrap();
+                    assert!(
+                        homes.contains(&job.home),
+                        "seed {seed}, home plies {home_plies}"
+                    );
+                    if home_plies == 3 {
+                        assert_eq!(job.home, own.hash(), "seed {seed}");
+                    }
+                    driver.finish(&super::job::run_job_kept(job, &mut None).unwrap());
+                }
+                jobs += taken.len();
+            }
+            assert!(jobs > 10, "seed {seed}: only {jobs} jobs");
+            let got = driver.answer().unwrap();
+            assert_eq!(
+                (got.best, got.value),
+                (expected.best, expected.value),
+                "seed {seed}"
+            );
+        }
+    }
 }
 
 /// Jobs taken for several tables fill no table past its idle workers,

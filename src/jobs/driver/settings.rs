@@ -99,6 +99,15 @@ pub struct Settings {
     /// decided is cancelled. Off by default: it costs work that few
     /// workers pay in time.
     pub ahead: bool,
+    /// Plies below the root of the node whose position sends a job home
+    /// (see [`Job::home`](crate::jobs::Job::home)): the jobs below one node
+    /// that deep go to one table where it has room. Brothers' subtrees
+    /// differ by a move or two and hold many of the same positions, which
+    /// only a table they share keeps; sent by their own positions (a
+    /// home at the [`split`](Settings::split)), the jobs of one node are
+    /// scattered over the machines. Where a job runs never changes its
+    /// answer (the module docs of `jobs`).
+    pub home_plies: u32,
     /// Hand on, between the processes of a cluster, the proofs their
     /// searches make that `share` names (the top positions of each job,
     /// the costly ones, see [`Share`]): each job returns its new proofs
@@ -140,6 +149,7 @@ impl Default for Settings {
             spare: false,
             job_nodes: None,
             ahead: false,
+            home_plies: 2,
             share: None,
         }
     }

@@ -168,9 +168,12 @@ impl Driver {
         self.stats.splits += u64::from(split);
         let done = matches!(kind, Kind::Done);
         let home = match test.parent {
-            // Below the cut only a stopped job's children: its table holds
-            // their subtrees.
-            Parent::Node(parent) if depth > self.settings.split => self.nodes[parent].home,
+            // Below the home's depth (and below the cut, where only a
+            // stopped job's children are), the parent's: the table that
+            // holds its subtree.
+            Parent::Node(parent) if depth > self.settings.home_plies.min(self.settings.split) => {
+                self.nodes[parent].home
+            }
             // The same position, asked again at another window, goes where
             // its last search left its subtree: the board's Zobrist hash,
             // fixed from run to run, so a resumed solve and a simulation
