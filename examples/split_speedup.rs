@@ -24,7 +24,8 @@
 //! Prints, per worker count, the simulated wall time, the total job time,
 //! the driver's own time, jobs (cancelled ones among them), the nodes of
 //! the jobs that came back and the driver (`nodes`) and those searched in
-//! all (`searched`: the cancelled jobs' up to their cancelling too), and
+//! all (`searched`: the cancelled jobs' up to their cancelling too), the
+//! nodes searched here to simulate it (`here`: every job to its end), and
 //! the speedup over the first row.
 use stakeraid::jobs::{Cluster, Hint, JobClock, Settings, Share, Simulator};
 use stakeraid::{parse_problem, Question};
@@ -98,7 +99,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         per_table.map_or("all".to_string(), |k| k.to_string())
     );
     println!(
-        "speculate  workers  wall_s  work_s  driver_s  jobs  cancelled  cancelled_s  stopped  stopped_s  nodes  searched  handed  away  speedup  answer"
+        "speculate  workers  wall_s  work_s  driver_s  jobs  cancelled  cancelled_s  stopped  stopped_s  nodes  searched  here  handed  away  speedup  answer"
     );
     for &speculate in &speculation {
         for &w in &workers {
@@ -128,7 +129,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             let wall = s.makespan_us as f64 / 1e6;
             let base = *one.get_or_insert(wall);
             println!(
-                "{speculate:9}  {w:7}  {wall:6.2}  {:6.2}  {:8.2}  {:4}  {:9}  {:11.2}  {:7}  {:9.2}  {}  {}  {}  {}  {:7.1}x  {} {}",
+                "{speculate:9}  {w:7}  {wall:6.2}  {:6.2}  {:8.2}  {:4}  {:9}  {:11.2}  {:7}  {:9.2}  {}  {}  {}  {}  {}  {:7.1}x  {} {}",
                 s.work_us as f64 / 1e6,
                 s.driver_us as f64 / 1e6,
                 s.jobs,
@@ -138,6 +139,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                 s.stopped_us as f64 / 1e6,
                 s.nodes,
                 s.searched,
+                s.here,
                 s.handed,
                 s.away,
                 base / wall,

@@ -469,6 +469,8 @@ fn a_simulation_on_many_cores_is_the_one_on_one() {
             "seed {seed}: {} nodes searched, {worked} worked",
             one.searched
         );
+        // Here every job is answered to its end.
+        assert!(one.here >= one.searched, "seed {seed}");
         several += u64::from(one.jobs > 20);
         cut_short += u64::from(one.searched > one.nodes);
         (stopped, handed) = (stopped + one.stopped, handed + one.handed);

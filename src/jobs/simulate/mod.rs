@@ -171,6 +171,10 @@ pub struct Simulated {
     /// they ran is. The work a cluster pays for; on many workers the
     /// cancelled jobs' part is a large share of it.
     pub searched: u64,
+    /// Nodes searched here to simulate it: the driver's, and every job's
+    /// to its end, a cancelled one's too (the module docs), which is most
+    /// of what a simulation costs where many jobs are cancelled.
+    pub here: u64,
     /// Proofs handed to the workers with their jobs (see
     /// `Settings::share`), counted once per worker's table told.
     pub handed: u64,
@@ -303,6 +307,8 @@ struct Stats {
     stopped_us: u64,
     /// Nodes the jobs taken off their workers searched before they were.
     cut_short_nodes: u64,
+    /// Nodes the jobs searched here, each to its end.
+    here_nodes: u64,
     handed: u64,
     away: u64,
 }
@@ -423,6 +429,7 @@ impl<F: FnMut(Lent)> Simulation<F> {
             stopped_us: self.stats.stopped_us,
             nodes: driver.stats().nodes,
             searched: driver.stats().nodes + self.stats.cut_short_nodes,
+            here: driver.own_nodes() + self.stats.here_nodes,
             handed: self.stats.handed,
             away: self.stats.away,
         }
@@ -558,6 +565,7 @@ impl<F: FnMut(Lent)> Simulation<F> {
         let mut result = result.expect("the driver's jobs are valid");
         result.micros = a.micros;
         let took = self.how.clock.took(a.micros, result.nodes);
+        self.stats.here_nodes += result.nodes;
         if let Some(r) = self.running.iter_mut().find(|r| r.id == a.id) {
             r.answered = Some((result, took));
         } else if let Some(at) = self.cancelled.iter().position(|c| c.r.id == a.id) {
