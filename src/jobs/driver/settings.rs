@@ -106,7 +106,8 @@ pub struct Settings {
     /// only a table they share keeps; sent by their own positions (a
     /// home at the [`split`](Settings::split)), the jobs of one node are
     /// scattered over the machines. Where a job runs never changes its
-    /// answer (the module docs of `jobs`).
+    /// answer (the module docs of `jobs`). 0 acts as 1: a root move's
+    /// test is never sent home by the root's position, which all share.
     pub home_plies: u32,
     /// Hand on, between the processes of a cluster, the proofs their
     /// searches make that `share` names (the top positions of each job,

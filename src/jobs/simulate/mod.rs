@@ -449,11 +449,9 @@ impl<F: FnMut(Lent)> Simulation<F> {
     /// with): now if it has been answered here, else once it is.
     fn cancel(&mut self, r: Running, clock: u64, unneeded: bool) {
         let c = Cancelled { r, clock, unneeded };
-        match c.r.answered.as_ref().map(|&(_, took)| took) {
-            Some(took) => {
-                let nodes = c.r.answered.as_ref().map_or(0, |(result, _)| result.nodes);
-                self.count_cancelled(&c, took, nodes);
-            }
+        let answered = c.r.answered.as_ref();
+        match answered.map(|(result, took)| (*took, result.nodes)) {
+            Some((took, nodes)) => self.count_cancelled(&c, took, nodes),
             None => self.cancelled.push(c),
         }
     }
