@@ -36,9 +36,12 @@ pub struct Job {
     pub most_nodes: Option<u64>,
     /// Which table it would rather run on: a runner with several (one per
     /// machine) sends it to table `home % tables` when that one has an
-    /// idle worker. The tests of one position at other windows, and a
-    /// stopped job's children, share a home, and so find that table's
-    /// entries from the searches before them.
+    /// idle worker. The tests of one position at other windows, the jobs
+    /// below one node [`Settings::home_plies`] down, and a stopped job's
+    /// children share a home, and so find that table's entries from the
+    /// searches before them.
+    ///
+    /// [`Settings::home_plies`]: crate::jobs::Settings::home_plies
     #[serde(default)]
     pub home: u64,
     /// Plies of the whole solve the job is part of (0: not known). A
