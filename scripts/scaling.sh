@@ -66,12 +66,12 @@ simulate() {
   awk '$1 ~ /^(true|false)$/ {print $3, $12}' <<< "$out"
 }
 
-read -r wall nodes <<< "$(simulate "$workers" "$per_machine")"
+read -r wall searched <<< "$(simulate "$workers" "$per_machine")"
 path="-"
 if [ "$path_workers" -gt 0 ]; then
   read -r path_s _ <<< "$(simulate "$path_workers" "$path_workers")"
   path=$(awk -v p="$path_s" -v d="$direct_s" 'BEGIN {printf "%.1f%%", 100 * p / d}')
 fi
 awk -v w="$workers" -v m="$per_machine" -v d="$direct_s" -v s="$wall" \
-  -v n="$nodes" -v dn="$direct_nodes" -v p="$path" \
+  -v n="$searched" -v dn="$direct_nodes" -v p="$path" \
   'BEGIN {printf "workers %d per-machine %d speedup %.1fx work %.2fx path %s\n", w, m, d / s, n / dn, p}'

@@ -64,7 +64,10 @@ def settings(words):
         if word in ("--ahead", "--spare"):
             kwargs[word[2:]] = True
         elif word == "--job-nodes":
-            kwargs["job_nodes"] = int(next(words, "0")) or sys.exit("--job-nodes needs N > 0")
+            n = next(words, "")
+            if not n.isdigit() or int(n) == 0:
+                sys.exit(f"SETTINGS: --job-nodes needs a count of nodes above 0, not {n!r}")
+            kwargs["job_nodes"] = int(n)
         else:
             sys.exit(f"SETTINGS: {word!r} is not one of --ahead, --spare, --job-nodes N")
     return kwargs
