@@ -19,20 +19,21 @@
 //! beyond; default 4: raise it for many machines of a deep solve's
 //! table each, or they are dropped and made again), `--home-plies N` (the
 //! depth of the node whose position sends a job home; default the
-//! library's).
+//! library's), `--stretch-us N` (on the node clock, how far the jobs are
+//! searched at a time, and past their cancelling at most; default 1000).
 //!
 //! Prints, per worker count, the simulated wall time, the total job time,
 //! the driver's own time, jobs (cancelled ones among them), the nodes of
 //! the jobs that came back and the driver (`nodes`) and those searched in
 //! all (`searched`: the cancelled jobs' up to their cancelling too), the
-//! nodes searched here to simulate it (`here`: every job to its end), and
-//! the speedup over the first row.
+//! nodes searched here to simulate it (`here`: on the measured clock every
+//! job to its end), and the speedup over the first row.
 use stakeraid::jobs::{Cluster, Hint, JobClock, Settings, Share, Simulator};
 use stakeraid::{parse_problem, Question};
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let mut args = std::env::args().skip(1).peekable();
-    let usage = "usage: split_speedup INPUT SPLIT[:ORDER] [--per-table K] [--latency-us N] [--speculate on|off|both] [--eager] [--spare] [--hint MOVE=VALUE] [--job-nodes N] [--ahead] [--share-nodes N [--share-plies P]] [--cores N] [--node-clock N] [--tables-gib N] [--home-plies N] WORKERS...";
+    let usage = "usage: split_speedup INPUT SPLIT[:ORDER] [--per-table K] [--latency-us N] [--speculate on|off|both] [--eager] [--spare] [--hint MOVE=VALUE] [--job-nodes N] [--ahead] [--share-nodes N [--share-plies P]] [--cores N] [--node-clock N] [--tables-gib N] [--home-plies N] [--stretch-us N] WORKERS...";
     let (Some(input), Some(split)) = (args.next(), args.next()) else {
         return Err(usage.into());
     };
@@ -72,6 +73,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                 let gib: usize = args.next().ok_or(usage)?.parse()?;
                 simulator.tables_bytes = gib.checked_mul(1 << 30).ok_or(usage)?;
             }
+            "--stretch-us" => simulator.stretch_us = args.next().ok_or(usage)?.parse()?,
             "--latency-us" => latency_us = args.next().ok_or(usage)?.parse()?,
             "--speculate" => {
                 speculation = match args.next().as_deref() {

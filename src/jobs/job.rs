@@ -1,7 +1,7 @@
 //! One job and the search that answers it: self-contained, so that any
 //! process with the library (or the Python package) can run it.
 
-use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
+use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 use std::time::Instant;
 
@@ -12,7 +12,7 @@ use crate::api::Grid;
 use crate::engine::exact::compact_table_bytes;
 use crate::engine::pool::in_pool;
 use crate::game::{Board, Player};
-use crate::search::{Compact, FastEngine, Threads, Window};
+use crate::search::{Compact, Deadline, FastEngine, Threads, Window};
 use crate::store::{Proof, Store, StoreUse};
 
 /// One null-window test: is the value of the position, searched `plies`
@@ -216,7 +216,8 @@ pub fn run_job_until(
     timed(job, |board, p| {
         in_pool(threads, |parallel| {
             let kept = |bytes, share| kept_on(&mut KEPT.lock(), board, bytes, share);
-            test_on(kept, board, p, job.asked(), &job.known, parallel, stop)
+            let deadline = Deadline::none().with_stop(stop);
+            test_on(kept, board, p, job.asked(), &job.known, parallel, deadline)
         })
     })
 }
@@ -290,15 +291,20 @@ pub(super) fn test(board: &Board, p: Player, asked: Asked, parallel: bool) -> An
     // The lock is held only to take the engine: jobs side by side in one
     // process search on it together.
     let kept = |bytes, share| kept_on(&mut KEPT.lock(), board, bytes, share);
-    test_on(kept, board, p, asked, &[], parallel, None)
+    test_on(kept, board, p, asked, &[], parallel, Deadline::none())
 }
 
-/// [`run_job`] on one thread with `kept` as the process's kept engine: a
-/// worker of a simulated cluster, each with a table of its own.
-pub(super) fn run_job_kept(job: &Job, kept: &mut Option<Kept>) -> Result<JobResult, JobError> {
+/// [`run_job`] on one thread with `kept` as the process's kept engine, and
+/// `deadline` besides the job's budget: a worker of a simulated cluster,
+/// each process with a table of its own.
+pub(super) fn run_job_kept(
+    job: &Job,
+    kept: &Mutex<Option<Kept>>,
+    deadline: Deadline,
+) -> Result<JobResult, JobError> {
     timed(job, |board, p| {
-        let kept = |bytes, share| kept_on(kept, board, bytes, share);
-        test_on(kept, board, p, job.asked(), &job.known, false, None)
+        let kept = |bytes, share| kept_on(&mut kept.lock(), board, bytes, share);
+        test_on(kept, board, p, job.asked(), &job.known, false, deadline)
     })
 }
 
@@ -309,7 +315,7 @@ fn test_on(
     asked: Asked,
     known: &[Proof],
     parallel: bool,
-    stop: Option<Arc<AtomicBool>>,
+    deadline: Deadline,
 ) -> Answered {
     let Asked {
         plies,
@@ -337,9 +343,9 @@ fn test_on(
         let since = store.changes();
         (store, since)
     });
-    let given_up = stop.clone();
-    let (value, nodes) = engine.search_once(board, p, plies, window, most_nodes, stop);
-    let given_up = given_up.is_some_and(|stop| stop.load(Relaxed));
+    let deadline = deadline.with_nodes(most_nodes);
+    let (value, nodes) = engine.search_once(board, p, plies, window, &deadline);
+    let given_up = deadline.given_up();
     let children = match value {
         Some(_) => Vec::new(),
         None if given_up => Vec::new(),

@@ -7,6 +7,8 @@
 //! reaches a poll within about 0.2 ms on each thread ([`super::worker`]
 //! keeps that cadence).
 //! How far the search has got is another matter: [`super::Progress`].
+//! A search can also be held at counts of nodes until let go ([`Pace`]):
+//! a simulated worker keeping to its cluster's clock.
 
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 use std::sync::Arc;
@@ -26,6 +28,26 @@ pub struct Deadline {
     cpu: Option<Duration>,
     /// Limit on the search's nodes, all threads together.
     nodes: Option<u64>,
+    pace: Option<Arc<dyn Pace>>,
+}
+
+/// Holds a search at counts of nodes until it is let go on, or told to
+/// stop. Asked as the nodes are counted (every few dozen on each thread,
+/// see [`Deadline::with_nodes`]), so on one thread a search is held at the
+/// same node from run to run.
+pub trait Pace: Send + Sync {
+    /// The nodes the search may count before it must [`Pace::wait`].
+    fn allowed(&self) -> u64;
+
+    /// Blocks the search, which has counted `seen` nodes, more than
+    /// allowed, until it may go on (true) or must stop (false).
+    fn wait(&self, seen: u64) -> bool;
+}
+
+impl std::fmt::Debug for dyn Pace {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Pace(allowed {})", self.allowed())
+    }
 }
 
 impl Deadline {
@@ -63,13 +85,32 @@ impl Deadline {
         self
     }
 
-    /// Fires if `seen` nodes reach the budget of nodes. Cheap: the workers
-    /// call it each time they report nodes.
+    /// Also holds the search at the counts of nodes `pace` allows, and
+    /// fires when it says stop.
+    pub fn with_pace(mut self, pace: Option<Arc<dyn Pace>>) -> Deadline {
+        self.pace = pace;
+        self
+    }
+
+    /// Fires if `seen` nodes reach the budget of nodes; waits while they
+    /// are past what the pace allows. Cheap: the workers call it each time
+    /// they report nodes.
     #[inline]
     pub(crate) fn count(&self, seen: u64) {
         if self.nodes.is_some_and(|most| seen >= most) {
             self.fire();
         }
+        if let Some(pace) = &self.pace {
+            if seen > pace.allowed() && !pace.wait(seen) {
+                self.fire();
+            }
+        }
+    }
+
+    /// True once the stop flag is set: the search was given up from
+    /// outside, not stopped at its budget.
+    pub fn given_up(&self) -> bool {
+        self.stop.as_ref().is_some_and(|s| s.load(Relaxed))
     }
 
     /// Fires now.

@@ -4,7 +4,6 @@
 //! only [`FastEngine`]; the play root, whose evaluations and reductions
 //! only the general engine has, holds that engine's `Searcher` itself.
 
-use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 
 use super::compact::Compact;
@@ -57,21 +56,19 @@ impl FastEngine {
     }
 
     /// One search of `window` that nobody watches (a job of a split
-    /// solve): the value or bound, `None` if it stopped on reaching
-    /// `most_nodes` or on `stop` being set, and the nodes.
+    /// solve): the value or bound, `None` if `deadline` fired, and the
+    /// nodes.
     pub(crate) fn search_once(
         &self,
         board: &Board,
         p: Player,
         remaining: u32,
         window: Window<i64>,
-        most_nodes: Option<u64>,
-        stop: Option<Arc<AtomicBool>>,
+        deadline: &Deadline,
     ) -> (Option<i64>, u64) {
-        let deadline = Deadline::none().with_nodes(most_nodes).with_stop(stop);
         let progress = Progress::default();
         let mut w = Worker::new(Signals {
-            deadline: &deadline,
+            deadline,
             progress: &progress,
         });
         let v = self.search(&mut board.clone(), p, remaining, window, &mut w);

@@ -30,7 +30,7 @@ mod worker;
 pub(crate) use choice::{known_choice, Known};
 pub(crate) use compact::{Compact, TableSaver};
 pub(crate) use deadline::process_cpu;
-pub use deadline::Deadline;
+pub use deadline::{Deadline, Pace};
 pub(crate) use engine::{FastEngine, Threads};
 pub use general::Eval;
 pub(crate) use narrowing::Tests;

@@ -43,6 +43,12 @@
 //! solves side by side run about 4% slower each on a 2-core machine); on
 //! the nodes clock ([`JobClock::Nodes`]) a simulation is the same on any
 //! number of cores, and from run to run.
+//!
+//! On the nodes clock the jobs are also paced (the `paced` module): each is
+//! searched here only as far as the clock has gone, so a cancelled job
+//! costs here, and leaves in its table, about what it searched on the
+//! cluster, not its whole search; and the jobs of one table take turns on
+//! it rather than run one after another.
 
 use std::collections::VecDeque;
 use std::panic::AssertUnwindSafe;
@@ -50,11 +56,14 @@ use std::sync::{mpsc, Arc, OnceLock};
 use std::time::{Duration, Instant};
 
 use super::driver::{Driver, Settings, SplitAnswer};
-use super::job::{release_kept, run_job_kept, JobError, JobResult, Kept};
+use super::job::{release_kept, run_job_kept, JobError, JobResult};
 use crate::game::{Board, Player};
+use crate::search::Deadline;
 
+mod paced;
 mod tables;
 
+use paced::{Gate, Paced};
 use tables::{Lent, Tables};
 
 /// Memory the simulated tables may take together by default.
@@ -97,15 +106,23 @@ pub struct Simulator {
     /// Memory the workers' tables may take together here: beyond it the
     /// least recently used are dropped (the module docs).
     pub tables_bytes: usize,
+    /// On the nodes clock, how far the horizon moves at most at a time, in
+    /// microseconds: a job is searched here at most this much past the
+    /// point where it is cancelled, and the jobs of a table take turns of
+    /// this much. Each move holds and lets go every job under way (tens
+    /// of microseconds each here), so it is also what pacing costs.
+    pub stretch_us: u64,
 }
 
 impl Default for Simulator {
-    /// One core, measured time, [`TABLE_BUDGET`].
+    /// One core, measured time, [`TABLE_BUDGET`], stretches of a
+    /// millisecond.
     fn default() -> Simulator {
         Simulator {
             cores: 1,
             clock: JobClock::Measured,
             tables_bytes: TABLE_BUDGET,
+            stretch_us: 1000,
         }
     }
 }
@@ -126,6 +143,14 @@ pub enum JobClock {
 }
 
 impl JobClock {
+    /// Nodes a microsecond, on the nodes clock: its jobs are paced.
+    fn pace(self) -> Option<u64> {
+        match self {
+            JobClock::Measured => None,
+            JobClock::Nodes { per_us } => Some(per_us.max(1)),
+        }
+    }
+
     /// What work that took `micros` here and searched `nodes` takes.
     fn took(self, micros: u64, nodes: u64) -> u64 {
         match self {
@@ -172,9 +197,10 @@ pub struct Simulated {
     /// cancelled jobs' part is a large share of it.
     pub searched: u64,
     /// Nodes searched here to simulate it: the driver's, and every job's
-    /// to its end, a cancelled one's too (the module docs). What a
-    /// simulation costs; where many jobs are cancelled, far more than
-    /// `searched` (1.9x on 64 workers for 21 and 22 empty cells).
+    /// to its end, a cancelled one's too on the measured clock (where many
+    /// jobs are cancelled, far more than `searched`: 1.9x on 64 workers
+    /// for 21 and 22 empty cells), about as far as it ran when paced (the
+    /// module docs).
     pub here: u64,
     /// Proofs handed to the workers with their jobs (see
     /// `Settings::share`), counted once per worker's table told.
@@ -193,6 +219,8 @@ struct Running {
     answered: Option<(JobResult, u64)>,
     /// When its answering began and ended here, once they have.
     here: Arc<Here>,
+    /// On the nodes clock: how far it may be searched so far.
+    paced: Option<Paced>,
 }
 
 /// When a job's answering began and ended here: a job that has begun and
@@ -210,13 +238,21 @@ struct Cancelled {
     unneeded: bool,
 }
 
-/// A job answered here, with its table.
+/// What a job being answered here tells the simulation.
+enum Event {
+    /// It is held at its gate (paced).
+    Held {
+        slot: usize,
+    },
+    Answered(Answered),
+}
+
+/// A job answered here.
 struct Answered {
     slot: usize,
     id: u64,
     /// Err: the job's thread panicked, with this payload.
     result: std::thread::Result<Result<JobResult, JobError>>,
-    kept: Option<Kept>,
     micros: u64,
 }
 
@@ -253,43 +289,46 @@ impl Simulator {
                 how: *self,
                 latency: cluster.latency_us,
                 clock: 0,
+                horizon: 0,
                 driver_us: 0,
                 running: Vec::new(),
                 cancelled: Vec::new(),
                 out: 0,
+                events: tx.clone(),
                 rx,
-                answer: |lent: Lent| {
+                answer: |lent: Lent, gate: Option<Arc<Gate>>| {
                     let tx = tx.clone();
                     scope.spawn(move || {
                         let Lent {
                             slot,
                             job,
-                            mut kept,
+                            kept,
                             here,
                         } = lent;
+                        let deadline = gate.map_or_else(Deadline::none, |g| g.deadline());
                         let began = *here.began.get_or_init(Instant::now);
                         // A panic goes to the simulation's thread, which
                         // would otherwise wait for this answer for ever.
                         let result = std::panic::catch_unwind(AssertUnwindSafe(|| {
-                            run_job_kept(&job, &mut kept)
+                            run_job_kept(&job, &kept, deadline)
                         }));
                         let ended = *here.ended.get_or_init(Instant::now);
                         let micros = ended.duration_since(began).as_micros() as u64;
                         // The receiver is gone only if the simulation
                         // panicked, which the scope reports.
-                        let _ = tx.send(Answered {
+                        let _ = tx.send(Event::Answered(Answered {
                             slot,
                             id: job.id,
                             result,
-                            kept,
                             micros,
-                        });
+                        }));
                     });
                 },
                 tables: Tables::new(
                     cluster.workers.max(1),
                     cluster.per_table.clamp(1, cluster.workers.max(1)),
                     self.tables_bytes,
+                    self.clock.pace().is_some(),
                 ),
                 stats: Stats::default(),
             };
@@ -320,21 +359,36 @@ struct Simulation<F> {
     how: Simulator,
     latency: u64,
     clock: u64,
+    /// Paced: how far on the clock every job has been searched here.
+    horizon: u64,
     driver_us: u64,
     /// Jobs on the workers, in the order they were handed out.
     running: Vec<Running>,
     /// Jobs cancelled before they were answered here: their time counts
     /// once it is known.
     cancelled: Vec<Cancelled>,
-    /// Jobs being answered here now.
+    /// Jobs being answered here now (paced: not held).
     out: usize,
-    rx: mpsc::Receiver<Answered>,
+    events: mpsc::Sender<Event>,
+    rx: mpsc::Receiver<Event>,
     answer: F,
     tables: Tables,
     stats: Stats,
 }
 
-impl<F: FnMut(Lent)> Simulation<F> {
+impl<F> Drop for Simulation<F> {
+    /// Lets the held jobs' searches go, stopped, so that a simulation that
+    /// fails does not wait for them for ever.
+    fn drop(&mut self) {
+        for r in &self.running {
+            if let Some(gate) = r.paced.as_ref().and_then(|p| p.gate.as_ref()) {
+                gate.cancel();
+            }
+        }
+    }
+}
+
+impl<F: FnMut(Lent, Option<Arc<Gate>>)> Simulation<F> {
     fn run(
         &mut self,
         board: &Board,
@@ -351,7 +405,11 @@ impl<F: FnMut(Lent)> Simulation<F> {
         let mut idle: VecDeque<usize> = (0..workers).collect();
         while driver.answer().is_none() {
             let counts = self.tables.idle_per_table(&idle);
-            for (table, mut job) in driver.take_jobs_for(&counts) {
+            // Taking jobs may order a node's children: the driver's work.
+            let (timed, before) = (Instant::now(), driver.own_nodes());
+            let taken = driver.take_jobs_for(&counts);
+            self.driver_spent(timed, driver.own_nodes() - before);
+            for (table, mut job) in taken {
                 let (worker, home) = self.tables.take_on(&mut idle, table, job.home);
                 self.stats.away += u64::from(!home);
                 if sharing {
@@ -364,20 +422,33 @@ impl<F: FnMut(Lent)> Simulation<F> {
                     self.driver_spent(timed, 0);
                 }
                 let here = Arc::new(Here::default());
+                let id = job.id;
+                let paced = self
+                    .tables
+                    .hand(worker, job, here.clone())
+                    .map(|job| Paced {
+                        job: Some(job),
+                        gate: None,
+                        allowed: 0,
+                        slot: self.tables.slot(worker),
+                    });
                 self.running.push(Running {
-                    id: job.id,
+                    id,
                     start: self.clock,
                     worker,
                     answered: None,
-                    here: here.clone(),
+                    here,
+                    paced,
                 });
-                self.tables.hand(worker, job, here);
                 self.stats.jobs += 1;
             }
             if driver.answer().is_some() {
                 break;
             }
-            let done = self.next_to_end();
+            let done = match self.how.clock.pace() {
+                Some(per_us) => self.next_to_end_paced(per_us),
+                None => self.next_to_end(),
+            };
             let (result, took) = done.answered.expect("the next to end is answered");
             self.clock = self.clock.max(done.start + self.latency + took);
             idle.push_back(done.worker);
@@ -389,6 +460,7 @@ impl<F: FnMut(Lent)> Simulation<F> {
             driver.finish(&result);
             let unneeded = driver.unneeded();
             self.driver_spent(timed, driver.own_nodes() - before);
+            self.keep_up();
             // Cancelled: the worker is free now, and only what ran is work.
             let clock = self.clock;
             let (gone, kept) = std::mem::take(&mut self.running)
@@ -402,17 +474,14 @@ impl<F: FnMut(Lent)> Simulation<F> {
             }
         }
         // The runners cancel what still runs once the answer is known.
+        self.keep_up();
         let clock = self.clock;
         for r in std::mem::take(&mut self.running) {
             self.cancel(r, clock, false);
         }
-        while !self.cancelled.is_empty() {
+        while !self.cancelled.is_empty() || self.out > 0 {
             self.start_answers();
-            let a = self
-                .rx
-                .recv()
-                .expect("a job being answered sends its answer");
-            self.take_answer(a);
+            self.take_event();
         }
         Simulated {
             answer: driver
@@ -447,8 +516,27 @@ impl<F: FnMut(Lent)> Simulation<F> {
 
     /// Counts what job `r`, cancelled at `clock`, ran (with the cancelled
     /// jobs' time where the driver found it `unneeded`, rather than done
-    /// with): now if it has been answered here, else once it is.
+    /// with): now if it has been answered here or is paced, else once it
+    /// is answered.
     fn cancel(&mut self, r: Running, clock: u64, unneeded: bool) {
+        if let (None, Some(paced), Some(per_us)) = (&r.answered, &r.paced, self.how.clock.pace()) {
+            // Held past the horizon, which is past `clock` (see `keep_up`),
+            // or not begun by it: it ran until `clock`, and would have run
+            // longer.
+            let ran = clock.saturating_sub(r.start + self.latency);
+            self.stats.work_us += ran;
+            self.stats.cut_short_nodes += ran * per_us;
+            if unneeded {
+                self.stats.cancelled_us += ran;
+            }
+            if let Some(gate) = &paced.gate {
+                // It unwinds on no turn of its table: a stopped search
+                // stores nothing.
+                gate.cancel();
+                self.out += 1;
+            }
+            return;
+        }
         let c = Cancelled { r, clock, unneeded };
         let answered = c.r.answered.as_ref();
         match answered.map(|(result, took)| (*took, result.nodes)) {
@@ -525,20 +613,153 @@ impl<F: FnMut(Lent)> Simulation<F> {
             } else {
                 wait = None;
             }
-            let answered = match wait {
-                Some(w) => self.rx.recv_timeout(w).ok(),
+            match wait {
+                Some(w) => {
+                    if let Ok(e) = self.rx.recv_timeout(w) {
+                        self.take(e);
+                    }
+                }
                 None => {
                     assert!(self.out > 0, "a driver without an answer waits on a job");
-                    Some(
-                        self.rx
-                            .recv()
-                            .expect("a job being answered sends its answer"),
-                    )
+                    self.take_event();
                 }
-            };
-            if let Some(a) = answered {
-                self.take_answer(a);
             }
+        }
+    }
+
+    /// Paced: takes off the workers the job to end next (the earlier id
+    /// first on a tie), once every job has been searched as far as the
+    /// horizon allows and one ends by it: the jobs still searching are
+    /// held past it, and would end later.
+    fn next_to_end_paced(&mut self, per_us: u64) -> Running {
+        assert!(
+            !self.running.is_empty(),
+            "a driver without an answer waits on a job"
+        );
+        self.horizon = self.horizon.max(self.clock);
+        loop {
+            self.catch_up(per_us);
+            let latency = self.latency;
+            let next = self
+                .running
+                .iter()
+                .enumerate()
+                .filter_map(|(i, r)| {
+                    let (_, took) = r.answered.as_ref()?;
+                    Some((r.start + latency + took, r.id, i))
+                })
+                .min();
+            self.horizon = match next {
+                // `remove`, not `swap_remove`: the tables' turns go in the
+                // order the jobs were handed out.
+                Some((end, _, i)) if end <= self.horizon => return self.running.remove(i),
+                Some((end, ..)) => end.min(self.horizon + self.how.stretch_us.max(1)),
+                None => self.horizon + self.how.stretch_us.max(1),
+            };
+        }
+    }
+
+    /// Paced: moves the horizon on to the clock, so that every job under
+    /// way has been searched as far as the cluster had searched it by
+    /// now: the driver's own work took the clock past it.
+    fn keep_up(&mut self) {
+        if let Some(per_us) = self.how.clock.pace() {
+            self.horizon = self.horizon.max(self.clock);
+            self.catch_up(per_us);
+        }
+    }
+
+    /// Paced: searches every job here as far as the horizon allows, the
+    /// jobs of each table one at a time, in the order they were handed
+    /// out, on up to `cores` tables at once.
+    fn catch_up(&mut self, per_us: u64) {
+        let horizon = self.horizon;
+        let mut behind = vec![VecDeque::new(); self.tables.len()];
+        for (i, r) in self.running.iter().enumerate() {
+            let (None, Some(paced)) = (&r.answered, &r.paced) else {
+                continue;
+            };
+            let allowed = horizon.saturating_sub(r.start + self.latency) * per_us;
+            if allowed > paced.allowed {
+                behind[paced.slot].push_back((i, allowed));
+            }
+        }
+        let mut ready: VecDeque<usize> = (0..behind.len()).collect();
+        loop {
+            while self.out < self.how.cores.max(1) {
+                let Some(slot) = ready.pop_front() else {
+                    break;
+                };
+                if self.tables.is_lent(slot) {
+                    continue;
+                }
+                if let Some((i, allowed)) = behind[slot].pop_front() {
+                    if !self.let_go(i, allowed) {
+                        // Still held: the table's next job's turn.
+                        ready.push_front(slot);
+                    }
+                }
+            }
+            if self.out == 0 {
+                return;
+            }
+            if let Some(slot) = self.take_event() {
+                if !behind[slot].is_empty() {
+                    ready.push_back(slot);
+                }
+            }
+        }
+    }
+
+    /// Paced: lets the job at `i` in `running` search on to `allowed`
+    /// nodes, its search started if it had not: true if it searches now,
+    /// false if it had already searched more and stays held.
+    fn let_go(&mut self, i: usize, allowed: u64) -> bool {
+        let r = &mut self.running[i];
+        let paced = r.paced.as_mut().expect("a paced job");
+        paced.allowed = allowed;
+        let goes = match &paced.gate {
+            Some(gate) => gate.go(allowed),
+            None => {
+                let gate = Gate::new(paced.slot, allowed, self.events.clone());
+                let lent = Lent {
+                    slot: paced.slot,
+                    job: paced.job.take().expect("a job not started yet"),
+                    kept: self.tables.table(paced.slot),
+                    here: r.here.clone(),
+                };
+                paced.gate = Some(gate.clone());
+                (self.answer)(lent, Some(gate));
+                true
+            }
+        };
+        if goes {
+            self.tables.lend_to(paced.slot);
+            self.out += 1;
+        }
+        goes
+    }
+
+    /// Waits for what a job being answered tells, and takes it in: the
+    /// table it frees, if it frees one.
+    fn take_event(&mut self) -> Option<usize> {
+        let e = self
+            .rx
+            .recv()
+            .expect("the simulation holds a sender itself");
+        self.take(e)
+    }
+
+    /// Takes in what a job being answered tells: the table it frees, if
+    /// it frees one.
+    fn take(&mut self, e: Event) -> Option<usize> {
+        match e {
+            Event::Held { slot } => {
+                self.out -= 1;
+                self.tables.give_back(slot);
+                Some(slot)
+            }
+            Event::Answered(a) => self.take_answer(a),
         }
     }
 
@@ -550,14 +771,15 @@ impl<F: FnMut(Lent)> Simulation<F> {
                 break;
             };
             self.out += 1;
-            (self.answer)(lent);
+            (self.answer)(lent, None);
         }
     }
 
-    /// A job's answer: its table goes back, and its time is known.
-    fn take_answer(&mut self, a: Answered) {
+    /// A job's answer: its time is known, and its table goes back (the
+    /// table it frees, if it took one: a paced job cancelled while held
+    /// unwinds on none).
+    fn take_answer(&mut self, a: Answered) -> Option<usize> {
         self.out -= 1;
-        self.tables.give_back(a.slot, a.kept);
         let result = a
             .result
             .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
@@ -570,6 +792,10 @@ impl<F: FnMut(Lent)> Simulation<F> {
         } else if let Some(at) = self.cancelled.iter().position(|c| c.r.id == a.id) {
             let c = self.cancelled.swap_remove(at);
             self.count_cancelled(&c, took, result.nodes);
+        } else {
+            return None;
         }
+        self.tables.give_back(a.slot);
+        Some(a.slot)
     }
 }

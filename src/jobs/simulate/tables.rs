@@ -1,27 +1,36 @@
 //! The simulated workers' tables: one per group of workers sharing a
-//! process, each answering the jobs handed to it one after another, in the
-//! order they were handed out, whatever thread answers them.
+//! process. On the measured clock each answers the jobs handed to it one
+//! after another, in the order they were handed out, whatever thread
+//! answers them; paced (see the `paced` module), its jobs take turns on it.
 
 use std::collections::VecDeque;
 
 use std::sync::Arc;
 
+use parking_lot::Mutex;
+
 use super::super::job::{Job, Kept};
 use super::Here;
+
+/// A process's kept engine, as a job's search takes it at its start.
+pub(super) type Table = Arc<Mutex<Option<Kept>>>;
 
 /// The tables, one per group of `per_table` workers, within `budget`
 /// bytes.
 pub(super) struct Tables {
     per_table: usize,
     budget: usize,
+    /// Paced: the jobs are not queued here, and a table dropped goes at
+    /// once (the jobs under way on it keep the engine they took).
+    paced: bool,
     slots: Vec<Slot>,
     /// Jobs handed out so far: the order in which tables answer theirs.
     handed: u64,
 }
 
 struct Slot {
-    /// None before its first job, once dropped, and while lent.
-    kept: Option<Kept>,
+    /// None before its first job and once dropped.
+    kept: Table,
     /// Lent to a job being answered: the slot's next job waits for it.
     lent: bool,
     /// What it still has to do, in the order it was told to.
@@ -46,20 +55,21 @@ enum Task {
 pub(super) struct Lent {
     pub slot: usize,
     pub job: Job,
-    pub kept: Option<Kept>,
+    pub kept: Table,
     /// Where its answering tells when it began and ended.
     pub here: Arc<Here>,
 }
 
 impl Tables {
-    pub(super) fn new(workers: usize, per_table: usize, budget: usize) -> Tables {
+    pub(super) fn new(workers: usize, per_table: usize, budget: usize, paced: bool) -> Tables {
         let slots = workers.div_ceil(per_table);
         Tables {
             per_table,
             budget,
+            paced,
             slots: (0..slots)
                 .map(|_| Slot {
-                    kept: None,
+                    kept: Table::default(),
                     lent: false,
                     waiting: VecDeque::new(),
                     told: 0,
@@ -96,8 +106,18 @@ impl Tables {
         (worker, (home % self.slots.len() as u64) as usize == slot)
     }
 
-    fn slot(&self, worker: usize) -> usize {
+    pub(super) fn slot(&self, worker: usize) -> usize {
         worker / self.per_table
+    }
+
+    /// Table `slot`'s engine.
+    pub(super) fn table(&self, slot: usize) -> Table {
+        self.slots[slot].kept.clone()
+    }
+
+    /// Tables in all.
+    pub(super) fn len(&self) -> usize {
+        self.slots.len()
     }
 
     /// How much of the driver's proofs `worker`'s table has been told.
@@ -107,17 +127,22 @@ impl Tables {
     }
 
     /// Gives `job` to `worker`'s table, to answer after what it was given
-    /// before, and drops the least recently used other tables while all
-    /// of them would take more than the budget.
-    pub(super) fn hand(&mut self, worker: usize, job: Job, here: Arc<Here>) {
+    /// before (paced: the caller keeps it), and drops the least recently
+    /// used other tables while all of them would take more than the budget.
+    pub(super) fn hand(&mut self, worker: usize, job: Job, here: Arc<Here>) -> Option<Job> {
         let at = self.slot(worker);
         let need = job.table_bytes().unwrap_or(0);
         self.handed += 1;
         let slot = &mut self.slots[at];
         slot.bytes = slot.bytes.max(need);
         slot.last = self.handed;
-        slot.waiting
-            .push_back((self.handed, Task::Answer(job, here)));
+        let kept = if self.paced {
+            Some(job)
+        } else {
+            slot.waiting
+                .push_back((self.handed, Task::Answer(job, here)));
+            None
+        };
         while self.slots.iter().map(|s| s.bytes).sum::<usize>() > self.budget {
             let oldest = (0..self.slots.len())
                 .filter(|&i| i != at && self.slots[i].bytes > 0)
@@ -125,10 +150,15 @@ impl Tables {
             let Some(i) = oldest else { break };
             // Its store goes with it: tell it everything again.
             let victim = &mut self.slots[i];
-            victim.waiting.push_back((self.handed, Task::Drop));
+            if self.paced {
+                *victim.kept.lock() = None;
+            } else {
+                victim.waiting.push_back((self.handed, Task::Drop));
+            }
             victim.bytes = 0;
             victim.told = 0;
         }
+        kept
     }
 
     /// The job handed out first of those whose tables are free, with its
@@ -147,20 +177,28 @@ impl Tables {
                     return Some(Lent {
                         slot: at,
                         job,
-                        kept: slot.kept.take(),
+                        kept: slot.kept.clone(),
                         here,
                     });
                 }
-                Some(Task::Drop) => slot.kept = None,
+                Some(Task::Drop) => *slot.kept.lock() = None,
                 None => unreachable!("a slot chosen for its waiting task"),
             }
         }
     }
 
-    /// Takes back a table lent with a job, as the job left it.
-    pub(super) fn give_back(&mut self, slot: usize, kept: Option<Kept>) {
-        let slot = &mut self.slots[slot];
-        slot.kept = kept;
-        slot.lent = false;
+    /// Lends table `slot` to a paced job that searches on it now.
+    pub(super) fn lend_to(&mut self, slot: usize) {
+        self.slots[slot].lent = true;
+    }
+
+    /// Whether table `slot` is lent.
+    pub(super) fn is_lent(&self, slot: usize) -> bool {
+        self.slots[slot].lent
+    }
+
+    /// Takes back a table lent with a job.
+    pub(super) fn give_back(&mut self, slot: usize) {
+        self.slots[slot].lent = false;
     }
 }
