@@ -35,6 +35,17 @@ predicted wall, and the jobs' summed time in both: where the workers share
 the machine with the cluster's own processes, as all of them do here, a
 job takes longer than the simulator's, which runs one at a time.
 Nothing else should run meanwhile.
+
+More knobs, all optional: LOCAL_CPUS (default 2), the CPUs of the local
+instance, so also its workers: the per-node actor's threads share one
+table, so 16 on this machine's 2 cores are 16 jobs at a time on one
+table, each at about an eighth of a core; SETUPS, which of the four to run
+(``SETUPS=2,4``); NODE_CLOCK, the simulator's node clock (``--node-clock``)
+at that many nodes a microsecond, or at the measured jobs' own pace
+(``NODE_CLOCK=jobs``: their nodes over their time, as they ran, sharing
+the cores); SIMULATOR, other builds of the simulator to predict with,
+separated by commas (each run is predicted by each, its rows marked #1,
+#2, ...).
 """
 
 import json
@@ -52,7 +63,8 @@ import stakeraid
 from stakeraid import cluster
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-SIMULATOR = os.path.join(REPO, "target", "release", "examples", "split_speedup")
+SIMULATORS = (os.environ.get("SIMULATOR") or os.path.join(
+    REPO, "target", "release", "examples", "split_speedup")).split(",")
 RAY = os.path.join(os.path.dirname(sys.executable), "ray")
 SHARE = int(os.environ.get("SHARE", "1000000"))
 
@@ -75,6 +87,11 @@ def settings(words):
 
 SETTINGS = os.environ.get("SETTINGS", "")
 KWARGS = settings(SETTINGS)
+LOCAL_CPUS = int(os.environ.get("LOCAL_CPUS", "2"))
+SETUPS = [int(k) for k in os.environ.get("SETUPS", "1,2,3,4").split(",")]
+NODE_CLOCK = os.environ.get("NODE_CLOCK", "")
+if NODE_CLOCK and NODE_CLOCK != "jobs" and not NODE_CLOCK.isdigit():
+    sys.exit(f"NODE_CLOCK: nodes a microsecond, or jobs, not {NODE_CLOCK!r}")
 
 
 def latency_us(per_node):
@@ -102,16 +119,22 @@ def latency_us(per_node):
 
 def timed_jobs(folder):
     """A job function that runs each job as the solve does and appends its
-    measured time (microseconds) to a file of its process in ``folder``:
-    the job time the cluster really spent, beside the simulator's."""
+    measured time (microseconds) and nodes to a file of its process in
+    ``folder``: the job time the cluster really spent, beside the
+    simulator's. It takes the runner's stop token, as ``run_job`` does, so
+    that a runner per node gives up the jobs made unneeded."""
 
-    def run(job, threads):
+    def run(job, threads, stop=None):
         import json
         import os
 
-        result = stakeraid.run_job(job, threads)
-        with open(os.path.join(folder, str(os.getpid())), "a") as f:
-            f.write(f"{json.loads(result)['micros']}\n")
+        result = stakeraid.run_job(job, threads, stop=stop)
+        answer = json.loads(result)
+        try:
+            with open(os.path.join(folder, str(os.getpid())), "a") as f:
+                f.write(f"{answer['micros']} {answer['nodes']}\n")
+        except FileNotFoundError:
+            pass  # a job still running when the solve ended: the folder is gone
         return result
 
     return run
@@ -123,12 +146,14 @@ def solve(position, depth, split, per_node, share):
     answer = cluster.solve(position, depth, split=split, per_node=per_node,
                            share_nodes=share, job_function=timed_jobs(folder), **KWARGS)
     wall = time.perf_counter() - start
-    micros = 0
+    micros = nodes = 0
     for name in os.listdir(folder):
         with open(os.path.join(folder, name)) as f:
-            micros += sum(int(line) for line in f)
+            for line in f:
+                m, n = line.split()
+                micros, nodes = micros + int(m), nodes + int(n)
     shutil.rmtree(folder)
-    return wall, micros / 1e6, answer
+    return wall, micros / 1e6, nodes / max(micros, 1), answer
 
 
 def forget_auth_mode():
@@ -162,11 +187,16 @@ def ray_start(home, cpus, *args):
     )
 
 
-def simulate(input_path, split, latency, per_table, share):
+def simulate(simulator, input_path, split, latency, workers, per_table, share, pace):
     sharing = ["--share-nodes", str(share)] if share else []
+    clock = []
+    if NODE_CLOCK:
+        per_us = pace if NODE_CLOCK == "jobs" else int(NODE_CLOCK)
+        clock = ["--node-clock", str(max(1, round(per_us))), "--cores", "2"]
     out = subprocess.run(
-        [SIMULATOR, input_path, str(split), "--per-table", str(per_table), "--latency-us",
-         str(round(latency)), "--speculate", "off", *sharing, *SETTINGS.split(), "2"],
+        [simulator, input_path, str(split), "--per-table", str(per_table), "--latency-us",
+         str(round(latency)), "--speculate", "off", *sharing, *clock, *SETTINGS.split(),
+         str(workers)],
         check=True, capture_output=True, text=True,
     ).stdout
     lines = out.splitlines()
@@ -186,14 +216,15 @@ def main():
     depth = int(text.splitlines()[3])
     start = time.perf_counter()
     direct = stakeraid.analyse(position, depth=depth, threads=1)
-    print(f"settings: {SETTINGS or 'the defaults'}")
+    print(f"settings: {SETTINGS or 'the defaults'}; local CPUs {LOCAL_CPUS}; "
+          f"node clock {NODE_CLOCK or 'none (measured)'}; simulators {SIMULATORS}")
     print(f"direct one-thread solve: {direct.best} {direct.value}, {direct.nodes} nodes, "
           f"{time.perf_counter() - start:.2f} s")
     rows = []
     for _ in range(repeat):
-        for setup in ("local Ray, 2 CPUs", "local Ray, 2 CPUs, per node",
-                      "3 nodes: head 0 CPUs + 2 x 1 CPU",
-                      "3 nodes, per node, shared proofs"):
+        setups = (f"local Ray, {LOCAL_CPUS} CPUs", f"local Ray, {LOCAL_CPUS} CPUs, per node",
+                  "3 nodes: head 0 CPUs + 2 x 1 CPU", "3 nodes, per node, shared proofs")
+        for setup in (setups[k - 1] for k in SETUPS):
             per_node = "per node" in setup
             share = SHARE if setup.endswith("shared proofs") else None
             home = tempfile.mkdtemp(prefix="simcheck-")
@@ -201,7 +232,7 @@ def main():
             forget_auth_mode()
             try:
                 if setup.startswith("local"):
-                    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
+                    ray.init(num_cpus=LOCAL_CPUS, include_dashboard=False, log_to_driver=False)
                 else:
                     head = free_port()
                     ray_start(home, 0, "--head", "--port", str(head), "--include-dashboard", "false")
@@ -210,7 +241,7 @@ def main():
                     ray.init(address=f"127.0.0.1:{head}", include_dashboard=False,
                              log_to_driver=False)
                 lat = latency_us(per_node)
-                wall, work, answer = solve(position, depth, split, per_node, share)
+                wall, work, pace, answer = solve(position, depth, split, per_node, share)
             finally:
                 ray.shutdown()
                 if not setup.startswith("local"):
@@ -219,13 +250,19 @@ def main():
                 if auth is not None:
                     os.environ["RAY_AUTH_MODE"] = auth
             assert (answer["best"], answer["value"]) == (str(direct.best), direct.value), answer
-            # A table per process: the local actor's two threads share one,
+            # A table per process: the local actor's threads share one,
             # each node of the three-node cluster has one CPU.
-            per_table = 2 if per_node and setup.startswith("local") else 1
-            predicted, swork, jobs, nodes = simulate(input_path, split, lat, per_table, share)
-            rows.append((setup, lat, wall, work, answer["stats"]["done"],
-                         answer["stats"]["nodes"], predicted, swork, jobs, nodes))
-            print(json.dumps(rows[-1]), flush=True)
+            local = setup.startswith("local")
+            workers = LOCAL_CPUS if local else 2
+            per_table = LOCAL_CPUS if per_node and local else 1
+            print(f"{setup}: the jobs ran at {pace:.1f} nodes a microsecond", flush=True)
+            for k, simulator in enumerate(SIMULATORS, 1):
+                predicted, swork, jobs, nodes = simulate(simulator, input_path, split, lat,
+                                                         workers, per_table, share, pace)
+                label = setup if len(SIMULATORS) == 1 else f"{setup} #{k}"
+                rows.append((label, lat, wall, work, answer["stats"]["done"],
+                             answer["stats"]["nodes"], predicted, swork, jobs, nodes))
+                print(json.dumps(rows[-1]), flush=True)
     print()
     # work: the jobs' summed time, measured in the cluster's workers and in
     # the simulator (which runs one job at a time on an idle machine).

@@ -348,12 +348,13 @@ fn a_stopped_split_solve_resumes_losing_only_the_job_in_flight() {
 }
 
 /// The simulator answers what the textbook answers on every cluster it
-/// models, runs every job it counts, and keeps to its model's arithmetic:
-/// one worker is never faster than its work, and many never faster than
-/// their share of it or the latency of the jobs in a row.
+/// models, on either clock (the nodes clock paced at a few nodes a
+/// stretch), runs every job it counts, and keeps to its model's
+/// arithmetic: one worker is never faster than its work, and many never
+/// faster than their share of it or the latency of the jobs in a row.
 #[test]
 fn simulated_clusters_answer_the_reference() {
-    use super::{simulate, Cluster};
+    use super::{Cluster, JobClock, Simulator};
     for seed in 0..24u64 {
         let n = 3 + (seed % 2) as usize;
         let (board, p) = position(600 + seed, n, (6 + seed % 4) as u32);
@@ -377,7 +378,15 @@ fn simulated_clusters_answer_the_reference() {
             ahead: seed % 5 < 3,
             ..Settings::default()
         };
-        let s = simulate(&board, p, depth, settings, cluster);
+        let simulator = match seed / 4 % 3 {
+            0 => Simulator::default(),
+            k => Simulator {
+                clock: JobClock::Nodes { per_us: 1 },
+                stretch_us: [5, 200][k as usize - 1],
+                ..Simulator::default()
+            },
+        };
+        let s = simulator.simulate(&board, p, depth, settings, cluster);
         assert_eq!(
             (s.answer.best, s.answer.value),
             (expected.best, expected.value),

@@ -9,9 +9,10 @@
 //! cluster's latency (hand-out to start, end to result).
 //! A job the driver finds unneeded while it runs is cancelled, as the
 //! runners cancel it: its worker is free at once and only the part it ran
-//! counts as work; so do the jobs still running when the answer is known. The makespan is then the critical path the driver's
-//! order allows on that many workers, and the summed job time the total
-//! work, speculative jobs included.
+//! counts as work; so do the jobs still running when the answer is known.
+//! The makespan is then the critical path the driver's order allows on
+//! that many workers, and the summed job time the total work, speculative
+//! jobs included.
 //!
 //! Tables: the workers of one process share one, kept from job to job
 //! (threads: the local runner, or a cluster node running its jobs in one
@@ -26,10 +27,22 @@
 //! driver holds of the other tables' proofs when it is handed out, and
 //! brings back its own with its result: what a job sees and when is what
 //! a runner that hands proofs on with the jobs gives it.
-//! Tables are kept up to [`Simulator::tables_bytes`] in all, the least recently used
-//! dropped beyond it, so the model of many small groups is pessimistic
-//! there: a real process would still hold its table.
-
+//! Tables are kept up to [`Simulator::tables_bytes`] in all, the least
+//! recently used dropped beyond it, so the model of many small groups is
+//! pessimistic there: a real process would still hold its table.
+//!
+//! On the measured clock a table answers its jobs one after another, each
+//! to its end, in the order they were handed out: a job sees all that the
+//! ones before it stored, even those that on the cluster still run beside
+//! it, and a cancelled job leaves its whole search. On a table shared by
+//! many workers that is far too kind: 16 real threads on one table
+//! searched twice the nodes it predicted
+//! (`profiles/2026-11-27-vm/simulator-check-shared-table.txt`). On the
+//! nodes clock the jobs are paced instead (the `paced` module): each is
+//! searched here only as far as the clock has gone, the jobs of a table
+//! taking turns on it, and a cancelled job stops where the cluster stops
+//! it, so that it costs here, and leaves in its table, what it searched
+//! there.
 //!
 //! Here, with [`Simulator::cores`] above one, jobs of different tables are
 //! answered side by side, each table's in the order they were handed out.
@@ -43,12 +56,6 @@
 //! solves side by side run about 4% slower each on a 2-core machine); on
 //! the nodes clock ([`JobClock::Nodes`]) a simulation is the same on any
 //! number of cores, and from run to run.
-//!
-//! On the nodes clock the jobs are also paced (the `paced` module): each is
-//! searched here only as far as the clock has gone, so a cancelled job
-//! costs here, and leaves in its table, about what it searched on the
-//! cluster, not its whole search; and the jobs of one table take turns on
-//! it rather than run one after another.
 
 use std::collections::VecDeque;
 use std::panic::AssertUnwindSafe;
@@ -130,12 +137,13 @@ impl Default for Simulator {
 /// How long a job, or the driver's own work, takes on the simulated clock.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum JobClock {
-    /// The wall time it took here.
+    /// The wall time it took here, each job answered to its end (optimistic
+    /// on shared tables: see the module docs).
     Measured,
     /// Its nodes at this pace a microsecond, rounded up: the same whatever
     /// else the machine runs, so the same simulation from run to run and
     /// on any number of cores. Blind to what a node costs: a deep node's
-    /// table probe and a last ply's count alike.
+    /// table probe and a last ply's count alike. The jobs are paced.
     Nodes {
         /// Nodes a microsecond, at least one.
         per_us: u64,
@@ -347,7 +355,7 @@ struct Stats {
     stopped_us: u64,
     /// Nodes the jobs taken off their workers searched before they were.
     cut_short_nodes: u64,
-    /// Nodes the jobs searched here, each to its end.
+    /// Nodes the jobs searched here.
     here_nodes: u64,
     handed: u64,
     away: u64,
