@@ -8,9 +8,10 @@
 //!
 //! The horizon moves a stretch of the clock at a time
 //! ([`Simulator::stretch_us`](super::Simulator::stretch_us)), or less where
-//! a job ends sooner. The jobs of one table take turns on it, a stretch each, in
-//! the order they were handed out, as the threads of a process share its
-//! table (their entries reach each other within a stretch, not at once).
+//! a job ends sooner. The jobs of one table take turns on it, a stretch
+//! each, in the order they were handed out, as the threads of a process
+//! share its table (their entries reach each other within a stretch, not
+//! at once).
 //! Each job is held at a count of nodes its own search reports (see
 //! [`Pace`]), and the horizon moves only when every job is held or done:
 //! so a table sees the same searches in the same order on any number of
