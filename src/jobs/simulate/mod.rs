@@ -568,21 +568,25 @@ impl<F: FnMut(Lent, Option<Arc<Gate>>)> Simulation<F> {
         }
     }
 
+    /// Of the jobs answered here, the one to end first on the clock (the
+    /// earlier id on a tie): its end, id and place in `running`.
+    fn first_known_end(&self) -> Option<(u64, u64, usize)> {
+        self.running
+            .iter()
+            .enumerate()
+            .filter_map(|(i, r)| {
+                let (_, took) = r.answered.as_ref()?;
+                Some((r.start + self.latency + took, r.id, i))
+            })
+            .min()
+    }
+
     /// Takes off the workers the job to end next (the earlier id first on
     /// a tie), answering jobs here until it is known which that is.
     fn next_to_end(&mut self) -> Running {
         loop {
             self.start_answers();
-            let latency = self.latency;
-            let next = self
-                .running
-                .iter()
-                .enumerate()
-                .filter_map(|(i, r)| {
-                    let (_, took) = r.answered.as_ref()?;
-                    Some((r.start + latency + took, r.id, i))
-                })
-                .min();
+            let next = self.first_known_end();
             // What a job not answered yet is sure to take, on the measured
             // clock: the time since it began here, and whether that still
             // grows (it has not ended; `now` is read before `ended`, so a
@@ -604,7 +608,7 @@ impl<F: FnMut(Lent, Option<Arc<Gate>>)> Simulation<F> {
             if let Some((end, _, i)) = next {
                 for r in self.running.iter().filter(|r| r.answered.is_none()) {
                     let (ran, growing) = so_far(r);
-                    let least = r.start + latency + ran;
+                    let least = r.start + self.latency + ran;
                     if least > end {
                         continue;
                     }
@@ -647,16 +651,7 @@ impl<F: FnMut(Lent, Option<Arc<Gate>>)> Simulation<F> {
         self.horizon = self.horizon.max(self.clock);
         loop {
             self.catch_up(per_us);
-            let latency = self.latency;
-            let next = self
-                .running
-                .iter()
-                .enumerate()
-                .filter_map(|(i, r)| {
-                    let (_, took) = r.answered.as_ref()?;
-                    Some((r.start + latency + took, r.id, i))
-                })
-                .min();
+            let next = self.first_known_end();
             self.horizon = match next {
                 // `remove`, not `swap_remove`: the tables' turns go in the
                 // order the jobs were handed out.
