@@ -438,7 +438,6 @@ impl<F: FnMut(Lent, Option<Arc<Gate>>)> Simulation<F> {
                         job: Some(job),
                         gate: None,
                         allowed: 0,
-                        slot: self.tables.slot(worker),
                     });
                 self.running.push(Running {
                     id,
@@ -684,7 +683,7 @@ impl<F: FnMut(Lent, Option<Arc<Gate>>)> Simulation<F> {
             };
             let allowed = horizon.saturating_sub(r.start + self.latency) * per_us;
             if allowed > paced.allowed {
-                behind[paced.slot].push_back((i, allowed));
+                behind[self.tables.slot(r.worker)].push_back((i, allowed));
             }
         }
         let mut ready: VecDeque<usize> = (0..behind.len()).collect();
@@ -719,16 +718,17 @@ impl<F: FnMut(Lent, Option<Arc<Gate>>)> Simulation<F> {
     /// false if it had already searched more and stays held.
     fn let_go(&mut self, i: usize, allowed: u64) -> bool {
         let r = &mut self.running[i];
+        let slot = self.tables.slot(r.worker);
         let paced = r.paced.as_mut().expect("a paced job");
         paced.allowed = allowed;
         let goes = match &paced.gate {
             Some(gate) => gate.go(allowed),
             None => {
-                let gate = Gate::new(paced.slot, allowed, self.events.clone());
+                let gate = Gate::new(slot, allowed, self.events.clone());
                 let lent = Lent {
-                    slot: paced.slot,
+                    slot,
                     job: paced.job.take().expect("a job not started yet"),
-                    kept: self.tables.table(paced.slot),
+                    kept: self.tables.table(slot),
                     here: r.here.clone(),
                 };
                 paced.gate = Some(gate.clone());
@@ -737,7 +737,7 @@ impl<F: FnMut(Lent, Option<Arc<Gate>>)> Simulation<F> {
             }
         };
         if goes {
-            self.tables.lend_to(paced.slot);
+            self.tables.lend_to(slot);
             self.out += 1;
         }
         goes

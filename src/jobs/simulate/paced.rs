@@ -32,7 +32,6 @@ pub(super) struct Paced {
     pub job: Option<Job>,
     pub gate: Option<Arc<Gate>>,
     pub allowed: u64,
-    pub slot: usize,
 }
 
 /// Where a job's search is held, and how the simulation lets it go on.

@@ -136,7 +136,7 @@ impl Tables {
         let slot = &mut self.slots[at];
         slot.bytes = slot.bytes.max(need);
         slot.last = self.handed;
-        let kept = if self.paced {
+        let unqueued = if self.paced {
             Some(job)
         } else {
             slot.waiting
@@ -158,7 +158,7 @@ impl Tables {
             victim.bytes = 0;
             victim.told = 0;
         }
-        kept
+        unqueued
     }
 
     /// The job handed out first of those whose tables are free, with its
