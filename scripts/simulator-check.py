@@ -87,8 +87,14 @@ def settings(words):
 
 SETTINGS = os.environ.get("SETTINGS", "")
 KWARGS = settings(SETTINGS)
-LOCAL_CPUS = int(os.environ.get("LOCAL_CPUS", "2"))
-SETUPS = [int(k) for k in os.environ.get("SETUPS", "1,2,3,4").split(",")]
+LOCAL_CPUS = os.environ.get("LOCAL_CPUS", "2")
+if not LOCAL_CPUS.isdigit() or int(LOCAL_CPUS) == 0:
+    sys.exit(f"LOCAL_CPUS: a count of CPUs above 0, not {LOCAL_CPUS!r}")
+LOCAL_CPUS = int(LOCAL_CPUS)
+SETUPS = os.environ.get("SETUPS", "1,2,3,4").split(",")
+if not all(k in ("1", "2", "3", "4") for k in SETUPS):
+    sys.exit(f"SETUPS: setups 1 to 4 separated by commas, not {','.join(SETUPS)!r}")
+SETUPS = [int(k) for k in SETUPS]
 NODE_CLOCK = os.environ.get("NODE_CLOCK", "")
 if NODE_CLOCK and NODE_CLOCK != "jobs" and not NODE_CLOCK.isdigit():
     sys.exit(f"NODE_CLOCK: nodes a microsecond, or jobs, not {NODE_CLOCK!r}")
