@@ -19,9 +19,9 @@ const ROOT_ORDER_SHORT: u32 = 12;
 pub(super) enum Candidate {
     /// Not started.
     Idle,
-    /// A null-window test above `alpha`: at most alpha, and it is not
-    /// chosen; above, and it needs its exact value.
-    Probe { alpha: i64 },
+    /// A null-window test at its bar ([`Driver::bar`]): at most the bar,
+    /// and it is not chosen; above, and it needs its exact value.
+    Probe,
     /// Its exact value, by tests.
     Exact(Tests),
     /// Waits for the first move's value to tell what it still needs, or
@@ -49,9 +49,9 @@ pub(super) struct Root {
     /// and nodes.
     pub(super) out: Vec<Vec<(i64, usize)>>,
     /// Candidates waiting for a worker, in search order: each is tested
-    /// against the best known when a worker takes it, not when the first
-    /// move was settled, as a direct solve's threads take the root's moves
-    /// one at a time. Where many moves beat the first, the later ones then
+    /// against its bar when a worker takes it ([`Driver::bar`]), not when
+    /// the first move was settled, as a direct solve's threads take the
+    /// root's moves one at a time. Where many moves beat the first, the later ones then
     /// meet a higher bar: on a 22-empty 5x5 solve on two workers, fixing
     /// every bar at once cost 3x the direct solve's nodes.
     pub(super) pending: VecDeque<usize>,
@@ -93,7 +93,7 @@ impl Driver {
             let rest = self.root.order[1..].to_vec();
             for i in rest {
                 let alpha = if i < first { guess - 1 } else { guess };
-                self.root.state[i] = Candidate::Probe { alpha };
+                self.root.state[i] = Candidate::Probe;
                 self.root_test(i, alpha + 1);
             }
         }
@@ -134,6 +134,8 @@ impl Driver {
         for (_, id) in drop {
             self.kill(id);
         }
+        let (lo, hi) = &mut self.root.bounds[i];
+        (*lo, *hi) = ((*lo).max(tests.lo), (*hi).min(tests.hi));
         let Some(beta) = tests.next() else {
             return self.settle_exact(i, tests.lo);
         };
@@ -177,6 +179,7 @@ impl Driver {
 
     pub(super) fn settle_exact(&mut self, i: usize, v: i64) {
         let root = &mut self.root;
+        root.bounds[i] = (v, v);
         root.known[i] = RootValue::Exact(v);
         root.state[i] = Candidate::Done;
         root.open -= 1;
@@ -202,30 +205,79 @@ impl Driver {
         self.check_answer();
     }
 
+    /// The bar root candidate `i` must clear to be chosen, from what the
+    /// tests have proved of the others: `i` is not chosen if its value is
+    /// at most this, since some other candidate `k` is then proved worth
+    /// more (`lo_k - 1` when `k` comes after `i`) or as much and comes
+    /// before it (`lo_k`, the tie-break). None before the first candidate
+    /// is settled: until then every other waits (or tests against the
+    /// prediction, [`Settings::speculate`](super::Settings::speculate)).
+    fn bar(&self, i: usize) -> Option<i64> {
+        self.root.best?;
+        let others = self.root.bounds.iter().enumerate().filter(|&(k, _)| k != i);
+        others
+            .map(|(k, &(lo, _))| if k < i { lo } else { lo - 1 })
+            .max()
+    }
+
     /// What root candidate `i` still needs, from what its tests proved and
-    /// the best known now: nothing if it cannot beat it, its exact value if
-    /// it does, else a test against it.
+    /// the bar the others' proofs set now ([`bar`](Driver::bar)): nothing
+    /// if it cannot clear it, its exact value if it has, else a test at the
+    /// bar. Its tests out at or below the bar are cancelled: whatever they
+    /// return, it would still need the test at the bar.
     pub(super) fn decide(&mut self, i: usize) {
-        let Some((bv, bi)) = self.root.best else {
+        let Some(alpha) = self.bar(i) else {
             self.root.state[i] = Candidate::Waiting;
             return;
         };
-        // A move before the best wins a tie, so it needs `v >= bv`, that is
-        // `v > bv - 1`; a move after it needs `v > bv`.
-        let alpha = if i < bi { bv - 1 } else { bv };
+        let (below, keep) = std::mem::take(&mut self.root.out[i])
+            .into_iter()
+            .partition(|&(beta, _)| beta <= alpha);
+        self.root.out[i] = keep;
+        for (_, id) in below {
+            self.kill(id);
+        }
         let (lo, hi) = self.root.bounds[i];
         if hi <= alpha {
+            for (_, id) in std::mem::take(&mut self.root.out[i]) {
+                self.kill(id);
+            }
             self.root.known[i] = RootValue::AtMost(hi);
             self.root.state[i] = Candidate::Done;
             self.root.open -= 1;
             self.stats.root_done += 1;
             self.check_answer();
         } else if lo > alpha {
-            let (klo, khi) = self.known(i);
-            self.run_exact(i, Tests::new(lo, hi, lo + 1).knowing(klo, khi));
+            if !matches!(self.root.state[i], Candidate::Exact(_)) {
+                let (klo, khi) = self.known(i);
+                self.run_exact(i, Tests::new(lo, hi, lo + 1).knowing(klo, khi));
+            }
         } else {
-            self.root.state[i] = Candidate::Probe { alpha };
-            self.root_test(i, alpha + 1);
+            self.root.state[i] = Candidate::Probe;
+            if !self.root.out[i].iter().any(|&(beta, _)| beta == alpha + 1) {
+                self.root_test(i, alpha + 1);
+            }
+        }
+    }
+
+    /// Each candidate being tested, decided again against the bars the
+    /// latest proofs set ([`decide`](Driver::decide)). Many run at once on
+    /// many workers, each first tested against the best known when it
+    /// started; as the others' proofs raise its bar, its tests below it
+    /// are cancelled, and one that was finding its exact value goes back
+    /// to a test at the bar once another is proved worth more. On a
+    /// 22-empty 5x5 solve whose first move was far from the best, 4
+    /// workers otherwise spent most of their excess on moves tested
+    /// against the first move's value, long after better ones were known.
+    fn rebar(&mut self) {
+        if self.root.best.is_none() {
+            // Only the first candidate is finding its value.
+            return;
+        }
+        for i in 0..self.root.state.len() {
+            if matches!(self.root.state[i], Candidate::Probe | Candidate::Exact(_)) {
+                self.decide(i);
+            }
         }
     }
 
@@ -263,21 +315,20 @@ impl Driver {
     /// (both for the root player).
     pub(super) fn root_result(&mut self, i: usize, id: usize, beta: i64, t: i64) {
         self.root.out[i].retain(|&(_, node)| node != id);
+        let (lo, hi) = &mut self.root.bounds[i];
+        if t >= beta {
+            *lo = (*lo).max(t).min(*hi);
+        } else {
+            *hi = (*hi).min(t).max(*lo);
+        }
         match self.root.state[i] {
-            Candidate::Probe { alpha } => {
-                let (lo, hi) = &mut self.root.bounds[i];
-                if t > alpha {
-                    *lo = (*lo).max(t);
-                } else {
-                    *hi = (*hi).min(t);
-                }
-                self.decide(i);
-            }
+            Candidate::Probe => self.decide(i),
             Candidate::Exact(mut tests) => {
                 tests.update(beta, t);
                 self.run_exact(i, tests);
             }
             Candidate::Idle | Candidate::Waiting | Candidate::Done => {}
         }
+        self.rebar();
     }
 }
