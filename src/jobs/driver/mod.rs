@@ -107,6 +107,9 @@ pub struct Driver {
     /// Split nodes whose younger brothers may start before the eldest is
     /// back, by [`Node::path`] (see [`Settings::spare`]).
     brothers: BTreeSet<(Vec<u32>, usize)>,
+    /// The last hand-out left a worker without a job: a test no longer
+    /// needed then costs no other test its worker (see `Driver::decide`).
+    idle: bool,
 }
 
 impl std::fmt::Debug for Driver {
@@ -163,6 +166,7 @@ impl Driver {
             orders: HashMap::new(),
             job_nodes_back: 0,
             brothers: BTreeSet::new(),
+            idle: true,
             settings,
         };
         driver.stats.root_moves = driver.root.cands.len() as u64;
@@ -261,6 +265,7 @@ impl Driver {
             free[table] -= 1;
             jobs.push((table, job));
         }
+        self.idle = jobs.len() < max;
         jobs
     }
 
