@@ -1,6 +1,6 @@
 use std::sync::Arc;
 
-use super::{solve_local, Driver, Hint, Settings};
+use super::{solve_local, Driver, Hint, Settings, SplitAnswer};
 use crate::game::random::{random_board, Rng};
 use crate::game::Player;
 use crate::search::root::RootValue;
@@ -28,6 +28,28 @@ fn position(seed: u64, n: usize, empties: u32) -> (crate::game::Board, Player) {
             return (board, p);
         }
     }
+}
+
+/// `driver`'s answer, every job handed out as soon as it is ready and
+/// each result given back in a random order, as a cluster returns them;
+/// `twice`, each given back twice, as a runner that retries may.
+fn in_random_order(mut driver: Driver, rng: &mut Rng, seed: u64, twice: bool) -> SplitAnswer {
+    let mut pending = Vec::new();
+    while driver.answer().is_none() {
+        pending.extend(driver.take_jobs(usize::MAX));
+        if driver.answer().is_some() {
+            break;
+        }
+        assert!(!pending.is_empty(), "seed {seed}: no job and no answer");
+        let at = rng.range(0, pending.len() as u64 - 1) as usize;
+        let job = pending.swap_remove(at);
+        let result = super::run_job(&job, 1).unwrap();
+        driver.finish(&result);
+        if twice {
+            driver.finish(&result);
+        }
+    }
+    driver.answer().cloned().expect("answered")
 }
 
 /// Every split and thread count answers what the textbook alpha-beta
@@ -159,22 +181,9 @@ fn results_in_any_order_give_the_same_answer() {
             // Proofs come back with the results and go into the driver's store.
             share: (seed % 3 == 1).then_some(super::Share { nodes: 0, plies: 3 }),
         };
-        let mut driver = Driver::new(&board, p, 9, settings);
-        let mut pending = Vec::new();
-        while driver.answer().is_none() {
-            pending.extend(driver.take_jobs(usize::MAX));
-            if driver.answer().is_some() {
-                break;
-            }
-            assert!(!pending.is_empty(), "seed {seed}: no job and no answer");
-            let at = rng.range(0, pending.len() as u64 - 1) as usize;
-            let job = pending.swap_remove(at);
-            let result = super::run_job(&job, 1).unwrap();
-            driver.finish(&result);
-            // A retried job delivers twice: the second is ignored.
-            driver.finish(&result);
-        }
-        let got = driver.answer().unwrap();
+        let driver = Driver::new(&board, p, 9, settings);
+        // A retried job delivers twice: the second is ignored.
+        let got = in_random_order(driver, &mut rng, seed, true);
         assert_eq!(
             (got.best, got.value),
             (expected.best, expected.value),
@@ -223,19 +232,8 @@ fn root_moves_set_aside_in_any_order_are_not_the_best() {
             speculate: seed % 5 == 0,
             ..Settings::default()
         };
-        let mut driver = Driver::new(&board, p, depth, settings);
-        let mut pending = Vec::new();
-        while driver.answer().is_none() {
-            pending.extend(driver.take_jobs(usize::MAX));
-            if driver.answer().is_some() {
-                break;
-            }
-            assert!(!pending.is_empty(), "seed {seed}: no job and no answer");
-            let at = rng.range(0, pending.len() as u64 - 1) as usize;
-            let job = pending.swap_remove(at);
-            driver.finish(&super::run_job(&job, 1).unwrap());
-        }
-        let got = driver.answer().unwrap();
+        let driver = Driver::new(&board, p, depth, settings);
+        let got = in_random_order(driver, &mut rng, seed, false);
         assert_eq!(
             (got.best, got.value),
             (expected.best, expected.value),
