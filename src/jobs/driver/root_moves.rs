@@ -274,8 +274,9 @@ impl Driver {
     /// Each candidate being tested, decided again against the bars the
     /// latest proofs set ([`decide`](Driver::decide)). Many run at once on
     /// many workers, each first tested against the best known when it
-    /// started; as the others' proofs raise its bar, its tests below it
-    /// are cancelled, and one that was finding its exact value goes back
+    /// started; as the others' proofs raise its bar, it is set aside as
+    /// soon as it falls below, its tests below the bar are cancelled while
+    /// no worker idles, and one that was finding its exact value goes back
     /// to a test at the bar once another is proved worth more. On a
     /// 22-empty 5x5 solve whose first move was far from the best, 4
     /// workers otherwise spent most of their excess on moves tested
