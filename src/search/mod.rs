@@ -33,7 +33,7 @@ pub(crate) use deadline::process_cpu;
 pub use deadline::{Deadline, Pace};
 pub(crate) use engine::{FastEngine, Threads};
 pub use general::Eval;
-pub(crate) use narrowing::Tests;
+pub(crate) use narrowing::{narrowed, Tests};
 pub use progress::{Progress, RootProgress};
 pub use root::RootValue;
 pub use window::Bound;

@@ -72,11 +72,17 @@ impl Tests {
     /// others came back (the split driver asks several at once) may prove
     /// less than is known by then, and then changes nothing.
     pub(crate) fn update(&mut self, beta: i64, t: i64) {
-        if t >= beta {
-            self.lo = self.lo.max(t).min(self.hi);
-        } else {
-            self.hi = self.hi.min(t).max(self.lo);
-        }
+        (self.lo, self.hi) = narrowed((self.lo, self.hi), beta, t);
+    }
+}
+
+/// What is left of `lo..=hi` once a fail-soft test at `beta` returned `t`:
+/// the end it proves moves inward, never past the other.
+pub(crate) fn narrowed((lo, hi): (i64, i64), beta: i64, t: i64) -> (i64, i64) {
+    if t >= beta {
+        (lo.max(t).min(hi), hi)
+    } else {
+        (lo, hi.min(t).max(lo))
     }
 }
 

@@ -8,7 +8,7 @@ use super::tree::{shallow, Parent, Test};
 use super::{Driver, SplitAnswer};
 use crate::game::{Board, Move, Player, Twins};
 use crate::search::root::RootValue;
-use crate::search::Tests;
+use crate::search::{narrowed, Tests};
 use crate::store::Proven;
 
 /// The root's shallow search is this many plies shorter than the solve.
@@ -327,12 +327,7 @@ impl Driver {
     /// (both for the root player).
     pub(super) fn root_result(&mut self, i: usize, id: usize, beta: i64, t: i64) {
         self.root.out[i].retain(|&(_, node)| node != id);
-        let (lo, hi) = &mut self.root.bounds[i];
-        if t >= beta {
-            *lo = (*lo).max(t).min(*hi);
-        } else {
-            *hi = (*hi).min(t).max(*lo);
-        }
+        self.root.bounds[i] = narrowed(self.root.bounds[i], beta, t);
         match self.root.state[i] {
             Candidate::Probe => self.decide(i),
             Candidate::Exact(mut tests) => {
