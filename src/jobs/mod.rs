@@ -45,18 +45,17 @@
 //! for a candidate `k` before it and `lo_k - 1` for one after it, `lo_k`
 //! being what `k`'s tests proved it worth at least (where only the best
 //! `(bv, bi)` is known, the engines' bar: `bv - 1` if `i < bi`, else
-//! `bv`). One
-//! proved worth at most its bar is set aside: some `k` is worth more, or
-//! as much and comes first. One proved above it gets its exact value from
-//! tests and may replace the best; one that another's proofs pass goes
-//! back to a test at its new bar, and tests at or below a bar are
-//! cancelled, since whatever they return the test at the bar is still
-//! needed. The first maximal move in canonical order, `a`, is never set
-//! aside: its bar is below `v_a`, as every `k` before it is worth less
-//! and none after it more. So it ends with its exact value, and the best
-//! of the exact values found, ties to the earliest, is its, whatever
-//! order the tests finish in, which is all that running them as jobs
-//! changes.
+//! `bv`). One proved worth at most its bar is set aside: some `k` is
+//! worth more, or as much and comes first. One proved above it gets its
+//! exact value from tests and may replace the best; one that another's
+//! proofs pass goes back to a test at its new bar. Its tests at or below
+//! the bar may be cancelled (while no worker idles): whatever they
+//! return, the test at the bar is still needed. The first maximal move
+//! in canonical order, `a`, is never set aside: its bar is below `v_a`,
+//! as every `k` before it is worth less and none after it more. So it
+//! ends with its exact value, and the best of the exact values found,
+//! ties to the earliest, is its, whatever order the tests finish in,
+//! which is all that running them as jobs changes.
 //!
 //! *Stopped jobs.* A job with a budget of nodes that reaches it returns
 //! no bound; the driver then answers its test by its children's tests,
