@@ -67,8 +67,11 @@
 //! store may.
 //!
 //! *Tests asked ahead.* Asking several tests of one root move's value at
-//! once changes only which sound bounds arrive and when: each narrows
-//! `lo..=hi` whenever it comes back, and the value is `lo` once they meet.
+//! once (the next two, or, for workers that would idle, any threshold its
+//! tests may ask later) changes only which sound bounds arrive and when:
+//! each narrows `lo..=hi` whenever it comes back, and the value is `lo`
+//! once they meet. A candidate tested at its bar may be tested above it
+//! too: a pass there passes the bar as well, a fail bounds it from above.
 //!
 //! *The store.* A stored bound is a bound on the same position's value at
 //! the same number of plies, proved earlier by a sound search; a test

@@ -255,6 +255,53 @@ fn root_moves_set_aside_in_any_order_are_not_the_best() {
 
 /// A solve resumed on the store of an earlier one needs no job that the
 /// first already answered, and gives the same answer.
+/// Workers that would idle get the first root move's tests many results
+/// ahead, each threshold asked once; without `spare` only the two after
+/// the next, and the answer is the reference's either way.
+#[test]
+fn idle_workers_test_root_values_ahead() {
+    let _serial = KEPT_TABLE.lock();
+    let mut rng = Rng::new(53);
+    for seed in 0..12u64 {
+        let (board, p) = position(1400 + seed, 4, 10);
+        let depth = board.empty_count();
+        let expected = reference::alphabeta(&board, p, depth);
+        for spare in [false, true] {
+            let settings = Settings {
+                split: 1,
+                inline_plies: 0,
+                ahead: true,
+                spare,
+                ..Settings::default()
+            };
+            let mut driver = Driver::new(&board, p, depth, settings);
+            let jobs = driver.take_jobs(usize::MAX);
+            let mut betas: Vec<i64> = jobs.iter().map(|j| j.beta).collect();
+            betas.sort_unstable();
+            betas.dedup();
+            assert_eq!(
+                betas.len(),
+                jobs.len(),
+                "seed {seed}: a threshold asked twice"
+            );
+            if spare {
+                assert!(jobs.len() > 3, "seed {seed}: only {} tests", jobs.len());
+            } else {
+                assert!(jobs.len() <= 3, "seed {seed}: {} tests", jobs.len());
+            }
+            for job in jobs.iter().rev() {
+                driver.finish(&super::run_job(job, 1).unwrap());
+            }
+            let got = in_random_order(driver, &mut rng, seed, false);
+            assert_eq!(
+                (got.best, got.value),
+                (expected.best, expected.value),
+                "seed {seed}"
+            );
+        }
+    }
+}
+
 #[test]
 fn a_store_answers_what_was_proved() {
     let _serial = KEPT_TABLE.lock();

@@ -68,6 +68,29 @@ impl Tests {
         Some(beta.clamp(lo + 1, hi))
     }
 
+    /// The thresholds these tests would ask within their next `results`
+    /// results, whatever those are (each taken as a bare pass, `t = beta`,
+    /// or a bare fail, `t = beta - 1`), nearest first: what a solver with
+    /// workers to spare may ask at once. `ahead(1)` is [`next`](Tests::next).
+    pub(crate) fn ahead(&self, results: u32) -> Vec<i64> {
+        let mut thresholds = Vec::new();
+        let mut level = vec![*self];
+        for _ in 0..results {
+            let mut after = Vec::new();
+            for tests in level {
+                let Some(beta) = tests.next() else { continue };
+                thresholds.push(beta);
+                for t in [beta, beta - 1] {
+                    let mut then = tests;
+                    then.update(beta, t);
+                    after.push(then);
+                }
+            }
+            level = after;
+        }
+        thresholds
+    }
+
     /// Takes in the result `t` of the test at `beta`. A test asked before
     /// others came back (the split driver asks several at once) may prove
     /// less than is known by then, and then changes nothing.
@@ -151,6 +174,34 @@ mod tests {
             assert!(calls <= 30, "{calls} tests");
             let again = exact_by_tests(Tests::new(floor, ceiling, guess), &answer, || false);
             assert_eq!(again, v);
+        }
+    }
+
+    /// Whatever the value, the first k tests asked one after another with
+    /// bare results are among the k results ahead, each asked once, all
+    /// inside what is known.
+    #[test]
+    fn tests_ahead_hold_the_tests_any_value_asks() {
+        let mut rng = Rng::new(41);
+        for _ in 0..5_000 {
+            let edge = 1 + rng.range(0, 2000) as i64;
+            let v = rng.range(0, 2 * edge as u64) as i64 - edge;
+            let guess = rng.range(0, 2 * edge as u64) as i64 - edge;
+            let start = Tests::new(-edge, edge, guess);
+            let k = 1 + rng.range(0, 7) as u32;
+            let ahead = start.ahead(k);
+            assert_eq!(start.ahead(1), Vec::from_iter(start.next()));
+            let mut distinct = ahead.clone();
+            distinct.sort_unstable();
+            distinct.dedup();
+            assert_eq!(distinct.len(), ahead.len(), "{ahead:?}");
+            assert!(ahead.iter().all(|&b| -edge < b && b <= edge));
+            let mut tests = start;
+            for _ in 0..k {
+                let Some(beta) = tests.next() else { break };
+                assert!(ahead.contains(&beta), "{beta} of {v} not in {ahead:?}");
+                tests.update(beta, if v >= beta { beta } else { beta - 1 });
+            }
         }
     }
 

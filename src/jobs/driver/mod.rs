@@ -107,7 +107,8 @@ pub struct Driver {
     /// Split nodes whose younger brothers may start before the eldest is
     /// back, by [`Node::path`] (see [`Settings::spare`]).
     brothers: BTreeSet<(Vec<u32>, usize)>,
-    /// The last hand-out left a worker without a job: a test no longer
+    /// The last hand-out left a worker without a job, or gave it only a
+    /// root test asked ahead ([`Driver::ask_spare`]): a test no longer
     /// needed then costs no other test its worker (see `Driver::decide`).
     idle: bool,
 }
@@ -214,6 +215,7 @@ impl Driver {
         let tables = free.len().max(1) as u64;
         let home = |node: &Node| (node.home % tables) as usize;
         let mut jobs = Vec::new();
+        let mut spared = false;
         let stats = self.stats();
         let ready = stats.queued as usize;
         let workers = (stats.running as usize).saturating_add(max);
@@ -238,6 +240,10 @@ impl Driver {
                             self.decide(i);
                         }
                         self.pump();
+                        continue;
+                    }
+                    None if self.settings.spare && self.ask_spare() => {
+                        spared = true;
                         continue;
                     }
                     None => break,
@@ -265,7 +271,7 @@ impl Driver {
             free[table] -= 1;
             jobs.push((table, job));
         }
-        self.idle = jobs.len() < max;
+        self.idle = spared || jobs.len() < max;
         jobs
     }
 
