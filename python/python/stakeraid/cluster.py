@@ -313,7 +313,9 @@ def solve(
     ``spare`` starts a node's younger brothers before its eldest is back
     where the ordering search predicts all of them must be tested and the
     runner has room for more jobs than are queued (it keeps
-    ``IN_FLIGHT_PER_CPU`` calls a CPU).
+    ``IN_FLIGHT_PER_CPU`` calls a CPU), and, where no brother waits
+    either, asks root moves' tests that their values may need later, up
+    to 8 results ahead.
     ``share_nodes`` (with ``per_node``) hands on between the nodes each
     proof of a position of 12 plies or more that took at least that many
     nodes: a job brings back what its node proved, and takes to its node
@@ -613,7 +615,8 @@ def main(argv: Optional[list] = None) -> int:
     cmd.add_argument("--ahead", action="store_true",
                      help="ask each test of a root move's value with the two that may follow it")
     cmd.add_argument("--spare", action="store_true",
-                     help="start younger brothers early where the runner has room for them")
+                     help="start younger brothers early, and ask root tests ahead, "
+                          "where the runner has room for them")
     cmd.add_argument("--share-nodes", type=_positive, metavar="N",
                      help="hand on between nodes the proofs that took N nodes or more "
                           "(default: none)")
