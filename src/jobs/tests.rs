@@ -262,8 +262,8 @@ fn root_moves_set_aside_in_any_order_are_not_the_best() {
 fn idle_workers_test_root_values_ahead() {
     let _serial = KEPT_TABLE.lock();
     let mut rng = Rng::new(53);
-    for seed in 0..12u64 {
-        let (board, p) = position(1400 + seed, 4, 10);
+    for seed in 0..6u64 {
+        let (board, p) = position(1400 + seed, 4, 9);
         let depth = board.empty_count();
         let expected = reference::alphabeta(&board, p, depth);
         for spare in [false, true] {
