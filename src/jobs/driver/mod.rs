@@ -107,9 +107,10 @@ pub struct Driver {
     /// Split nodes whose younger brothers may start before the eldest is
     /// back, by [`Node::path`] (see [`Settings::spare`]).
     brothers: BTreeSet<(Vec<u32>, usize)>,
-    /// The last hand-out left a worker without a job, or gave it only a
-    /// root test asked ahead ([`Driver::ask_spare`]): a test no longer
-    /// needed then costs no other test its worker (see `Driver::decide`).
+    /// The last hand-out left a worker without a job, or gave one a root
+    /// test asked only for want of other work ([`Driver::ask_spare`]): a
+    /// test no longer needed then costs no other test its worker (see
+    /// `Driver::decide`).
     idle: bool,
 }
 
