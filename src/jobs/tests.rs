@@ -253,8 +253,6 @@ fn root_moves_set_aside_in_any_order_are_not_the_best() {
     assert!(aside > 100, "only {aside} moves were set aside");
 }
 
-/// A solve resumed on the store of an earlier one needs no job that the
-/// first already answered, and gives the same answer.
 /// Workers that would idle get the first root move's tests many results
 /// ahead, each threshold asked once; without `spare` only the two after
 /// the next, and the answer is the reference's either way.
@@ -302,6 +300,8 @@ fn idle_workers_test_root_values_ahead() {
     }
 }
 
+/// A solve resumed on the store of an earlier one needs no job that the
+/// first already answered, and gives the same answer.
 #[test]
 fn a_store_answers_what_was_proved() {
     let _serial = KEPT_TABLE.lock();

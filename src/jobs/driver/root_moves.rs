@@ -61,8 +61,8 @@ pub(super) struct Root {
     /// against its bar when a worker takes it ([`Driver::bar`]), not when
     /// the first move was settled, as a direct solve's threads take the
     /// root's moves one at a time. Where many moves beat the first, the
-    /// later ones then meet a higher bar: on a 22-empty 5x5 solve on two workers, fixing
-    /// every bar at once cost 3x the direct solve's nodes.
+    /// later ones then meet a higher bar: on a 22-empty 5x5 solve on two
+    /// workers, fixing every bar at once cost 3x the direct solve's nodes.
     pub(super) pending: VecDeque<usize>,
 }
 
