@@ -70,22 +70,28 @@ impl Tests {
 
     /// The thresholds these tests would ask within their next `results`
     /// results, whatever those are (each taken as a bare pass, `t = beta`,
-    /// or a bare fail, `t = beta - 1`), nearest first: what a solver with
-    /// workers to spare may ask at once. `ahead(1)` is [`next`](Tests::next).
-    pub(crate) fn ahead(&self, results: u32) -> Vec<i64> {
+    /// or a bare fail, `t = beta - 1`): the `k`-th list holds those asked
+    /// after `k` results. What a solver with workers to spare may ask at
+    /// once; `ahead(1)` is [`next`](Tests::next).
+    pub(crate) fn ahead(&self, results: u32) -> Vec<Vec<i64>> {
         let mut thresholds = Vec::new();
         let mut level = vec![*self];
         for _ in 0..results {
+            let mut asked = Vec::new();
             let mut after = Vec::new();
             for tests in level {
                 let Some(beta) = tests.next() else { continue };
-                thresholds.push(beta);
+                asked.push(beta);
                 for t in [beta, beta - 1] {
                     let mut then = tests;
                     then.update(beta, t);
                     after.push(then);
                 }
             }
+            if asked.is_empty() {
+                break;
+            }
+            thresholds.push(asked);
             level = after;
         }
         thresholds
@@ -189,8 +195,8 @@ mod tests {
             let guess = rng.range(0, 2 * edge as u64) as i64 - edge;
             let start = Tests::new(-edge, edge, guess);
             let k = 1 + rng.range(0, 7) as u32;
-            let ahead = start.ahead(k);
-            assert_eq!(start.ahead(1), Vec::from_iter(start.next()));
+            let ahead = start.ahead(k).concat();
+            assert_eq!(start.ahead(1).concat(), Vec::from_iter(start.next()));
             let mut distinct = ahead.clone();
             distinct.sort_unstable();
             distinct.dedup();

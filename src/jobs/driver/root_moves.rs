@@ -151,7 +151,7 @@ impl Driver {
         self.root.state[i] = Candidate::Exact(tests);
         // With `ahead`, the tests after either outcome of the next too.
         let wanted = tests.ahead(if self.settings.ahead { 2 } else { 1 });
-        for beta in wanted {
+        for beta in wanted.concat() {
             if !self.root.out[i].iter().any(|&(b, _)| b == beta) {
                 self.root_test(i, beta);
             }
@@ -309,30 +309,37 @@ impl Driver {
     pub(super) fn ask_spare(&mut self) -> bool {
         let mut cands: Vec<usize> = (0..self.root.state.len()).collect();
         cands.sort_by_key(|&i| Reverse(self.root.bounds[i].0));
-        for results in 1..=SPARE_RESULTS {
-            for &i in &cands {
-                let wanted = match self.root.state[i] {
-                    Candidate::Exact(tests) => tests.ahead(results),
-                    Candidate::Probe => {
-                        let Some(bar) = self.bar(i) else { continue };
-                        let hi = self.root.bounds[i].1;
-                        let mut wanted = vec![bar + 1];
-                        if results > 1 {
-                            let passed = Tests::new(bar + 1, hi, bar + 2);
-                            wanted.extend(passed.ahead(results - 1));
-                        }
-                        wanted
-                    }
-                    Candidate::Idle | Candidate::Waiting | Candidate::Done => continue,
-                };
-                let out = &self.root.out[i];
-                if let Some(&beta) = wanted.iter().find(|&&b| out.iter().all(|&(o, _)| o != b)) {
-                    self.root_test(i, beta);
-                    return true;
+        // The nearest threshold not asked yet: (results ahead, candidate, threshold).
+        let mut nearest: Option<(usize, usize, i64)> = None;
+        for i in cands {
+            let ahead = match self.root.state[i] {
+                Candidate::Exact(tests) => tests.ahead(SPARE_RESULTS),
+                Candidate::Probe => {
+                    let Some(bar) = self.bar(i) else { continue };
+                    let passed = Tests::new(bar + 1, self.root.bounds[i].1, bar + 2);
+                    let mut ahead = vec![vec![bar + 1]];
+                    ahead.extend(passed.ahead(SPARE_RESULTS - 1));
+                    ahead
+                }
+                Candidate::Idle | Candidate::Waiting | Candidate::Done => continue,
+            };
+            let out = &self.root.out[i];
+            let first = ahead.iter().enumerate().find_map(|(results, betas)| {
+                let beta = betas.iter().find(|&&b| out.iter().all(|&(o, _)| o != b))?;
+                Some((results, i, *beta))
+            });
+            if let Some(found) = first {
+                // Ties go to the candidate proved worth more, met first.
+                if nearest.is_none_or(|(results, _, _)| found.0 < results) {
+                    nearest = Some(found);
                 }
             }
         }
-        false
+        let Some((_, i, beta)) = nearest else {
+            return false;
+        };
+        self.root_test(i, beta);
+        true
     }
 
     pub(super) fn check_answer(&mut self) {
