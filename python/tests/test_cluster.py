@@ -141,6 +141,53 @@ def test_a_worker_killed_mid_job_is_replaced(tmp_path, per_node):
     assert (answer["best"], answer["value"]) == (str(direct.best), direct.value)
 
 
+class _Cluster:
+    """What ``_NodeRunners.release`` asks of Ray: the nodes alive."""
+
+    def __init__(self, alive):
+        self.alive = set(alive)
+
+    def nodes(self):
+        return [{"NodeID": node, "Alive": True} for node in self.alive]
+
+
+def test_a_runner_lost_again_and_again_has_its_node_dropped():
+    # Ray lists a node whose raylet died as alive for a while, and each
+    # runner started there dies before its first call: after a few such
+    # losses in a row the node's share goes to the others. A result in
+    # between starts the count again; the last runner is never dropped
+    # while its node is alive.
+    runners = cluster._NodeRunners.__new__(cluster._NodeRunners)
+    runners._ray = _Cluster({"a", "b"})
+    runners._runners = [cluster._Runner("a", 1), cluster._Runner("b", 1)]
+    runners._runner_of = {}
+    runners._start = lambda runner: setattr(runner, "actor", object())
+    for runner in runners._runners:
+        runners._start(runner)
+
+    def call(node, lost):
+        runner = next(r for r in runners._runners if r.node == node)
+        ref = object()
+        runners._runner_of[ref] = (runner, runner.actor)
+        runner.in_flight += 1
+        runners.release(ref, lost=lost)
+
+    for _ in range(2):
+        call("a", True)
+        call("a", True)
+        call("a", False)
+    assert [r.node for r in runners._runners] == ["a", "b"]
+    for _ in range(cluster._NodeRunners.LOSSES_TO_DROP):
+        call("a", True)
+    assert [r.node for r in runners._runners] == ["b"]
+    for _ in range(2 * cluster._NodeRunners.LOSSES_TO_DROP):
+        call("b", True)
+    assert [r.node for r in runners._runners] == ["b"]
+    runners._ray.alive = {"a"}
+    with pytest.raises(RuntimeError, match="every node the solve ran on was lost"):
+        call("b", True)
+
+
 def test_a_killed_driver_resumes_from_its_store(tmp_path):
     rng = random.Random(21)
     position = random_position(rng, 5, 15)

@@ -1,11 +1,12 @@
 """A split solve on a Ray cluster of three nodes started as a user starts
 one (``ray start --head``, then ``ray start --address ...`` for each other
-node, one CPU each, all on loopback): a worker node stopped in the middle
-of the solve (its raylet killed) leaves the answer unchanged, the jobs it
-held run again on the nodes left; a driver killed mid-solve and started
-again on the same store resumes to the same answer. Both with a Ray task
-per job and with the per-node runners (an actor per node), whose lost
-jobs the driver itself runs again."""
+node, all on loopback; the head with no CPU, the two others with one each,
+so that every job runs on a node that can be stopped): a worker node
+stopped in the middle of the solve (its raylet killed) leaves the answer
+unchanged, the jobs it held run again on the node left; a driver killed
+mid-solve and started again on the same store resumes to the same answer.
+Both with a Ray task per job and with the per-node runners (an actor per
+node), whose lost jobs the driver itself runs again."""
 
 import os
 import random
@@ -32,7 +33,7 @@ def free_port():
         return s.getsockname()[1]
 
 
-def ray_start(home, *args):
+def ray_start(home, *args, cpus=1):
     # The ports of every agent are named: nodes on one machine would
     # otherwise all ask for the same defaults. A home of its own: an auth
     # token left in ~/.ray by other work would make the head ask the
@@ -47,7 +48,7 @@ def ray_start(home, *args):
         "--metrics-export-port", str(free_port()),
     ]
     run = subprocess.run(
-        [RAY, "start", "--num-cpus", "1", "--node-ip-address", "127.0.0.1",
+        [RAY, "start", "--num-cpus", str(cpus), "--node-ip-address", "127.0.0.1",
          "--disable-usage-stats", *ports, *args],
         capture_output=True, text=True, timeout=180, env={**env, "HOME": str(home)},
     )
@@ -78,7 +79,7 @@ def three_nodes(tmp_path_factory):
     home = tmp_path_factory.mktemp("home")
     head = free_port()
     try:
-        ray_start(home, "--head", "--port", str(head), "--include-dashboard", "false")
+        ray_start(home, "--head", "--port", str(head), "--include-dashboard", "false", cpus=0)
         workers = [ray_start(home, "--address", f"127.0.0.1:{head}") for _ in range(2)]
 
         def start_worker():
@@ -125,7 +126,7 @@ RUNNERS = pytest.mark.parametrize("per_node", [False, True], ids=["tasks", "per-
 
 @RUNNERS
 def test_a_driver_killed_mid_solve_resumes_on_the_cluster(three_nodes, tmp_path, per_node):
-    # Before the node is stopped below: three nodes run the jobs here.
+    # Before the node is stopped below: two nodes run the jobs here.
     address, _, _ = three_nodes
     position = random_position(random.Random(32), 5, 16)
     direct = stakeraid.analyse(position, depth=16, threads=1)
@@ -159,8 +160,8 @@ def test_a_worker_node_stopped_mid_solve_changes_no_answer(three_nodes, tmp_path
     stopped = []
 
     def stop_the_node_once_it_works(stats):
-        # The first worker node (not the head) seen running a job is
-        # stopped while it holds it: that job must run again elsewhere.
+        # The first worker node seen running a job is stopped while it
+        # holds it: that job must run again on the other.
         if stopped:
             return
         # Asked each time: a node can be missing from the first answers.
@@ -179,6 +180,13 @@ def test_a_worker_node_stopped_mid_solve_changes_no_answer(three_nodes, tmp_path
                                address=address, progress=stop_the_node_once_it_works,
                                job_function=started_on(marks), per_node=per_node)
         assert stopped, "no job ran on a worker node before the solve ended"
+        if per_node:
+            # Each node's runner runs on its node, none on the head, which
+            # has no CPU to run jobs.
+            heads = {n["NodeID"] for n in ray.nodes()
+                     if "node:__internal_head__" in n.get("Resources", {})}
+            ran_on = {name.rsplit("-", 1)[0] for name in os.listdir(marks)}
+            assert heads and not ran_on & heads, (heads, ran_on)
         assert (answer["best"], answer["value"]) == (str(direct.best), direct.value)
         # The cluster saw the node go.
         deadline = time.monotonic() + 90

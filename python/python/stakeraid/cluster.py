@@ -29,6 +29,7 @@ import stat
 import sys
 import threading
 import time
+from dataclasses import dataclass
 from typing import Any, Callable, Dict, List, Optional, Tuple
 
 from . import _core
@@ -126,12 +127,33 @@ class _Tasks:
         return False
 
 
+@dataclass
+class _Runner:
+    """One node's runner and what the driver knows of it."""
+
+    node: str
+    threads: int
+    actor: Any = None
+    # Calls handed to it and not yet released.
+    in_flight: int = 0
+    # How many of the proofs the driver hands on this process has been told.
+    told: int = 0
+    # Times it was lost and started again with no result back in between.
+    losses: int = 0
+
+
 class _NodeRunners:
     """An actor per node running that node's jobs in threads of one
     process, so that they share its table (the Rust search keeps one per
     process) and each finds what the node's other jobs proved. With
     ``hand_on`` (the driver's ``hand_on``), each job takes to its runner
     what the other nodes proved that the runner has not been told yet."""
+
+    # A runner lost this many times in a row, with no result back in
+    # between, has its node's share dropped: Ray lists a node whose raylet
+    # died as alive for several seconds more, and each runner started on it
+    # meanwhile dies before its first call.
+    LOSSES_TO_DROP = 3
 
     def __init__(self, ray: Any, job_function: Callable[[str, int], str],
                  hand_on: Optional[Callable[[str, int], Tuple[str, int]]] = None) -> None:
@@ -188,24 +210,27 @@ class _NodeRunners:
         self._hand_on = hand_on
         self._runner_class = Runner
         self._affinity = NodeAffinitySchedulingStrategy
-        # One [actor, node, threads, calls in flight, proofs told] per node
-        # with a CPU.
-        self._runners = [[None, node["NodeID"], int(node["Resources"]["CPU"]), 0, 0]
+        # A runner per node with a CPU.
+        self._runners = [_Runner(node["NodeID"], int(node["Resources"]["CPU"]))
                          for node in ray.nodes()
                          if node.get("Alive") and node.get("Resources", {}).get("CPU", 0) >= 1]
         if not self._runners:
             raise RuntimeError("the Ray cluster has no node with a CPU")
         for runner in self._runners:
             self._start(runner)
-        self._runner_of: Dict[Any, Tuple[list, Any]] = {}
+        self._runner_of: Dict[Any, Tuple[_Runner, Any]] = {}
 
-    def _start(self, runner: list) -> None:
-        # Soft: a node gone before its runner starts leaves it to another.
-        strategy = self._affinity(runner[1], soft=True)
-        runner[0] = self._runner_class.options(max_concurrency=runner[2],
-                                               scheduling_strategy=strategy).remote()
+    def _start(self, runner: _Runner) -> None:
+        # Hard: with a soft affinity, Ray placed runners on other nodes than
+        # theirs (on a cluster of three nodes on one machine, most of them
+        # right after a node was replaced), two on one node and none on
+        # another, and some on a node that had died, where they died too.
+        # A runner on a node gone fails instead, and ``release`` drops it.
+        strategy = self._affinity(runner.node, soft=False)
+        runner.actor = self._runner_class.options(max_concurrency=runner.threads,
+                                                  scheduling_strategy=strategy).remote()
         # A new process has been told nothing.
-        runner[4] = 0
+        runner.told = 0
 
     def room(self, limit: int) -> List[int]:
         """Calls each runner may take now, of ``limit`` in flight in all,
@@ -213,13 +238,13 @@ class _NodeRunners:
         its home node's runner where that has room, so that the same
         position at another window, or a stopped job's children, find there
         what the searches before them left in its table."""
-        threads = sum(r[2] for r in self._runners)
+        threads = sum(r.threads for r in self._runners)
         # Each runner's share of ``limit`` by its threads, the remainder to
         # the first ones, so that the shares add up to ``limit``.
-        shares = [limit * r[2] // threads for r in self._runners]
+        shares = [limit * r.threads // threads for r in self._runners]
         for k in range(limit - sum(shares)):
             shares[k % len(shares)] += 1
-        return [max(0, share - r[3]) for share, r in zip(shares, self._runners)]
+        return [max(0, share - r.in_flight) for share, r in zip(shares, self._runners)]
 
     def submit(self, job: str, job_id: int, home: int, at: Optional[int] = None) -> Any:
         # On runner ``at`` when the driver chose it; else (a job run again)
@@ -229,13 +254,13 @@ class _NodeRunners:
             runner = self._runners[at]
         else:
             runner = self._runners[home % len(self._runners)]
-            if runner[2] <= runner[3]:
-                runner = max(self._runners, key=lambda r: r[2] - r[3])
-        runner[3] += 1
+            if runner.threads <= runner.in_flight:
+                runner = max(self._runners, key=lambda r: r.threads - r.in_flight)
+        runner.in_flight += 1
         if self._hand_on is not None:
-            job, runner[4] = self._hand_on(job, runner[4])
-        ref = runner[0].run.remote(job, job_id)
-        self._runner_of[ref] = (runner, runner[0])
+            job, runner.told = self._hand_on(job, runner.told)
+        ref = runner.actor.run.remote(job, job_id)
+        self._runner_of[ref] = (runner, runner.actor)
         return ref
 
     def give_up(self, ref: Any, job_id: int) -> bool:
@@ -252,20 +277,30 @@ class _NodeRunners:
         runner, actor = self._runner_of.pop(ref, (None, None))
         if runner is None:
             return
-        runner[3] -= 1
+        runner.in_flight -= 1
+        if not lost:
+            if runner.actor is actor:
+                runner.losses = 0
+            return
         # A call that failed for its runner: the runner is replaced once
         # (its other calls fail too, and find it replaced), on its node if
-        # that is still in the cluster; else its node's share is dropped
-        # (once: its other calls find it gone).
+        # that is still in the cluster and has not lost it too often; else
+        # its node's share is dropped (once: its other calls find it gone).
+        # The last runner is started again however often it was lost, while
+        # its node is in the cluster: the driver's limit on the runs of one
+        # job ends a solve whose jobs kill their process.
         kept = any(r is runner for r in self._runners)
-        if lost and runner[0] is actor and kept:
-            alive = {node["NodeID"] for node in self._ray.nodes() if node.get("Alive")}
-            if runner[1] in alive:
-                self._start(runner)
-            elif len(self._runners) > 1:
-                self._runners = [r for r in self._runners if r is not runner]
-            else:
-                raise RuntimeError("every node the solve ran on was lost")
+        if runner.actor is not actor or not kept:
+            return
+        runner.losses += 1
+        alive = {node["NodeID"] for node in self._ray.nodes() if node.get("Alive")}
+        last = len(self._runners) == 1
+        if runner.node in alive and (last or runner.losses < self.LOSSES_TO_DROP):
+            self._start(runner)
+        elif not last:
+            self._runners = [r for r in self._runners if r is not runner]
+        else:
+            raise RuntimeError("every node the solve ran on was lost")
 
 
 def solve(
