@@ -300,6 +300,44 @@ fn idle_workers_test_root_values_ahead() {
     }
 }
 
+/// The bound on splits holds the tests split at once, not over the whole
+/// solve: a split answered or no longer needed leaves room for the next,
+/// so the root's later tests are split too, not handed out whole, and the
+/// answer is the reference's.
+#[test]
+fn splits_closed_leave_room_for_new_ones() {
+    let _serial = KEPT_TABLE.lock();
+    let max_splits = 2;
+    let mut split_more = 0;
+    for seed in 0..8u64 {
+        let (board, p) = position(1500 + seed, 4, 9);
+        let depth = board.empty_count();
+        let expected = reference::alphabeta(&board, p, depth);
+        let settings = Settings {
+            split: 2,
+            inline_plies: 2,
+            max_splits,
+            ..Settings::default()
+        };
+        let mut driver = Driver::new(&board, p, depth, settings);
+        while driver.answer().is_none() {
+            let jobs = driver.take_jobs(1);
+            let Some(job) = jobs.first() else {
+                break;
+            };
+            driver.finish(&super::run_job(job, 1).unwrap());
+        }
+        split_more += u32::from(driver.stats().splits > max_splits as u64);
+        let got = driver.answer().cloned().expect("answered");
+        assert_eq!(
+            (got.best, got.value),
+            (expected.best, expected.value),
+            "seed {seed}"
+        );
+    }
+    assert!(split_more > 0, "no solve split more than {max_splits} tests in all");
+}
+
 /// A solve resumed on the store of an earlier one needs no job that the
 /// first already answered, and gives the same answer.
 #[test]

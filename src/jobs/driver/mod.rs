@@ -51,7 +51,7 @@ pub struct DriverStats {
     /// Tests the driver answered itself: at the end of the game or too
     /// small to hand out.
     pub in_driver: u64,
-    /// Tests answered by testing their children (see
+    /// Tests answered by testing their children, over the solve (see
     /// [`Settings::max_splits`]).
     pub splits: u64,
     /// Jobs that reached [`Settings::job_nodes`] and were split instead
@@ -112,6 +112,9 @@ pub struct Driver {
     /// test no longer needed then costs no other test its worker (see
     /// `Driver::decide`).
     idle: bool,
+    /// Tests being answered by their children now: what
+    /// [`Settings::max_splits`] bounds.
+    open_splits: usize,
 }
 
 impl std::fmt::Debug for Driver {
@@ -169,6 +172,7 @@ impl Driver {
             job_nodes_back: 0,
             brothers: BTreeSet::new(),
             idle: true,
+            open_splits: 0,
             settings,
         };
         driver.stats.root_moves = driver.root.cands.len() as u64;
@@ -260,7 +264,7 @@ impl Driver {
             job.home = node.home;
             job.solve_plies = self.plies;
             job.share = self.settings.share;
-            if self.stats.splits < self.settings.max_splits as u64 {
+            if self.can_split() {
                 let behind = ready.saturating_sub(jobs.len() + 1);
                 job.most_nodes = self.budget(behind, workers);
             }
@@ -348,16 +352,17 @@ impl Driver {
     }
 
     /// Node `id`'s job stopped at its budget of nodes: its children are
-    /// tested instead, or, once the driver has split as many tests as it
+    /// tested instead, or, while the driver has as many tests split as it
     /// may, the job goes out again without a budget.
     fn cut(&mut self, id: usize) {
         self.stats.stopped += 1;
         if !self.nodes[id].alive {
             self.release(id);
-        } else if self.stats.splits >= self.settings.max_splits as u64 {
+        } else if !self.can_split() {
             self.queue.insert((self.nodes[id].path.clone(), id));
         } else {
             self.stats.splits += 1;
+            self.open_splits += 1;
             self.nodes[id].kind = Kind::Split(Split::new());
             self.split(id);
         }

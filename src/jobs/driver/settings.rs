@@ -43,13 +43,17 @@ pub struct Settings {
     /// the root's candidates (a Raid that flips nothing) is ignored.
     pub hint: Option<Hint>,
     /// At most this many of the driver's tests are answered by testing
-    /// their children, over the whole solve; past that, a test that would
-    /// be split is handed out as one job, which answers the same (see the
-    /// module docs). It bounds the driver whatever the split: at most 26
-    /// children each, so at most 27 times this many tests (each with its
-    /// bound in the store, and its board, about 4 KiB, while it is open).
-    /// A 21-empty 5x5 solve split 3 plies deep splits 216; the bound
-    /// binds on deeper splits, which would make small jobs by the million.
+    /// their children at once; past that, a test that would be split is
+    /// handed out as one job, which answers the same (see the module
+    /// docs). It bounds the driver whatever the split: at most 26 children
+    /// each, so at most 27 times this many tests open (each with its board,
+    /// about 4 KiB). A 21-empty 5x5 solve split 3 plies deep splits 216 in
+    /// all; the bound binds on deeper splits, which would make small jobs
+    /// by the million. Splits answered or no longer needed leave room for
+    /// new ones: counted over the whole solve, the bound ran out on a
+    /// 22-empty solve on 128 simulated workers, whose root tests asked
+    /// ahead split and were cancelled by the hundred, and the root's later
+    /// tests went out whole, each a job of 21 plies.
     pub max_splits: usize,
     /// Test every child of a node at once where the ordering search
     /// predicts that all of them must be tested (its value below the

@@ -148,17 +148,14 @@ impl Driver {
             None
         };
         // A test handed out as one job answers what its children's tests
-        // would (see the module docs), so cutting the tree higher once
-        // the driver has split `max_splits` tests changes the jobs, never
-        // the answer.
+        // would (see the module docs), so cutting the tree higher while
+        // `max_splits` tests are split changes the jobs, never the answer.
         let kind = match immediate {
             Some(t) => {
                 self.events.push_back((id, t));
                 Kind::Done
             }
-            None if depth >= self.settings.split
-                || self.stats.splits >= self.settings.max_splits as u64 =>
-            {
+            None if depth >= self.settings.split || !self.can_split() => {
                 self.queue.insert((path.clone(), id));
                 Kind::Job
             }
@@ -166,6 +163,7 @@ impl Driver {
         };
         let split = matches!(kind, Kind::Split(_));
         self.stats.splits += u64::from(split);
+        self.open_splits += usize::from(split);
         let done = matches!(kind, Kind::Done);
         let home = match test.parent {
             // Below the home's depth (and below the cut, where only a
@@ -215,6 +213,12 @@ impl Driver {
             self.brothers.insert((path, id));
         }
         self.start_children(id, 0..if all { len } else { 1 });
+    }
+
+    /// Whether a test may be answered by its children now, not handed out
+    /// whole: fewer than [`Settings::max_splits`] are (see there).
+    pub(super) fn can_split(&self) -> bool {
+        self.open_splits < self.settings.max_splits
     }
 
     /// Starts the next younger brother waiting for an idle worker (see
@@ -385,6 +389,9 @@ impl Driver {
     /// store), its board.
     pub(super) fn release(&mut self, id: usize) {
         let node = &mut self.nodes[id];
+        if matches!(node.kind, Kind::Split(_)) {
+            self.open_splits -= 1;
+        }
         node.kind = Kind::Done;
         if !self.running.contains(&id) {
             node.test.board = None;
