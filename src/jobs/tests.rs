@@ -727,8 +727,9 @@ fn a_jobs_home_is_the_position_on_its_line_at_the_home_plies() {
 }
 
 /// Jobs taken for several tables fill no table past its idle workers,
-/// and a job goes to another table than its home's only once its home's
-/// is full; taken so, to the end, they give the direct solve's answer.
+/// and a job goes to another table than its home's only when its home's is
+/// full and no other job runs, the first of its hand-out; taken so, to the
+/// end, they give the direct solve's answer.
 #[test]
 fn jobs_go_to_their_home_table_while_it_has_room() {
     let _serial = KEPT_TABLE.lock();
@@ -746,6 +747,7 @@ fn jobs_go_to_their_home_table_while_it_has_room() {
         let mut out = Vec::new();
         while driver.answer().is_none() {
             let idle: Vec<usize> = (0..3).map(|_| rng.range(0, 3) as usize).collect();
+            let running = driver.stats().running;
             let placed = driver.take_jobs_for(&idle);
             let on = |t| placed.iter().filter(|(at, _)| *at == t).count();
             for (t, &room) in idle.iter().enumerate() {
@@ -754,11 +756,13 @@ fn jobs_go_to_their_home_table_while_it_has_room() {
                     "seed {seed}: table {t} given more than {idle:?}"
                 );
             }
-            for (at, job) in &placed {
+            for (k, (at, job)) in placed.iter().enumerate() {
                 let home = (job.home % 3) as usize;
                 if *at != home {
                     away += 1;
                     assert_eq!(on(home), idle[home], "seed {seed}: sent away from room");
+                    // Only to keep the solve going: nothing else runs.
+                    assert_eq!((running, k), (0, 0), "seed {seed}: sent away while jobs ran");
                 }
             }
             if driver.answer().is_some() {
