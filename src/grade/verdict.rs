@@ -473,8 +473,10 @@ impl fmt::Display for Verdict {
 /// The share of the CPU-time limit past which a death by SIGXCPU or
 /// SIGKILL is the limit's: the kernel's CPU accounting for `RLIMIT_CPU`
 /// and the tree's measured time differ by a few clock ticks (a run stopped
-/// at a 4 s limit may measure 3.9 s).
-const NEAR_LIMIT: f64 = 0.9;
+/// at a 4 s limit may measure 3.9 s), and by more on a loaded machine (a
+/// program under a shell script, stopped at a 1 s limit while other work
+/// kept both cores busy, measured 0.86 s).
+const NEAR_LIMIT: f64 = 0.75;
 
 /// Above this many estimated textbook nodes, the wrong-side explanation
 /// (a textbook search of its own) is not tried.
