@@ -335,7 +335,10 @@ fn splits_closed_leave_room_for_new_ones() {
             "seed {seed}"
         );
     }
-    assert!(split_more > 0, "no solve split more than {max_splits} tests in all");
+    assert!(
+        split_more > 0,
+        "no solve split more than {max_splits} tests in all"
+    );
 }
 
 /// A solve resumed on the store of an earlier one needs no job that the
@@ -762,7 +765,11 @@ fn jobs_go_to_their_home_table_while_it_has_room() {
                     away += 1;
                     assert_eq!(on(home), idle[home], "seed {seed}: sent away from room");
                     // Only to keep the solve going: nothing else runs.
-                    assert_eq!((running, k), (0, 0), "seed {seed}: sent away while jobs ran");
+                    assert_eq!(
+                        (running, k),
+                        (0, 0),
+                        "seed {seed}: sent away while jobs ran"
+                    );
                 }
             }
             if driver.answer().is_some() {
