@@ -365,9 +365,9 @@ def solve(
     down: 19.5 s against 25.6 s, 1.2 G nodes against 1.6 G). The driver
     picks each node's jobs: the first whose home (``home`` in its JSON)
     is that node; the others wait for room at their home while any job
-    runs, and go to another node only when none does. A runner that dies, or whose node is lost, is replaced (or its
-    node's share dropped) and the jobs it held run again on the others;
-    the answer is the same.
+    runs, and go to another node only when none does. A runner that dies,
+    or whose node is lost, is replaced (or its node's share dropped) and
+    the jobs it held run again on the others; the answer is the same.
     """
     import ray
 

@@ -241,12 +241,15 @@ impl Driver {
                         .cloned()
                 })
                 .flatten();
-            let wait_for_home = free.len() > 1
-                && running + jobs.len() > 0
-                && self.queue.iter().any(|&(_, id)| self.nodes[id].alive);
             let next = match at_home {
                 Some(key) => self.queue.take(&key),
-                None if wait_for_home => break,
+                // The rest wait for their home while a job runs to free it.
+                None if free.len() > 1
+                    && running + jobs.len() > 0
+                    && self.queue.iter().any(|&(_, id)| self.nodes[id].alive) =>
+                {
+                    break
+                }
                 None => self.queue.pop_first(),
             };
             let Some((_, id)) = next else {
