@@ -18,8 +18,8 @@
 //! simulated tables kept here at most, the least recently used dropped
 //! beyond; default 4: raise it for many machines of a deep solve's
 //! table each, or they are dropped and made again), `--home-plies N` (the
-//! depth of the node whose position sends a job home; default the
-//! library's), `--stretch-us N` (on the node clock, how far the jobs are
+//! depth of the node whose position sends a job home; default
+//! `Settings::home_plies_for` the simulated machines), `--stretch-us N` (on the node clock, how far the jobs are
 //! searched at a time, and past their cancelling at most; default 1000).
 //!
 //! Prints, per worker count, the simulated wall time, the total job time,
@@ -115,7 +115,9 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                 hint,
                 job_nodes,
                 ahead,
-                home_plies: home_plies.unwrap_or(defaults.home_plies),
+                home_plies: home_plies.unwrap_or_else(|| {
+                    Settings::home_plies_for(w.div_ceil(per_table.unwrap_or(w).max(1)))
+                }),
                 share: share_nodes.map(|nodes| Share {
                     plies: share_plies.unwrap_or(Share::nodes(nodes).plies),
                     ..Share::nodes(nodes)

@@ -52,6 +52,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(solve::competition_move, m)?)?;
     m.add_class::<split::PySplitSolve>()?;
     m.add_function(wrap_pyfunction!(split::run_job, m)?)?;
+    m.add_function(wrap_pyfunction!(split::home_plies_for, m)?)?;
     m.add_function(wrap_pyfunction!(grade::grade_json, m)?)?;
     m.add_function(wrap_pyfunction!(grade::grade_cases_json, m)?)?;
     m.add_function(wrap_pyfunction!(grade::judge_output_json, m)?)?;

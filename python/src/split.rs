@@ -46,7 +46,8 @@ pub(crate) struct PySplitSolve {
 
 /// How the driver cuts the tree, beyond the split itself: the keyword
 /// arguments `inline_plies`, `order_plies`, `speculate`, `job_nodes`,
-/// `ahead`, `spare` and `share_nodes` (see `stakeraid::jobs::Settings`).
+/// `ahead`, `spare`, `share_nodes` and `home_plies` (see
+/// `stakeraid::jobs::Settings`).
 struct Cut {
     inline_plies: u32,
     order_plies: u32,
@@ -55,6 +56,7 @@ struct Cut {
     ahead: bool,
     spare: bool,
     share_nodes: Option<u64>,
+    home_plies: u32,
 }
 
 impl Cut {
@@ -68,6 +70,7 @@ impl Cut {
             ahead: defaults.ahead,
             spare: defaults.spare,
             share_nodes: defaults.share.map(|s| s.nodes),
+            home_plies: defaults.home_plies,
         };
         for (key, value) in kwargs.into_iter().flatten() {
             match key.extract::<String>()?.as_str() {
@@ -78,6 +81,7 @@ impl Cut {
                 "ahead" => cut.ahead = value.extract()?,
                 "spare" => cut.spare = value.extract()?,
                 "share_nodes" => cut.share_nodes = value.extract()?,
+                "home_plies" => cut.home_plies = value.extract()?,
                 other => {
                     return Err(PyTypeError::new_err(format!(
                         "SplitSolve() got an unexpected keyword argument '{other}'"
@@ -147,6 +151,7 @@ impl PySplitSolve {
             ahead: cut.ahead,
             spare: cut.spare,
             share: cut.share_nodes.map(Share::nodes),
+            home_plies: cut.home_plies,
             ..Settings::default()
         };
         let driver = Driver::new(board, position.player(), plies, settings);
@@ -280,4 +285,11 @@ pub(crate) fn run_job(
         .detach(|| run_job_until(&job, threads, Some(halt)))
         .map_err(value_error)?;
     serde_json::to_string(&result).map_err(value_error)
+}
+
+/// The `home_plies` for a cluster of `machines` (see
+/// `stakeraid::jobs::Settings::home_plies_for`).
+#[pyfunction]
+pub(crate) fn home_plies_for(machines: usize) -> u32 {
+    Settings::home_plies_for(machines)
 }

@@ -2,6 +2,7 @@
 earlier solve changes no answer, a right one leaves the least to prove,
 and a move that cannot be played is refused."""
 
+import json
 import random
 
 import pytest
@@ -57,3 +58,31 @@ def test_an_unknown_setting_is_refused_by_name():
     grid = ([[1, 2], [3, 4]], ["X.", ".."], "O")
     with pytest.raises(TypeError, match="unexpected keyword argument 'inline'"):
         stakeraid.SplitSolve(grid, 2, split=1, inline=3)
+
+
+def test_home_plies_sets_which_jobs_share_a_home():
+    # One ply down, every job below a root move goes to that move's home;
+    # three plies down (the split), the jobs below one move spread over
+    # many. Homes never change the answer.
+    position = random_position(random.Random(7), 5, 11)
+    direct = stakeraid.analyse(position, depth=9, threads=1)
+    grid = (position.values, position.cells, position.to_move)
+    homes = {}
+    for plies in (1, 3):
+        driver = stakeraid.SplitSolve(grid, 9, split=3, inline_plies=3, home_plies=plies)
+        seen = set()
+        while driver.answer is None:
+            jobs = driver.take_jobs(1)
+            if driver.answer is not None:
+                break
+            seen.add(json.loads(jobs[0])["home"])
+            driver.finish(stakeraid.run_job(jobs[0]))
+        assert (driver.answer["best"], driver.answer["value"]) == (str(direct.best), direct.value)
+        homes[plies] = seen
+    assert len(homes[1]) <= driver.stats["root_moves"]
+    assert len(homes[3]) > 2 * len(homes[1]), homes
+
+
+def test_home_plies_for_a_cluster_grow_with_its_machines():
+    plies = [stakeraid._core.home_plies_for(machines) for machines in range(1, 65)]
+    assert plies == sorted(plies) and set(plies) == {2, 3}

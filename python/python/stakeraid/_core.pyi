@@ -245,7 +245,9 @@ class SplitSolve:
         speculate: bool = False,
         job_nodes: int | None = None,
         ahead: bool = False,
+        spare: bool = False,
         share_nodes: int | None = None,
+        home_plies: int = 2,
     ) -> None: ...
     def take_jobs(self, max: int) -> list[str]: ...
     def hand_on(self, job: str, since: int) -> tuple[str, int]:
@@ -268,6 +270,11 @@ def run_job(job: str, threads: int = 1, stop: StopToken | None = None) -> str:
     returns its result as JSON text for ``SplitSolve.finish``. Stopping
     ``stop`` gives the job up (a job the driver no longer needs): it then
     answers nothing."""
+
+def home_plies_for(machines: int) -> int:
+    """The ``home_plies`` of a ``SplitSolve`` for a cluster of
+    ``machines``, each with a table its jobs share: 2 on up to four, 3 on
+    more."""
 
 def grade_json(
     command: str | Sequence[str],

@@ -142,6 +142,13 @@ class _Runner:
     losses: int = 0
 
 
+def _nodes_with_cpus(ray: Any) -> List[Tuple[str, int]]:
+    """The id and CPUs of each live node with a CPU: a runner each."""
+    return [(node["NodeID"], int(node["Resources"]["CPU"]))
+            for node in ray.nodes()
+            if node.get("Alive") and node.get("Resources", {}).get("CPU", 0) >= 1]
+
+
 class _NodeRunners:
     """An actor per node running that node's jobs in threads of one
     process, so that they share its table (the Rust search keeps one per
@@ -210,10 +217,7 @@ class _NodeRunners:
         self._hand_on = hand_on
         self._runner_class = Runner
         self._affinity = NodeAffinitySchedulingStrategy
-        # A runner per node with a CPU.
-        self._runners = [_Runner(node["NodeID"], int(node["Resources"]["CPU"]))
-                         for node in ray.nodes()
-                         if node.get("Alive") and node.get("Resources", {}).get("CPU", 0) >= 1]
+        self._runners = [_Runner(node, cpus) for node, cpus in _nodes_with_cpus(ray)]
         if not self._runners:
             raise RuntimeError("the Ray cluster has no node with a CPU")
         for runner in self._runners:
@@ -320,6 +324,7 @@ def solve(
     ahead: bool = False,
     spare: bool = False,
     share_nodes: Optional[int] = None,
+    home_plies: Optional[int] = None,
     job_function: Callable[[str, int], str] = _core.run_job,
     progress: Optional[Callable[[Dict[str, Any]], None]] = None,
     per_node: bool = True,
@@ -365,7 +370,10 @@ def solve(
     down: 19.5 s against 25.6 s, 1.2 G nodes against 1.6 G). The driver
     picks each node's jobs: the first whose home (``home`` in its JSON)
     is that node; the others wait for room at their home while any job
-    runs, and go to another node only when none does. A runner that dies,
+    runs, and go to another node only when none does. ``home_plies`` is
+    the depth of the node whose position is the home of the jobs below it
+    (default ``home_plies_for`` the nodes: 2 on up to four, 3 on more; no
+    deeper than ``split``). A runner that dies,
     or whose node is lost, is replaced (or its node's share dropped) and
     the jobs it held run again on the others; the answer is the same.
     """
@@ -388,13 +396,17 @@ def solve(
         if depth is not None:
             plies = min(plies, depth)
         split = min(default_split(cpus), max(1, plies - 1))
+    if home_plies is None:
+        # Each task has a table of its own, where the home does not matter.
+        home_plies = _core.home_plies_for(len(_nodes_with_cpus(ray)) if per_node else 1)
     # The library's own defaults where none is given.
     cut = {name: value for name, value in
            (("inline_plies", inline_plies), ("order_plies", order_plies))
            if value is not None}
     driver = _core.SplitSolve(grid, depth, split=split, store=store,
                               speculate=speculate, hint=hint, job_nodes=job_nodes,
-                              ahead=ahead, spare=spare, share_nodes=share_nodes, **cut)
+                              ahead=ahead, spare=spare, share_nodes=share_nodes,
+                              home_plies=home_plies, **cut)
     if per_node:
         runner = _NodeRunners(ray, job_function,
                               driver.hand_on if share_nodes is not None else None)
@@ -656,6 +668,9 @@ def main(argv: Optional[list] = None) -> int:
     cmd.add_argument("--share-nodes", type=_positive, metavar="N",
                      help="hand on between nodes the proofs that took N nodes or more "
                           "(default: none)")
+    cmd.add_argument("--home-plies", type=_positive, metavar="N",
+                     help="plies down of the node whose position sends the jobs below it "
+                          "to one node (default: 2 on up to four nodes, 3 on more)")
     runners = cmd.add_mutually_exclusive_group()
     runners.add_argument("--per-node", dest="per_node", action="store_true", default=True,
                          help="each node's jobs in one process sharing its table (the default)")
@@ -692,6 +707,7 @@ def main(argv: Optional[list] = None) -> int:
             ahead=args.ahead,
             spare=args.spare,
             share_nodes=args.share_nodes,
+            home_plies=args.home_plies,
             per_node=args.per_node,
             progress=_progress_line if shown else None,
         )

@@ -118,6 +118,8 @@ pub struct Settings {
     /// scattered over the machines. Where a job runs never changes its
     /// answer (the module docs of `jobs`). 0 acts as 1: a root move's
     /// test is never sent home by the root's position, which all share.
+    /// [`home_plies_for`](Settings::home_plies_for) picks it by the
+    /// cluster's machines.
     pub home_plies: u32,
     /// Hand on, between the processes of a cluster, the proofs their
     /// searches make that `share` names (the top positions of each job,
@@ -144,6 +146,27 @@ pub struct Hint {
     pub best: Move,
     /// Its value believed, for the root player.
     pub value: i64,
+}
+
+impl Settings {
+    /// [`home_plies`](Settings::home_plies) for a cluster of `machines`
+    /// (tables): 2 on up to four, 3 on more. A job waits for a worker of
+    /// its home while other jobs run, so the homes of the jobs ready at
+    /// once bound the machines that work: 2 plies down, the jobs of the
+    /// searched line share one node's home, and one machine works while
+    /// the others idle; 3 plies down spreads them over about as many homes
+    /// as that node has children. Simulated in machines of 16, 3 plies was
+    /// 14% faster on 8 machines (the 22-empty solve) and 32% on 16 (the
+    /// 23-empty one); on 4 it was faster on two positions of three and
+    /// slower on the third, for 18% to 25% more work on each, so 4 keep
+    /// the work (`profiles/2026-11-28-vm/home-plies.txt`).
+    pub fn home_plies_for(machines: usize) -> u32 {
+        if machines > 4 {
+            3
+        } else {
+            2
+        }
+    }
 }
 
 impl Default for Settings {
