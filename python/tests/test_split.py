@@ -84,5 +84,5 @@ def test_home_plies_sets_which_jobs_share_a_home():
 
 
 def test_home_plies_for_a_cluster_grow_with_its_machines():
-    plies = [stakeraid._core.home_plies_for(machines) for machines in range(1, 65)]
+    plies = [stakeraid.home_plies_for(machines) for machines in range(1, 65)]
     assert plies == sorted(plies) and set(plies) == {2, 3}

@@ -17,6 +17,7 @@ __all__ = [
     "competition_move",
     "grade_cases_json",
     "grade_json",
+    "home_plies_for",
     "judge_output_json",
     "run_job",
     "shrink_json",
