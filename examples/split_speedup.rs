@@ -19,8 +19,9 @@
 //! beyond; default 4: raise it for many machines of a deep solve's
 //! table each, or they are dropped and made again), `--home-plies N` (the
 //! depth of the node whose position sends a job home; default
-//! `Settings::home_plies_for` the simulated machines), `--stretch-us N` (on the node clock, how far the jobs are
-//! searched at a time, and past their cancelling at most; default 1000).
+//! `Settings::home_plies_for` the simulated machines), `--stretch-us N`
+//! (on the node clock, how far the jobs are searched at a time, and past
+//! their cancelling at most; default 1000).
 //!
 //! Prints, per worker count, the simulated wall time, the total job time,
 //! the driver's own time, jobs (cancelled ones among them), the nodes of
