@@ -106,6 +106,11 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     );
     for &speculate in &speculation {
         for &w in &workers {
+            let cluster = Cluster {
+                workers: w,
+                per_table: per_table.unwrap_or(w),
+                latency_us,
+            };
             let defaults = Settings::default();
             let settings = Settings {
                 split,
@@ -116,19 +121,13 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                 hint,
                 job_nodes,
                 ahead,
-                home_plies: home_plies.unwrap_or_else(|| {
-                    Settings::home_plies_for(w.div_ceil(per_table.unwrap_or(w).max(1)))
-                }),
+                home_plies: home_plies
+                    .unwrap_or_else(|| Settings::home_plies_for(cluster.tables())),
                 share: share_nodes.map(|nodes| Share {
                     plies: share_plies.unwrap_or(Share::nodes(nodes).plies),
                     ..Share::nodes(nodes)
                 }),
                 ..defaults
-            };
-            let cluster = Cluster {
-                workers: w,
-                per_table: per_table.unwrap_or(w),
-                latency_us,
             };
             let s = simulator.simulate(&problem.board, problem.player, depth, settings, cluster);
             let wall = s.makespan_us as f64 / 1e6;

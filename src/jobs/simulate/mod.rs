@@ -100,6 +100,17 @@ impl Cluster {
             latency_us: 0,
         }
     }
+
+    /// Workers sharing one table, within 1 and the workers.
+    fn per_table(&self) -> usize {
+        self.per_table.clamp(1, self.workers.max(1))
+    }
+
+    /// The tables (the machines): groups of `per_table` workers, the last
+    /// maybe smaller.
+    pub fn tables(&self) -> usize {
+        self.workers.max(1).div_ceil(self.per_table())
+    }
 }
 
 /// How a simulation runs here.
@@ -333,8 +344,8 @@ impl Simulator {
                     });
                 },
                 tables: Tables::new(
-                    cluster.workers.max(1),
-                    cluster.per_table.clamp(1, cluster.workers.max(1)),
+                    cluster.per_table(),
+                    cluster.tables(),
                     self.tables_bytes,
                     self.clock.pace().is_some(),
                 ),

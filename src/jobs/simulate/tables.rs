@@ -61,8 +61,7 @@ pub(super) struct Lent {
 }
 
 impl Tables {
-    pub(super) fn new(workers: usize, per_table: usize, budget: usize, paced: bool) -> Tables {
-        let slots = workers.div_ceil(per_table);
+    pub(super) fn new(per_table: usize, slots: usize, budget: usize, paced: bool) -> Tables {
         Tables {
             per_table,
             budget,
