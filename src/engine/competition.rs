@@ -6,8 +6,8 @@
 //! of one move ([`CompetitionOptions::overhead`], measured, not a
 //! percentage) is set aside for every move this side still has to make
 //! (half the empty cells, rounded up); of what remains, this move's search
-//! may use up to [`FRONT_LOAD`] times the even share, and never more than
-//! [`MAX_SHARE`] of it. Where the compact engine applies and a full solve
+//! may use up to `FRONT_LOAD` times the even share, and never more than
+//! `MAX_SHARE` of it. Where the compact engine applies and a full solve
 //! usually costs a small part of that, the move is solved exactly first.
 //! The search polls the
 //! process's CPU clock itself (see [`crate::search::Deadline`]), so no

@@ -110,7 +110,7 @@ pub struct JobResult {
 }
 
 /// Bounds a stopped job's search proved on one child of its position (the
-/// one the driver tests on that cell, see [`super::one_per_cell`]), for
+/// one the driver tests on that cell, see `one_per_cell`), for
 /// the child's side to move, one ply fewer: `lo <= value <= hi`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Proved {

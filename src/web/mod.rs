@@ -3,12 +3,12 @@
 //! legality, scores, values — is decided here by the library, never by the
 //! page's script.
 //!
-//! - [`routes`]: the page's files and the small JSON endpoints (parse,
+//! - `routes`: the page's files and the small JSON endpoints (parse,
 //!   random position, play a move, export, the alpha-beta tree).
-//! - [`stream`]: searches streamed as server-sent events, stopped by a
-//!   stop request or a dropped connection: [`analysis`], one event per
-//!   completed depth, and [`engine`], the competition engine's move at a
-//!   time per move; both send [`progress`] while they search.
+//! - `stream`: searches streamed as server-sent events, stopped by a
+//!   stop request or a dropped connection: `analysis`, one event per
+//!   completed depth, and `engine`, the competition engine's move at a
+//!   time per move; both send `progress` while they search.
 //! - [`caps`]: what one request may cost, and the bound on concurrent
 //!   searches.
 
