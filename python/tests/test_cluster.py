@@ -281,3 +281,22 @@ def test_an_output_through_dev_stdout_reaches_a_pipe():
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert out.returncode == 0, out.stderr
     assert out.stdout == "B3 Stake\n"
+
+
+def test_the_command_line_passes_speculate_on_and_off(tmp_path, monkeypatch):
+    position = random_position(random.Random(6), 4, 6)
+    path = tmp_path / "input.txt"
+    path.write_text(position.to_input(depth=6))
+    direct = stakeraid.analyse(position, depth=6, threads=1)
+    asked = []
+
+    def solved(position, depth, **options):
+        asked.append(options["speculate"])
+        return {"best": str(direct.best), "value": direct.value,
+                "stats": {"done": 0, "nodes": 0, "from_store": 0, "seconds": 0.0}}
+
+    monkeypatch.setattr(cluster, "solve", solved)
+    for flag, expected in (([], None), (["--speculate"], True), (["--no-speculate"], False)):
+        out = tmp_path / "output.txt"
+        assert cluster.main(["solve", str(path), "-o", str(out), "--quiet", *flag]) == 0
+        assert asked[-1] is expected

@@ -154,7 +154,9 @@ class _NodeRunners:
     process, so that they share its table (the Rust search keeps one per
     process) and each finds what the node's other jobs proved. With
     ``hand_on`` (the driver's ``hand_on``), each job takes to its runner
-    what the other nodes proved that the runner has not been told yet."""
+    what the other nodes proved that the runner has not been told yet.
+    ``nodes``, as ``_nodes_with_cpus`` lists them, spares asking Ray
+    again for what the caller just asked."""
 
     # A runner lost this many times in a row, with no result back in
     # between, has its node's share dropped: Ray lists a node whose raylet
@@ -163,7 +165,8 @@ class _NodeRunners:
     LOSSES_TO_DROP = 3
 
     def __init__(self, ray: Any, job_function: Callable[[str, int], str],
-                 hand_on: Optional[Callable[[str, int], Tuple[str, int]]] = None) -> None:
+                 hand_on: Optional[Callable[[str, int], Tuple[str, int]]] = None,
+                 nodes: Optional[List[Tuple[str, int]]] = None) -> None:
         from ray.util.scheduling_strategies import NodeAffinitySchedulingStrategy
 
         # Not restarted by Ray, nor its calls retried there: a runner that
@@ -217,7 +220,9 @@ class _NodeRunners:
         self._hand_on = hand_on
         self._runner_class = Runner
         self._affinity = NodeAffinitySchedulingStrategy
-        self._runners = [_Runner(node, cpus) for node, cpus in _nodes_with_cpus(ray)]
+        if nodes is None:
+            nodes = _nodes_with_cpus(ray)
+        self._runners = [_Runner(node, cpus) for node, cpus in nodes]
         if not self._runners:
             raise RuntimeError("the Ray cluster has no node with a CPU")
         for runner in self._runners:
@@ -396,9 +401,10 @@ def solve(
         if depth is not None:
             plies = min(plies, depth)
         split = min(default_split(cpus), max(1, plies - 1))
+    nodes = _nodes_with_cpus(ray) if per_node else None
     if home_plies is None:
         # Each task has a table of its own, where the home does not matter.
-        home_plies = _core.home_plies_for(len(_nodes_with_cpus(ray)) if per_node else 1)
+        home_plies = _core.home_plies_for(len(nodes) if nodes is not None else 1)
     # The library's own defaults where none is given.
     cut = {name: value for name, value in
            (("inline_plies", inline_plies), ("order_plies", order_plies))
@@ -409,7 +415,7 @@ def solve(
                               home_plies=home_plies, **cut)
     if per_node:
         runner = _NodeRunners(ray, job_function,
-                              driver.hand_on if share_nodes is not None else None)
+                              driver.hand_on if share_nodes is not None else None, nodes)
     else:
         runner = _Tasks(ray, job_function)
     limit = in_flight or IN_FLIGHT_PER_CPU * cpus
@@ -657,6 +663,9 @@ def main(argv: Optional[list] = None) -> int:
                      help="plies below the root cut into jobs (default: by the cluster's CPUs)")
     cmd.add_argument("--hint", metavar="MOVE=VALUE", type=_hint,
                      help='a move believed best and its value, as "D4 Stake=176": tested first')
+    cmd.add_argument("--speculate", action=argparse.BooleanOptionalAction, default=None,
+                     help="test the root's other moves against the first's predicted value "
+                          "while that is proved (default: on more than 8 CPUs)")
     cmd.add_argument("--job-nodes", type=_positive, metavar="N",
                      help="stop a job past N nodes and hand out its children instead "
                           "(default: no limit)")
@@ -703,6 +712,7 @@ def main(argv: Optional[list] = None) -> int:
             address=args.address,
             num_cpus=args.num_cpus,
             hint=args.hint,
+            speculate=args.speculate,
             job_nodes=args.job_nodes,
             ahead=args.ahead,
             spare=args.spare,
