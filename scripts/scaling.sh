@@ -34,7 +34,12 @@ set -euo pipefail
 [ $# -eq 3 ] || { sed -n '2,32p' "$0" >&2; exit 2; }
 input="$1"; workers="$2"; per_machine="$3"
 cd "$(dirname "$0")/.."
-recommended="3 --speculate off --ahead --spare --share-nodes 1000000"
+# The root's other moves tested against the first's predicted value: on
+# more than one machine faster for about as much work; on one machine of
+# 16 split 3 plies down, 12% slower (profiles/2026-11-28-vm/speculate.txt).
+speculate=off
+[ "$workers" -le "$per_machine" ] || speculate=on
+recommended="3 --speculate $speculate --ahead --spare --share-nodes 1000000"
 settings="${SETTINGS:-$recommended}"
 latency="${LATENCY_US:-3400}"
 path_workers="${PATH_WORKERS:-1024}"
