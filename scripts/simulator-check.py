@@ -25,7 +25,8 @@ that does nothing, sent and waited for 200 times in a row: what a job
 spends outside its search),
 then the split solve (``stakeraid.cluster.solve``, the default settings,
 or those SETTINGS names: any of ``--ahead``, ``--spare`` and ``--job-nodes
-N``, as the simulator takes them; ``SETTINGS="--ahead --spare"`` with the
+N``, as the simulator takes them, and ``--speculate``, which the solve
+otherwise leaves off on 2 CPUs; ``SETTINGS="--ahead --spare"`` with the
 shared proofs is what ``scripts/scaling.sh`` recommends), summing the time
 its jobs took where they ran (a cancelled job's time is not known there).
 Then the simulator predicts each from its own jobs' durations
@@ -73,7 +74,7 @@ def settings(words):
     """SETTINGS as keyword arguments of ``cluster.solve``."""
     kwargs, words = {}, iter(words.split())
     for word in words:
-        if word in ("--ahead", "--spare"):
+        if word in ("--ahead", "--spare", "--speculate"):
             kwargs[word[2:]] = True
         elif word == "--job-nodes":
             n = next(words, "")
@@ -81,7 +82,8 @@ def settings(words):
                 sys.exit(f"SETTINGS: --job-nodes needs a count of nodes above 0, not {n!r}")
             kwargs["job_nodes"] = int(n)
         else:
-            sys.exit(f"SETTINGS: {word!r} is not one of --ahead, --spare, --job-nodes N")
+            sys.exit(f"SETTINGS: {word!r} is not one of --ahead, --spare, --speculate, "
+                     "--job-nodes N")
     return kwargs
 
 
@@ -199,16 +201,20 @@ def simulate(simulator, input_path, split, latency, workers, per_table, share, p
     if NODE_CLOCK:
         per_us = pace if NODE_CLOCK == "jobs" else int(NODE_CLOCK)
         clock = ["--node-clock", str(max(1, round(per_us))), "--cores", "2"]
+    # The simulator takes speculation as a switch's value, the solve as a flag.
+    words = [w for w in SETTINGS.split() if w != "--speculate"]
+    speculate = "on" if KWARGS.get("speculate") else "off"
     out = subprocess.run(
         [simulator, input_path, str(split), "--per-table", str(per_table), "--latency-us",
-         str(round(latency)), "--speculate", "off", *sharing, *clock, *SETTINGS.split(),
+         str(round(latency)), "--speculate", speculate, *sharing, *clock, *words,
          str(workers)],
         check=True, capture_output=True, text=True,
     ).stdout
     lines = out.splitlines()
     # Columns by the header's names: the example may print more of them.
     names = next(line.split() for line in lines if line.startswith("speculate"))
-    row = dict(zip(names, next(line.split() for line in lines if line.startswith("false"))))
+    row = dict(zip(names, next(line.split() for line in lines
+                               if line.startswith(("true", "false")))))
     return float(row["wall_s"]), float(row["work_s"]), int(row["jobs"]), int(row["nodes"])
 
 
