@@ -22,16 +22,17 @@
 # LATENCY_US (default 3400, a Ray call measured in
 # profiles/2026-11-25-vm/simulator-check.txt) is each job's time outside
 # its search. The simulator runs every job on this machine, jobs of
-# different machines side by side on CORES cores (default all of them):
-# run nothing else meanwhile. With NODE_CLOCK=N a job takes its nodes at N
-# a microsecond instead of its measured time (and the direct solve its
+# different machines side by side, CORES at a time (default the cores):
+# run nothing else meanwhile. With NODE_CLOCK=N a job takes its nodes at
+# N a microsecond instead of its measured time (and the direct solve its
 # nodes at the same pace): the same line whatever else runs, run after
-# run. TABLES_GIB (default 4) is the memory the simulated tables may take
-# here: past it the least recently used are dropped and made again, so
-# give it a table of the solve's size per machine (1 GiB for 23 plies)
-# when there are many machines.
+# run, and CORES defaults to twice the cores. TABLES_GIB (default 4) is
+# the memory the simulated tables may take here: past it the least
+# recently used are dropped and made again, so give it a table of the
+# solve's size per machine (1 GiB for 23 plies) when there are many
+# machines.
 set -euo pipefail
-[ $# -eq 3 ] || { sed -n '2,32p' "$0" >&2; exit 2; }
+[ $# -eq 3 ] || { sed -n '2,33p' "$0" >&2; exit 2; }
 input="$1"; workers="$2"; per_machine="$3"
 cd "$(dirname "$0")/.."
 # The root's other moves tested against the first's predicted value: on
@@ -43,7 +44,14 @@ recommended="3 --speculate $speculate --ahead --spare --share-nodes 1000000"
 settings="${SETTINGS:-$recommended}"
 latency="${LATENCY_US:-3400}"
 path_workers="${PATH_WORKERS:-1024}"
+# On the node clock, twice the cores' jobs at once: a paced job held at
+# the clock waits for the driver's thread to let the next go, and a second
+# job per core fills that wait. 21 empty cells on 256 workers in machines
+# of 16 took 137 s with 2 at a time here (2 cores), 111 s with 3, 100 s
+# with 4 and 98 s with 8 (profiles/2026-11-28-vm/simulator-jobs-at-once.txt).
+# On the measured clock a job sharing a core would take longer.
 cores="${CORES:-$(nproc)}"
+[ -z "${NODE_CLOCK:-}" ] || cores="${CORES:-$((2 * $(nproc)))}"
 how=()
 [ -z "${NODE_CLOCK:-}" ] || how=(--node-clock "$NODE_CLOCK")
 [ -z "${TABLES_GIB:-}" ] || how+=(--tables-gib "$TABLES_GIB")
@@ -52,22 +60,24 @@ cargo build --release --locked --quiet --bin stakeraid --example split_speedup
 bin=target/release/stakeraid
 sim=target/release/examples/split_speedup
 
+began=$SECONDS
 direct=$("$bin" solve "$input" -o /dev/null --stats --threads 1 2>&1 |
   sed -n 's/.*nodes \([0-9]*\) *time \([0-9.]*\)s.*/\2 \1/p')
 [ -n "$direct" ] || { echo "scaling.sh: the direct solve of $input printed no stats" >&2; exit 1; }
 read -r direct_s direct_nodes <<< "$direct"
 [ -z "${NODE_CLOCK:-}" ] ||
   direct_s=$(awk -v n="$direct_nodes" -v r="$NODE_CLOCK" 'BEGIN {printf "%.3f", n / r / 1e6}')
-echo "direct one-thread solve: $direct_nodes nodes, $direct_s s" >&2
+echo "direct one-thread solve: $direct_nodes nodes, $direct_s s (here $((SECONDS - began)) s)" >&2
 
 # "wall_s searched" of the simulation on $1 workers, $2 to a table; its row to
 # standard error.
 simulate() {
-  local out
+  local out began=$SECONDS
   # shellcheck disable=SC2086 # the settings are words
   out=$("$sim" "$input" $settings --per-table "$2" --latency-us "$latency" \
     --cores "$cores" ${how[@]+"${how[@]}"} "$1")
   echo "$out" >&2
+  echo "(simulated here in $((SECONDS - began)) s)" >&2
   awk '$1 ~ /^(true|false)$/ {print $3, $12}' <<< "$out"
 }
 
