@@ -50,8 +50,9 @@ path_workers="${PATH_WORKERS:-1024}"
 # of 16 took 137 s with 2 at a time here (2 cores), 111 s with 3, 100 s
 # with 4 and 98 s with 8 (profiles/2026-11-28-vm/simulator-jobs-at-once.txt).
 # On the measured clock a job sharing a core would take longer.
-cores="${CORES:-$(nproc)}"
-[ -z "${NODE_CLOCK:-}" ] || cores="${CORES:-$((2 * $(nproc)))}"
+per_core=1
+[ -z "${NODE_CLOCK:-}" ] || per_core=2
+cores="${CORES:-$((per_core * $(nproc)))}"
 how=()
 [ -z "${NODE_CLOCK:-}" ] || how=(--node-clock "$NODE_CLOCK")
 [ -z "${TABLES_GIB:-}" ] || how+=(--tables-gib "$TABLES_GIB")
