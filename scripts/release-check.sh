@@ -57,7 +57,8 @@ CARGO_TARGET_DIR="$PWD/target" cargo check --locked --quiet \
 
 echo "== the wheel"
 wheels=(target/python-test/wheels/stakeraid-*.whl)
-[ -f "${wheels[0]}" ] || fail "no wheel under target/python-test/wheels: run scripts/python-test.sh first, which builds it"
+[ -f "${wheels[0]}" ] ||
+  fail "no wheel under target/python-test/wheels: run scripts/python-test.sh first, which builds it"
 [ ${#wheels[@]} -eq 1 ] || fail "expected one wheel, found: ${wheels[*]}"
 "${PYTHON:-python3}" -m venv "$out/venv"
 venv_python="$PWD/$out/venv/bin/python"
@@ -66,4 +67,5 @@ smoke=$(mktemp -d)
 trap 'rm -rf "$smoke"' EXIT
 cp scripts/release-smoke.py "$smoke/"
 (cd "$smoke" && "$venv_python" -I release-smoke.py)
-echo "release-check.sh: the crate packages, publishes (dry run) and builds alone; the wheel installs and runs"
+echo "release-check.sh: the crate packages, publishes (dry run) and builds alone;" \
+  "the wheel installs and runs"

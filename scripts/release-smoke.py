@@ -35,7 +35,8 @@ game.reset(seed=1)
 moves = 0
 for agent in game.agent_iter():
     observation, reward, terminated, truncated, info = game.last()
-    action = None if terminated or truncated else game.action_space(agent).sample(observation["action_mask"])
+    over = terminated or truncated
+    action = None if over else game.action_space(agent).sample(observation["action_mask"])
     moves += action is not None
     game.step(action)
 assert moves == 9, moves

@@ -430,7 +430,14 @@ fn every_relative_link_resolves() {
 /// The anchors are GitHub's, as the pages' own links use them.
 #[test]
 fn anchors_follow_github() {
-    let page = "# Title\n## input.txt\n### `--json` on a stored solve\n## [0.1.0] - 2026-11-28\n```\n# not a heading\n```\n## Title\n";
+    let page = concat!(
+        "# Title\n",
+        "## input.txt\n",
+        "### `--json` on a stored solve\n",
+        "## [0.1.0] - 2026-11-28\n",
+        "```\n# not a heading\n```\n",
+        "## Title\n",
+    );
     assert_eq!(
         anchors(page),
         [
