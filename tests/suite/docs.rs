@@ -1,7 +1,7 @@
 //! What the README and the guides say of their own examples: the files
 //! those examples write are ignored by git, and what they need is named.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 /// The README and every guide but the grader's (which has its own tests).
 fn pages() -> Vec<(String, String)> {
@@ -266,4 +266,227 @@ fn referee_help_lists_the_agents_match_lists() {
             "referee --help does not list {name}"
         );
     }
+}
+
+/// The pages whose links must resolve: the README, every guide, the
+/// changelog and the indexes of the records and the scripts.
+fn linked_pages() -> Vec<PathBuf> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut pages: Vec<PathBuf> = [
+        "README.md",
+        "CHANGELOG.md",
+        "profiles/README.md",
+        "scripts/README.md",
+    ]
+    .iter()
+    .map(|p| root.join(p))
+    .collect();
+    let mut guides: Vec<PathBuf> = std::fs::read_dir(root.join("docs"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "md"))
+        .collect();
+    guides.sort();
+    pages.extend(guides);
+    pages
+}
+
+/// The page without its fenced code blocks and inline code spans, where a
+/// `](` is text, not a link.
+fn prose(page: &str) -> String {
+    let mut text = String::new();
+    let mut fenced = false;
+    for line in page.lines() {
+        if line.trim_start().starts_with("```") {
+            fenced = !fenced;
+        } else if !fenced {
+            text.push_str(line);
+            text.push('\n');
+        }
+    }
+    // Inline code: a run of backticks up to the same run again.
+    let mut out = String::new();
+    let mut rest = text.as_str();
+    while let Some(start) = rest.find('`') {
+        out.push_str(&rest[..start]);
+        let run = rest[start..].len() - rest[start..].trim_start_matches('`').len();
+        let after = &rest[start + run..];
+        match after.find(&"`".repeat(run)) {
+            Some(end) => rest = &after[end + run..],
+            None => {
+                rest = after;
+            }
+        }
+    }
+    out.push_str(rest);
+    out
+}
+
+/// The targets of the page's links and images, `[text](target)` and
+/// reference definitions `[name]: target`.
+fn link_targets(page: &str) -> Vec<String> {
+    let text = prose(page);
+    let mut targets = Vec::new();
+    for (at, _) in text.match_indices("](") {
+        let rest = &text[at + 2..];
+        if let Some(end) = rest.find(')') {
+            let target = rest[..end].split_whitespace().next().unwrap_or("");
+            targets.push(target.trim_matches(['<', '>']).to_string());
+        }
+    }
+    for line in text.lines() {
+        if let Some(rest) = line.strip_prefix('[') {
+            if let Some((_, target)) = rest.split_once("]: ") {
+                targets.push(target.split_whitespace().next().unwrap_or("").to_string());
+            }
+        }
+    }
+    targets
+}
+
+/// The anchors GitHub gives a page's headings: lower case, punctuation
+/// but `-` and `_` dropped, spaces made `-`, a repeated one numbered.
+fn anchors(page: &str) -> Vec<String> {
+    let mut anchors: Vec<String> = Vec::new();
+    let mut fenced = false;
+    for line in page.lines() {
+        if line.trim_start().starts_with("```") {
+            fenced = !fenced;
+            continue;
+        }
+        if fenced || !line.starts_with('#') {
+            continue;
+        }
+        let title = line.trim_start_matches('#');
+        if !title.starts_with(' ') {
+            continue;
+        }
+        let slug: String = title
+            .trim()
+            .to_lowercase()
+            .chars()
+            .filter(|c| c.is_alphanumeric() || [' ', '-', '_'].contains(c))
+            .map(|c| if c == ' ' { '-' } else { c })
+            .collect();
+        let seen = anchors
+            .iter()
+            .filter(|a| {
+                **a == slug
+                    || a.strip_prefix(&slug)
+                        .is_some_and(|n| n.starts_with('-') && n[1..].parse::<u32>().is_ok())
+            })
+            .count();
+        anchors.push(if seen == 0 {
+            slug
+        } else {
+            format!("{slug}-{seen}")
+        });
+    }
+    anchors
+}
+
+/// Every relative link of the README, the guides, the changelog and the
+/// two indexes names a file or folder that exists, and every `#anchor`
+/// names a heading of its page.
+#[test]
+fn every_relative_link_resolves() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut broken = Vec::new();
+    for page in linked_pages() {
+        let name = page.strip_prefix(root).unwrap().display().to_string();
+        let text = read(&page);
+        for target in link_targets(&text) {
+            if target.is_empty() || target.contains("://") || target.starts_with("mailto:") {
+                continue;
+            }
+            let (path, anchor) = match target.split_once('#') {
+                Some((path, anchor)) => (path, Some(anchor)),
+                None => (target.as_str(), None),
+            };
+            let file = if path.is_empty() {
+                page.clone()
+            } else {
+                page.parent().unwrap().join(path)
+            };
+            if !file.exists() {
+                broken.push(format!("{name}: {target} (no such file)"));
+                continue;
+            }
+            if let Some(anchor) = anchor {
+                let is_page = file.extension().is_some_and(|e| e == "md");
+                if !is_page || !anchors(&read(&file)).iter().any(|a| a == anchor) {
+                    broken.push(format!("{name}: {target} (no such heading)"));
+                }
+            }
+        }
+    }
+    assert!(
+        broken.is_empty(),
+        "links that do not resolve:\n{}",
+        broken.join("\n")
+    );
+}
+
+/// The anchors are GitHub's, as the pages' own links use them.
+#[test]
+fn anchors_follow_github() {
+    let page = concat!(
+        "# Title\n",
+        "## input.txt\n",
+        "### `--json` on a stored solve\n",
+        "## [0.1.0] - 2026-11-28\n",
+        "```\n# not a heading\n```\n",
+        "## Title\n",
+    );
+    assert_eq!(
+        anchors(page),
+        [
+            "title",
+            "inputtxt",
+            "--json-on-a-stored-solve",
+            "010---2026-11-28",
+            "title-1"
+        ]
+    );
+}
+
+/// `stakeraid --version` names the package's version, and the changelog
+/// has a section for it or says what is unreleased since.
+#[test]
+fn the_version_is_the_package_s_and_the_changelog_knows_it() {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_stakeraid"))
+        .arg("--version")
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let version = env!("CARGO_PKG_VERSION");
+    assert_eq!(
+        String::from_utf8(out.stdout).unwrap(),
+        format!("stakeraid {version}\n")
+    );
+    let changelog = read(&Path::new(env!("CARGO_MANIFEST_DIR")).join("CHANGELOG.md"));
+    assert!(
+        changelog.contains("## [Unreleased]"),
+        "CHANGELOG.md has no Unreleased section"
+    );
+    assert!(
+        changelog.contains(&format!("## [{version}] - ")),
+        "CHANGELOG.md has no section for {version}"
+    );
+}
+
+/// CI runs exactly the test command the README gives.
+#[test]
+fn ci_runs_the_readme_test_command() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let readme = read(&root.join("README.md"));
+    let command = shell_lines(&readme)
+        .into_iter()
+        .find(|l| l.starts_with("cargo test"))
+        .expect("no test command in the README");
+    let ci = read(&root.join(".ci/run"));
+    assert!(
+        ci.lines().any(|l| l == command),
+        ".ci/run does not run the README's `{command}`"
+    );
 }

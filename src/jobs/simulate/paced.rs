@@ -22,7 +22,7 @@ use std::sync::{mpsc, Arc};
 
 use parking_lot::{Condvar, Mutex};
 
-use super::Event;
+use super::simulation::Event;
 use crate::jobs::Job;
 use crate::search::{Deadline, Pace};
 
