@@ -122,7 +122,7 @@ def test_ctrl_c_on_the_cluster_command_seals_the_store_in_one_line(tmp_path):
     ours = [line for line in err.splitlines() if not re.match(r"\d{4}-\d\d-\d\d [\d:,]+\t", line)]
     assert len(ours) == 1, err
     assert ours[0].startswith(
-        f"stakeraid.cluster: stopped by SIGINT, no output written: the store {store} keeps the "
+        f"stakeraid.cluster: stopped by SIGINT, no output written: the store {store} keeps "
     ), err
     assert "the same command resumes" in ours[0], err
     assert out == ""
