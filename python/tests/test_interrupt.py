@@ -129,3 +129,11 @@ def test_ctrl_c_on_the_cluster_command_seals_the_store_in_one_line(tmp_path):
     assert not (tmp_path / "output.txt").exists()
     for log in ("-wal", "-shm"):
         assert not pathlib.Path(f"{store}{log}").exists(), f"{log} left beside the store"
+
+
+def test_what_a_sealed_store_keeps_is_counted_in_agreement():
+    from stakeraid.cluster import Interrupted
+
+    assert Interrupted("s.db", 1).kept() == (
+        "the store s.db keeps 1 position proved so far, and the same command resumes from there")
+    assert "keeps 12 positions proved so far" in Interrupted("s.db", 12).kept()
