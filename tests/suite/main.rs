@@ -18,6 +18,7 @@ mod play;
 mod properties;
 mod referee;
 mod serve;
+mod setup;
 mod signature;
 mod split_bound;
 mod store;
