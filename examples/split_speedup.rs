@@ -28,13 +28,17 @@
 //! the jobs that came back and the driver (`nodes`) and those searched in
 //! all (`searched`: the cancelled jobs' up to their cancelling too), the
 //! nodes searched here to simulate it (`here`: on the measured clock every
-//! job to its end), and the speedup over the first row.
-use stakeraid::jobs::{Cluster, Hint, JobClock, Settings, Share, Simulator};
+//! job to its end), and with `--direct SECONDS:NODES` (the direct
+//! one-thread solve's time and nodes) the speedup and the work over that
+//! solve (`stakeraid::jobs::Scaling`; "-" without it), each row followed
+//! by a line `# workers W per-machine M speedup S work K`, with why where
+//! the position is too small for the workers.
+use stakeraid::jobs::{Cluster, DirectSolve, Hint, JobClock, Settings, Share, Simulator};
 use stakeraid::{parse_problem, Question};
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let mut args = std::env::args().skip(1).peekable();
-    let usage = "usage: split_speedup INPUT SPLIT[:ORDER] [--per-table K] [--latency-us N] [--speculate on|off|both] [--eager] [--spare] [--hint MOVE=VALUE] [--job-nodes N] [--ahead] [--share-nodes N [--share-plies P]] [--cores N] [--node-clock N] [--tables-gib N] [--home-plies N] [--stretch-us N] WORKERS...";
+    let usage = "usage: split_speedup INPUT SPLIT[:ORDER] [--per-table K] [--latency-us N] [--speculate on|off|both] [--eager] [--spare] [--hint MOVE=VALUE] [--job-nodes N] [--ahead] [--share-nodes N [--share-plies P]] [--cores N] [--node-clock N] [--tables-gib N] [--home-plies N] [--stretch-us N] [--direct SECONDS:NODES] WORKERS...";
     let (Some(input), Some(split)) = (args.next(), args.next()) else {
         return Err(usage.into());
     };
@@ -45,6 +49,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let mut share_nodes = None;
     let mut share_plies = None;
     let mut home_plies = None;
+    let mut direct = None;
     let mut workers = Vec::new();
     let mut simulator = Simulator::default();
     while let Some(arg) = args.next() {
@@ -76,6 +81,14 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             }
             "--stretch-us" => simulator.stretch_us = args.next().ok_or(usage)?.parse()?,
             "--latency-us" => latency_us = args.next().ok_or(usage)?.parse()?,
+            "--direct" => {
+                let text = args.next().ok_or(usage)?;
+                let (seconds, nodes) = text.split_once(':').ok_or(usage)?;
+                direct = Some(DirectSolve {
+                    seconds: seconds.parse()?,
+                    nodes: nodes.parse()?,
+                });
+            }
             "--speculate" => {
                 speculation = match args.next().as_deref() {
                     Some("on") => vec![true],
@@ -96,13 +109,12 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         Some((s, o)) => (s.parse::<u32>()?, Some(o.parse::<u32>()?)),
         None => (split.parse::<u32>()?, None),
     };
-    let mut one = None;
     println!(
         "# workers per table {}, latency {latency_us} us, eager {eager}, spare {spare}, hint {hint:?}, job nodes {job_nodes:?}, ahead {ahead}, share nodes {share_nodes:?}, home plies {home_plies:?}, {simulator:?}",
         per_table.map_or("all".to_string(), |k| k.to_string())
     );
     println!(
-        "speculate  workers  wall_s  work_s  driver_s  jobs  cancelled  cancelled_s  stopped  stopped_s  nodes  searched  here  handed  away  speedup  answer"
+        "speculate  workers  wall_s  work_s  driver_s  jobs  cancelled  cancelled_s  stopped  stopped_s  nodes  searched  here  handed  away  speedup  work  answer"
     );
     for &speculate in &speculation {
         for &w in &workers {
@@ -131,9 +143,12 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             };
             let s = simulator.simulate(&problem.board, problem.player, depth, settings, cluster);
             let wall = s.makespan_us as f64 / 1e6;
-            let base = *one.get_or_insert(wall);
+            let scaling = direct.map(|d| d.against(&s));
+            let (speedup, work) = scaling.map_or(("-".into(), "-".into()), |x| {
+                (x.speedup_text(), x.work_text())
+            });
             println!(
-                "{speculate:9}  {w:7}  {wall:6.2}  {:6.2}  {:8.2}  {:4}  {:9}  {:11.2}  {:7}  {:9.2}  {}  {}  {}  {}  {}  {:7.1}x  {} {}",
+                "{speculate:9}  {w:7}  {wall:6.2}  {:6.2}  {:8.2}  {:4}  {:9}  {:11.2}  {:7}  {:9.2}  {}  {}  {}  {}  {}  {speedup:>7}  {work:>5}  {} {}",
                 s.work_us as f64 / 1e6,
                 s.driver_us as f64 / 1e6,
                 s.jobs,
@@ -146,10 +161,12 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                 s.here,
                 s.handed,
                 s.away,
-                base / wall,
                 s.answer.best,
                 s.answer.value
             );
+            if let Some(scaling) = scaling {
+                println!("# {}", scaling.summary(cluster));
+            }
         }
     }
     Ok(())

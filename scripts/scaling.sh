@@ -17,8 +17,14 @@
 # S the direct solve's time over the simulated wall time, K the nodes the
 # simulated cluster searched in all over the direct solve's (the cancelled
 # jobs' nodes up to their cancelling included: the cluster pays for them),
-# P the critical path over the direct solve's time. PATH_WORKERS=0 skips
-# the path (printed as "-"). SETTINGS replaces the recommended settings;
+# both as the row prints them (one definition, stakeraid::jobs::Scaling),
+# P the critical path over the direct solve's time; then, in brackets, why
+# the position is too small for the workers where it is (fewer jobs than
+# workers, or the direct solve shared among them less than a job's
+# latency each), and the speedup says little of the driver. The path's
+# own row says so too: its workers are meant to be too many.
+# PATH_WORKERS=0 skips the path (printed as "-"). SETTINGS replaces the
+# recommended settings;
 # LATENCY_US (default 3400, a Ray call measured in
 # profiles/2026-11-25-vm/simulator-check.txt) is each job's time outside
 # its search. The simulator runs every job on this machine, jobs of
@@ -32,7 +38,7 @@
 # solve's size per machine (1 GiB for 23 plies) when there are many
 # machines.
 set -euo pipefail
-[ $# -eq 3 ] || { sed -n '2,33p' "$0" >&2; exit 2; }
+[ $# -eq 3 ] || { sed -n '2,39p' "$0" >&2; exit 2; }
 input="$1"; workers="$2"; per_machine="$3"
 cd "$(dirname "$0")/.."
 # The root's other moves tested against the first's predicted value: on
@@ -70,24 +76,26 @@ read -r direct_s direct_nodes <<< "$direct"
   direct_s=$(awk -v n="$direct_nodes" -v r="$NODE_CLOCK" 'BEGIN {printf "%.3f", n / r / 1e6}')
 echo "direct one-thread solve: $direct_nodes nodes, $direct_s s (here $((SECONDS - began)) s)" >&2
 
-# "wall_s searched" of the simulation on $1 workers, $2 to a table; its row to
+# The simulation on $1 workers, $2 to a table, against the direct solve:
+# its rows and summary lines (see examples/split_speedup.rs), also sent to
 # standard error.
 simulate() {
   local out began=$SECONDS
   # shellcheck disable=SC2086 # the settings are words
   out=$("$sim" "$input" $settings --per-table "$2" --latency-us "$latency" \
-    --cores "$cores" ${how[@]+"${how[@]}"} "$1")
+    --cores "$cores" ${how[@]+"${how[@]}"} --direct "$direct_s:$direct_nodes" "$1")
   echo "$out" >&2
   echo "(simulated here in $((SECONDS - began)) s)" >&2
-  awk '$1 ~ /^(true|false)$/ {print $3, $12}' <<< "$out"
+  printf '%s\n' "$out"
 }
 
-read -r wall searched <<< "$(simulate "$workers" "$per_machine")"
+# "workers W per-machine M speedup S work K" and maybe " (why too small)".
+summary=$(simulate "$workers" "$per_machine" | sed -n '/^# workers [0-9]/{s/^# //p;q}')
+[ -n "$summary" ] || { echo "scaling.sh: the simulation printed no summary" >&2; exit 1; }
 path="-"
 if [ "$path_workers" -gt 0 ]; then
-  read -r path_s _ <<< "$(simulate "$path_workers" "$path_workers")"
+  path_s=$(simulate "$path_workers" "$path_workers" | awk '$1 ~ /^(true|false)$/ {print $3; exit}')
   path=$(awk -v p="$path_s" -v d="$direct_s" 'BEGIN {printf "%.1f%%", 100 * p / d}')
 fi
-awk -v w="$workers" -v m="$per_machine" -v d="$direct_s" -v s="$wall" \
-  -v n="$searched" -v dn="$direct_nodes" -v p="$path" \
-  'BEGIN {printf "workers %d per-machine %d speedup %.1fx work %.2fx path %s\n", w, m, d / s, n / dn, p}'
+counts="${summary%% (*}"
+echo "$counts path $path${summary#"$counts"}"

@@ -122,10 +122,18 @@ def test_ctrl_c_on_the_cluster_command_seals_the_store_in_one_line(tmp_path):
     ours = [line for line in err.splitlines() if not re.match(r"\d{4}-\d\d-\d\d [\d:,]+\t", line)]
     assert len(ours) == 1, err
     assert ours[0].startswith(
-        f"stakeraid.cluster: stopped by SIGINT, no output written: the store {store} keeps the "
+        f"stakeraid.cluster: stopped by SIGINT, no output written: the store {store} keeps "
     ), err
     assert "the same command resumes" in ours[0], err
     assert out == ""
     assert not (tmp_path / "output.txt").exists()
     for log in ("-wal", "-shm"):
         assert not pathlib.Path(f"{store}{log}").exists(), f"{log} left beside the store"
+
+
+def test_what_a_sealed_store_keeps_is_counted_in_agreement():
+    from stakeraid.cluster import Interrupted
+
+    assert Interrupted("s.db", 1).kept() == (
+        "the store s.db keeps 1 position proved so far, and the same command resumes from there")
+    assert "keeps 12 positions proved so far" in Interrupted("s.db", 12).kept()

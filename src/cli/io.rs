@@ -198,10 +198,10 @@ pub fn end_on_signal(clear_line: bool) {
 /// For a solve: from now on, Ctrl-C or SIGTERM first clears the progress
 /// line (on a `terminal`), then ends the program as the signal would have.
 ///
-/// With a store, the program first seals it (its log folded in, no file
-/// left beside it, no write after) and says what it keeps and how to
-/// resume; that runs on a thread of its own, since a signal handler may
-/// not touch SQLite.
+/// With a store, the program first saves the search's table beside it
+/// and seals it (its log folded in, no file left beside it, no write
+/// after), and says what it keeps and how to resume; that runs on a
+/// thread of its own, since a signal handler may not touch SQLite.
 pub fn on_signal(store: Option<Arc<Store>>, terminal: bool) {
     match store {
         None => end_on_signal(terminal),
@@ -213,8 +213,24 @@ pub fn on_signal(store: Option<Arc<Store>>, terminal: bool) {
     }
 }
 
-/// Waits for [`on_signal`]'s signal, then seals `store`, says what it
-/// keeps, and ends the program as the signal would have.
+/// What a store sealed on a signal keeps, in words: its `positions` and
+/// the `entries` of the table saved beside it (none: not said).
+fn kept_line(path: &str, positions: u64, entries: u64) -> String {
+    let proved = match positions {
+        1 => "1 position".to_owned(),
+        n => format!("{n} positions"),
+    };
+    let table = match entries {
+        0 => String::new(),
+        1 => " and 1 table entry".to_owned(),
+        n => format!(" and {n} table entries"),
+    };
+    format!("the store {path} keeps {proved} proved so far{table}, and the same command resumes from there")
+}
+
+/// Waits for [`on_signal`]'s signal, then saves the search's table
+/// beside `store` and seals it, says what it keeps, and ends the program
+/// as the signal would have. A second signal meanwhile ends it at once.
 fn seal_on_signal(store: &Store) {
     let signal = loop {
         match SIGNALLED.load(Ordering::SeqCst) {
@@ -227,12 +243,14 @@ fn seal_on_signal(store: &Store) {
     } else {
         "SIGTERM"
     };
+    // The table first: the search goes on meanwhile, and the store takes
+    // what it proves until it is sealed.
+    let entries = store.save_table_now();
     let kept = match store.seal() {
-        Ok(positions) => format!(
-            "the store {} keeps the {positions} positions proved so far, and the same command resumes from them",
-            store.path().display(),
-        ),
-        Err(e) => format!("the store could not be closed cleanly ({e}); the next run replays its log"),
+        Ok(positions) => kept_line(&store.path().display().to_string(), positions, entries),
+        Err(e) => {
+            format!("the store could not be closed cleanly ({e}); the next run replays its log")
+        }
     };
     let clear = if CLEAR_LINE.load(Ordering::SeqCst) {
         "\r\x1b[2K"
@@ -245,5 +263,26 @@ fn seal_on_signal(store: &Store) {
     unsafe {
         libc::signal(signal, libc::SIG_DFL);
         libc::raise(signal);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::kept_line;
+
+    #[test]
+    fn what_a_sealed_store_keeps_agrees_with_its_counts() {
+        assert_eq!(
+            kept_line("s.db", 1, 0),
+            "the store s.db keeps 1 position proved so far, and the same command resumes from there"
+        );
+        assert_eq!(
+            kept_line("s.db", 12, 1),
+            "the store s.db keeps 12 positions proved so far and 1 table entry, and the same command resumes from there"
+        );
+        assert_eq!(
+            kept_line("s.db", 0, 0),
+            "the store s.db keeps 0 positions proved so far, and the same command resumes from there"
+        );
     }
 }

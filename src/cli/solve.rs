@@ -356,9 +356,16 @@ fn root_line(root: &RootProgress, left: Option<Duration>) -> String {
     } else {
         format!("in {}..{}", root.lo, root.hi)
     };
-    let best = root
-        .best
-        .map_or(String::new(), |m| format!(", best {m} {value}"));
+    // Until every root move is settled, a move yet to come may beat the
+    // best so far, or tie it and come first in canonical order.
+    let best = root.best.map_or(String::new(), |m| {
+        let which = match root.done {
+            0 => "proving",
+            d if d < root.moves => "best so far",
+            _ => "best",
+        };
+        format!(", {which} {m} {value}")
+    });
     let left = left.map_or(String::new(), |t| format!(", about {} left", human(t)));
     format!(
         "depth {} · root move {} of {}{best}{left}",
@@ -402,5 +409,39 @@ impl Pace {
         let others = root.done - 1;
         (others >= 2 && root.done < root.moves)
             .then(|| at.elapsed() / others * (root.moves - root.done))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn root(done: u32, lo: i64, hi: i64) -> RootProgress {
+        RootProgress {
+            depth: 12,
+            moves: 9,
+            done,
+            best: Some("A2 Stake".parse().unwrap()),
+            lo,
+            hi,
+        }
+    }
+
+    /// The line calls a move the best only once no root move is left that
+    /// could displace it.
+    #[test]
+    fn the_root_line_says_whether_its_best_move_is_final() {
+        assert_eq!(
+            root_line(&root(0, -300, -200), None),
+            "depth 12 · root move 1 of 9, proving A2 Stake in -300..-200"
+        );
+        assert_eq!(
+            root_line(&root(4, -218, -218), Some(Duration::from_secs(75))),
+            "depth 12 · root move 5 of 9, best so far A2 Stake -218, about 1m15s left"
+        );
+        assert_eq!(
+            root_line(&root(9, -218, -218), None),
+            "depth 12 · root move 9 of 9, best A2 Stake -218"
+        );
     }
 }

@@ -96,14 +96,20 @@ pub enum GradeBy {
     Folder,
 }
 
-impl std::str::FromStr for GradeBy {
-    type Err = String;
+/// A name that is neither `engine` nor `folder`.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{0:?}: must be engine or folder")]
+pub struct UnknownGradeBy(pub String);
 
-    fn from_str(s: &str) -> Result<GradeBy, String> {
+impl std::str::FromStr for GradeBy {
+    type Err = UnknownGradeBy;
+
+    /// `engine` or `folder`, in any case.
+    fn from_str(s: &str) -> Result<GradeBy, UnknownGradeBy> {
         match s.trim().to_ascii_lowercase().as_str() {
             "engine" => Ok(GradeBy::Engine),
             "folder" => Ok(GradeBy::Folder),
-            _ => Err(format!("{s:?}: must be engine or folder")),
+            _ => Err(UnknownGradeBy(s.to_owned())),
         }
     }
 }
@@ -566,6 +572,14 @@ mod tests {
     use super::*;
     use crate::search::reference;
     use crate::text::parse_problem;
+
+    #[test]
+    fn an_unknown_grade_by_is_a_typed_error() {
+        assert_eq!(" Folder ".parse::<GradeBy>(), Ok(GradeBy::Folder));
+        let e: UnknownGradeBy = "judge".parse::<GradeBy>().unwrap_err();
+        let e: &dyn std::error::Error = &e;
+        assert_eq!(e.to_string(), "\"judge\": must be engine or folder");
+    }
 
     fn settings(seed: u64, count: usize) -> CaseSettings {
         CaseSettings {

@@ -56,6 +56,9 @@ pub use shrink::{shrink, ShrinkBudget, Shrunk, ShrunkSummary, Stopped};
 pub use verdict::{
     judge, judge_output, with_other_mode, CellDiff, Failure, Miss, Spacing, Verdict,
 };
+// Why a GradeBy or a Visibility could not be read from text.
+pub use cases::UnknownGradeBy;
+pub use report::UnknownVisibility;
 
 /// How a program is graded: its runs' limits, how many run at once, and
 /// the runs the shrinker may spend on each kind of failure.

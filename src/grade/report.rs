@@ -242,18 +242,23 @@ pub enum Visibility {
     AfterPublished,
 }
 
-impl std::str::FromStr for Visibility {
-    type Err = String;
+/// A name that is none of Gradescope's four visibilities.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{0:?}: must be visible, hidden, after_due_date or after_published")]
+pub struct UnknownVisibility(pub String);
 
-    fn from_str(s: &str) -> Result<Visibility, String> {
+impl std::str::FromStr for Visibility {
+    type Err = UnknownVisibility;
+
+    /// Gradescope's own names: `visible`, `hidden`, `after_due_date`,
+    /// `after_published`.
+    fn from_str(s: &str) -> Result<Visibility, UnknownVisibility> {
         match s.trim() {
             "visible" => Ok(Visibility::Visible),
             "hidden" => Ok(Visibility::Hidden),
             "after_due_date" => Ok(Visibility::AfterDueDate),
             "after_published" => Ok(Visibility::AfterPublished),
-            _ => Err(format!(
-                "{s:?}: must be visible, hidden, after_due_date or after_published"
-            )),
+            _ => Err(UnknownVisibility(s.to_owned())),
         }
     }
 }
@@ -469,6 +474,17 @@ impl fmt::Display for GradeReport {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_unknown_visibility_is_a_typed_error() {
+        assert_eq!("hidden".parse::<Visibility>(), Ok(Visibility::Hidden));
+        let e: UnknownVisibility = "secret".parse::<Visibility>().unwrap_err();
+        let e: &dyn std::error::Error = &e;
+        assert_eq!(
+            e.to_string(),
+            "\"secret\": must be visible, hidden, after_due_date or after_published"
+        );
+    }
 
     fn result(verdict: Verdict) -> CaseResult {
         CaseResult {

@@ -82,11 +82,13 @@
 mod driver;
 mod job;
 mod local;
+mod scaling;
 mod simulate;
 
 pub use driver::{Driver, DriverStats, Hint, Settings, SplitAnswer};
 pub use job::{run_job, run_job_until, Job, JobError, JobFault, JobResult, Proved, Share};
 pub use local::solve_local;
+pub use scaling::{DirectSolve, Scaling, TooSmall};
 pub use simulate::{simulate, Cluster, JobClock, Simulated, Simulator, TABLE_BUDGET};
 
 use crate::game::{Board, Move, MoveKind, Player, Square};

@@ -73,15 +73,16 @@ impl fmt::Display for Elo {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match (self.diff, self.low, self.high) {
             // Five straight wins or fewer are as likely as not from a
-            // side no stronger: the bound is below zero, which needs saying.
+            // side no stronger: the bound is below zero, and a line that
+            // led with it ("> -72") would read as a verdict against A.
             (None, Some(low), _) if low < 0.0 => write!(
                 f,
-                "> {} (95%; A won every game, too few games to show A is stronger)",
+                "unknown: A won every game, too few games to show A is stronger (95% above {})",
                 points(low)
             ),
             (None, _, Some(high)) if high > 0.0 => write!(
                 f,
-                "< {} (95%; A lost every game, too few games to show A is weaker)",
+                "unknown: A lost every game, too few games to show A is weaker (95% below {})",
                 points(high)
             ),
             (None, Some(low), _) => write!(f, "> {} (95%; A won every game)", points(low)),
@@ -128,12 +129,12 @@ mod tests {
         let e = Elo::from_results(4, 0, 0).unwrap();
         assert_eq!(
             e.to_string(),
-            "> -72 (95%; A won every game, too few games to show A is stronger)"
+            "unknown: A won every game, too few games to show A is stronger (95% above -72)"
         );
         let e = Elo::from_results(0, 0, 4).unwrap();
         assert_eq!(
             e.to_string(),
-            "< +72 (95%; A lost every game, too few games to show A is weaker)"
+            "unknown: A lost every game, too few games to show A is weaker (95% below +72)"
         );
     }
 

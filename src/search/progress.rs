@@ -2,9 +2,10 @@
 //! the workers add their nodes in batches (see [`super::worker`]) and the
 //! root notes each depth it completes. Nothing here decides anything.
 
-use std::sync::atomic::{AtomicI64, AtomicU32, AtomicU64, Ordering::Relaxed};
+use std::sync::atomic::{AtomicU32, AtomicU64, Ordering::Relaxed};
 
 use crossbeam_utils::CachePadded;
+use parking_lot::Mutex;
 
 use crate::game::Move;
 
@@ -15,17 +16,19 @@ pub struct Progress {
     /// not slow down readers of the stop flag.
     nodes: CachePadded<AtomicU64>,
     depth: AtomicU32,
-    /// The iteration running, its root moves in all and settled so far.
-    running: AtomicU32,
-    root_moves: AtomicU32,
-    root_done: AtomicU32,
-    /// The best root move so far (its bits plus one; 0 for none) and the
-    /// bounds known on its value: exact once `lo == hi`.
-    best: AtomicU32,
-    lo: AtomicI64,
-    hi: AtomicI64,
+    /// Changed a few times per root move, under a lock so that a display
+    /// reads the move and its bounds together, and a thread that reports
+    /// late cannot put back a best move another already displaced.
+    root: Mutex<Root>,
 }
 
+/// The root of the running iteration, and the canonical index of its best
+/// move once one is settled (`None` while the first is being proved).
+#[derive(Debug, Default)]
+struct Root {
+    shown: RootProgress,
+    best_index: Option<usize>,
+}
 /// Where the root of a running search stands: a snapshot for a display.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct RootProgress {
@@ -36,8 +39,11 @@ pub struct RootProgress {
     /// Of those, the ones settled: their value known, or shown not to beat
     /// the best.
     pub done: u32,
-    /// The best move so far: while the first is being proved, the move
-    /// being proved.
+    /// The best move so far: of the settled moves with the highest value,
+    /// the first in canonical order, which is what the answer will be if
+    /// no move still to settle beats it (while the first is being proved,
+    /// the move being proved). Final only once `done == moves` at the
+    /// last depth.
     pub best: Option<Move>,
     /// What is known of its value: `lo <= value <= hi`.
     pub lo: i64,
@@ -64,46 +70,110 @@ impl Progress {
 
     /// Where the root of the running iteration stands.
     pub fn root(&self) -> RootProgress {
-        let best = self.best.load(Relaxed);
-        RootProgress {
-            depth: self.running.load(Relaxed),
-            moves: self.root_moves.load(Relaxed),
-            done: self.root_done.load(Relaxed),
-            best: (best != 0).then(|| Move::from_bits((best - 1) as u16)),
-            lo: self.lo.load(Relaxed),
-            hi: self.hi.load(Relaxed),
-        }
+        self.root.lock().shown
     }
 
     /// An iteration `depth` deep starts, with `moves` root moves, the
     /// first of them `first`, whose value lies in `-edge..=edge`.
     pub(crate) fn start_root(&self, depth: u32, moves: usize, first: Move, edge: i64) {
-        self.running.store(depth, Relaxed);
-        self.root_moves.store(moves as u32, Relaxed);
-        self.root_done.store(0, Relaxed);
-        self.best.store(u32::from(first.bits()) + 1, Relaxed);
-        self.lo.store(-edge, Relaxed);
-        self.hi.store(edge, Relaxed);
+        *self.root.lock() = Root {
+            shown: RootProgress {
+                depth,
+                moves: moves as u32,
+                done: 0,
+                best: Some(first),
+                lo: -edge,
+                hi: edge,
+            },
+            best_index: None,
+        };
     }
 
     /// A test of the first root move's value at `beta` returned `t`.
     pub(crate) fn first_tested(&self, beta: i64, t: i64) {
+        let mut root = self.root.lock();
+        if root.best_index.is_some() {
+            return;
+        }
+        let shown = &mut root.shown;
         if t >= beta {
-            self.lo.fetch_max(t, Relaxed);
+            shown.lo = shown.lo.max(t);
         } else {
-            self.hi.fetch_min(t, Relaxed);
+            shown.hi = shown.hi.min(t);
         }
     }
 
-    /// A root move is settled; `best` is the best so far, worth `value`.
-    pub(crate) fn root_settled(&self, best: Move, value: i64) {
-        self.root_done.fetch_add(1, Relaxed);
-        self.best.store(u32::from(best.bits()) + 1, Relaxed);
-        self.lo.store(value, Relaxed);
-        self.hi.store(value, Relaxed);
+    /// A root move is settled; `best`, the candidate `index` in canonical
+    /// order, is the best so far as the caller saw it, worth `value`. A
+    /// caller may see it late: a best move already shown that is worth
+    /// more, or as much and comes first in canonical order, stays.
+    pub(crate) fn root_settled(&self, best: Move, index: usize, value: i64) {
+        let mut root = self.root.lock();
+        root.shown.done += 1;
+        let better = root
+            .best_index
+            .is_none_or(|shown| value > root.shown.lo || (value == root.shown.lo && index < shown));
+        if better {
+            root.best_index = Some(index);
+            root.shown.best = Some(best);
+            root.shown.lo = value;
+            root.shown.hi = value;
+        }
     }
 
     pub(crate) fn add(&self, nodes: u64) {
         self.nodes.fetch_add(nodes, Relaxed);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn mv(text: &str) -> Move {
+        text.parse().unwrap()
+    }
+
+    /// Two threads settle moves at once: the one that saw B1 (canonical
+    /// index 1) tie A2 (index 5) reports first, the one that saw only A2
+    /// reports after it. The answer will be B1, and so is the line.
+    #[test]
+    fn a_late_report_does_not_put_back_a_displaced_best_move() {
+        let progress = Progress::default();
+        progress.start_root(7, 9, mv("A2 Stake"), 1000);
+        progress.first_tested(-300, -218);
+        progress.root_settled(mv("A2 Stake"), 5, -218);
+        progress.root_settled(mv("B1 Stake"), 1, -218);
+        progress.root_settled(mv("A2 Stake"), 5, -218);
+        let root = progress.root();
+        assert_eq!(
+            (root.best, root.lo, root.hi),
+            (Some(mv("B1 Stake")), -218, -218)
+        );
+        assert_eq!(root.done, 3);
+        // A better value displaces it whatever its place; a worse one never.
+        progress.root_settled(mv("C3 Raid"), 8, -100);
+        progress.root_settled(mv("B1 Stake"), 1, -218);
+        let root = progress.root();
+        assert_eq!(
+            (root.best, root.lo, root.done),
+            (Some(mv("C3 Raid")), -100, 5)
+        );
+    }
+
+    /// The first move's bounds narrow as its tests return, and a test
+    /// that returns after the move is settled changes nothing.
+    #[test]
+    fn the_first_moves_bounds_narrow_until_it_is_settled() {
+        let progress = Progress::default();
+        progress.start_root(3, 4, mv("A1 Stake"), 50);
+        progress.first_tested(10, 12);
+        progress.first_tested(20, 15);
+        let root = progress.root();
+        assert_eq!((root.lo, root.hi, root.done), (12, 15, 0));
+        progress.root_settled(mv("A1 Stake"), 0, 14);
+        progress.first_tested(20, 15);
+        let root = progress.root();
+        assert_eq!((root.lo, root.hi), (14, 14));
     }
 }

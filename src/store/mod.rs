@@ -290,6 +290,9 @@ pub struct StoreStats {
     pub table_saved: u64,
 }
 
+/// See [`Store::table_from`]. `None` once the search is gone.
+type TableSource = Box<dyn Fn() -> Option<Vec<Entry>> + Send + Sync>;
+
 /// An open solve store (see the module docs). Shared by every thread of a
 /// search: look-ups take a lock on the in-memory copy, writes one on the
 /// connection.
@@ -300,6 +303,10 @@ pub struct Store {
     table_path: Option<PathBuf>,
     /// The table file's entries until a search takes them.
     table: Mutex<Vec<Entry>>,
+    /// The entries worth saving of the table of the search running now,
+    /// set by that search: what [`Store::save_table_now`] writes when the
+    /// program is told to end before the search's next save.
+    table_source: Mutex<Option<TableSource>>,
     table_loaded: u64,
     table_saved: AtomicU64,
     conn: Mutex<Connection>,
@@ -379,6 +386,7 @@ impl Store {
             identity,
             table_path: None,
             table: Mutex::new(Vec::new()),
+            table_source: Mutex::new(None),
             table_loaded: 0,
             table_saved: AtomicU64::new(0),
             conn: Mutex::new(conn),
@@ -630,6 +638,44 @@ impl Store {
             Err(e) => {
                 self.failure.lock().get_or_insert(e);
             }
+        }
+    }
+
+    /// Makes `source` the table that [`Store::save_table_now`] saves: the
+    /// entries worth keeping of the running search's table, `None` once
+    /// that search is gone.
+    pub(crate) fn table_from(
+        &self,
+        source: impl Fn() -> Option<Vec<Entry>> + Send + Sync + 'static,
+    ) {
+        *self.table_source.lock() = Some(Box::new(source));
+    }
+
+    /// Saves the running search's table beside the store now, rather than
+    /// at its next save, for a program about to end (on a signal): a
+    /// search stopped early has not saved it yet, and its resume would
+    /// otherwise start from an empty table. Takes as long as one of the
+    /// search's own saves (a pass over the table and a write of at most
+    /// its million deepest entries). Returns the entries saved; 0 where
+    /// no search of this store runs, or the store keeps no table file.
+    pub fn save_table_now(&self) -> u64 {
+        if !self.keeps_table() {
+            return 0;
+        }
+        let entries = match &*self.table_source.lock() {
+            Some(source) => source(),
+            None => None,
+        };
+        match entries {
+            Some(entries) => {
+                self.save_table(&entries);
+                if self.failure.lock().is_some() {
+                    0
+                } else {
+                    entries.len() as u64
+                }
+            }
+            None => 0,
         }
     }
 

@@ -703,3 +703,65 @@ fn a_malformed_folder_case_says_why_once() {
     assert_eq!(err.lines().count(), 1, "{err}");
     assert_eq!(err.matches("unknown player").count(), 1, "{err}");
 }
+
+/// What docs/homework.md says is the same from run to run: on one thread
+/// the move, the value and the node count, through `solve --stats` and
+/// `solve --json` alike; on two threads the move and the value (the node
+/// count may differ, so it is not compared).
+#[test]
+fn one_threads_node_count_repeats_and_more_threads_keep_the_answer() {
+    let doc = fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/homework.md")).unwrap();
+    assert!(
+        doc.contains("On one thread\n(`--threads 1`) the node count"),
+        "docs/homework.md no longer says what is the same on one thread"
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let made = run(
+        dir.path(),
+        &[
+            "position", "--size", "4", "--fill", "0.25", "--seed", "2", "--depth", "12", "-o",
+            "in.txt",
+        ],
+        b"",
+    );
+    assert_ok(&made);
+    // "move M  value V  nodes N  ..." -> (M, V, N).
+    let stats = |threads: &str| {
+        let out = run(
+            dir.path(),
+            &[
+                "solve",
+                "in.txt",
+                "-o",
+                "-",
+                "--stats",
+                "--threads",
+                threads,
+            ],
+            b"",
+        );
+        assert_ok(&out);
+        let line = String::from_utf8(out.stderr).unwrap();
+        let field = |name: &str| {
+            let at = line.find(&format!("{name} ")).unwrap() + name.len() + 1;
+            line[at..].split("  ").next().unwrap().trim().to_owned()
+        };
+        (field("move"), field("value"), field("nodes"))
+    };
+    let one = stats("1");
+    for _ in 0..2 {
+        assert_eq!(stats("1"), one);
+    }
+    let out = run(
+        dir.path(),
+        &["solve", "in.txt", "-o", "-", "--json", "--threads", "1"],
+        b"",
+    );
+    assert_ok(&out);
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(json["nodes"].to_string(), one.2);
+    for _ in 0..3 {
+        let (mv, value, _) = stats("2");
+        assert_eq!((mv, value), (one.0.clone(), one.1.clone()));
+    }
+}

@@ -19,6 +19,7 @@ mod properties;
 mod referee;
 mod rules;
 mod serve;
+mod setup;
 mod signature;
 mod split_bound;
 mod store;

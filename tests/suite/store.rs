@@ -478,7 +478,7 @@ fn a_signal_seals_the_store_and_says_how_to_resume() {
             assert!(!beside.exists(), "{name}: {} is left", beside.display());
         }
         let kept: u64 = err
-            .split("keeps the ")
+            .split("keeps ")
             .nth(1)
             .and_then(|s| s.split_whitespace().next())
             .and_then(|n| n.parse().ok())
@@ -505,6 +505,100 @@ fn a_signal_seals_the_store_and_says_how_to_resume() {
             "{name}: kept {kept}: {note}"
         );
     }
+}
+
+/// SIGINT early in a stored solve, long before its first periodic table
+/// save: the search's table is saved beside the store before the program
+/// ends, its line says so, and the resumed solve starts from those entries
+/// and the stored positions and answers as a direct solve does.
+#[test]
+fn a_signal_saves_the_table_and_the_resume_starts_from_it() {
+    use std::os::unix::process::ExitStatusExt;
+    let dir = tempfile::tempdir().unwrap();
+    let made = run(
+        dir.path(),
+        &[
+            "position",
+            "--size",
+            "5",
+            "--fill",
+            "0.28",
+            "--seed",
+            "3",
+            "--depth",
+            "25",
+            "-o",
+            "input.txt",
+        ],
+        b"",
+    );
+    assert_ok(&made);
+    let direct = run(dir.path(), &["solve", "-o", "direct.txt"], b"");
+    assert_ok(&direct);
+    // One thread: about 5 s here, so the signal at 1 s comes early.
+    let child = std::process::Command::new(env!("CARGO_BIN_EXE_stakeraid"))
+        .args([
+            "solve",
+            "-o",
+            "out.txt",
+            "--store",
+            "s.db",
+            "--store-min-nodes",
+            "100000",
+            "--threads",
+            "1",
+        ])
+        .current_dir(dir.path())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(Duration::from_millis(1000));
+    // SAFETY: kill only sends a signal to the child's pid.
+    unsafe { libc::kill(child.id() as libc::pid_t, libc::SIGINT) };
+    let out = child.wait_with_output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(
+        out.status.signal(),
+        Some(libc::SIGINT),
+        "the solve ended before the signal, or not by it: {err}"
+    );
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(
+        err.starts_with("stakeraid: stopped by SIGINT, no output written: the store s.db keeps "),
+        "{err}"
+    );
+    let number_before = |text: &str, words: &str| -> u64 {
+        let at = text
+            .find(words)
+            .unwrap_or_else(|| panic!("no {words:?} in {text}"));
+        text[..at]
+            .split_whitespace()
+            .last()
+            .and_then(|n| n.parse().ok())
+            .unwrap_or_else(|| panic!("no count before {words:?} in {text}"))
+    };
+    let entries = number_before(&err, " table entries");
+    let positions = number_before(&err, " positions proved so far");
+    assert!(entries > 0 && positions > 0, "{err}");
+    assert!(dir.path().join("s.db-table").exists(), "{err}");
+    assert!(!dir.path().join("out.txt").exists());
+
+    let resumed = run(
+        dir.path(),
+        &["solve", "-o", "out.txt", "--store", "s.db", "--stats"],
+        b"",
+    );
+    assert_ok(&resumed);
+    let note = String::from_utf8_lossy(&resumed.stderr);
+    assert!(
+        note.contains(&format!("table: {entries} entries read"))
+            && note.contains(&format!("{positions} of them from earlier runs")),
+        "stopped with {entries} entries and {positions} positions; the resume says: {note}"
+    );
+    assert_eq!(
+        std::fs::read_to_string(dir.path().join("out.txt")).unwrap(),
+        std::fs::read_to_string(dir.path().join("direct.txt")).unwrap()
+    );
 }
 
 /// A new store and its table file are made as any new file is, 0666 less

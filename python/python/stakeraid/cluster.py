@@ -6,8 +6,12 @@ of the cluster, and the driver here takes their results back in any order.
 
 With no address a local Ray instance is started, so the same command runs
 on a laptop and on a cluster (``--address auto`` joins the one this
-machine belongs to). Each node runs its jobs in one process, a thread per
-CPU, sharing one table (``--per-task`` for a Ray task per job instead).
+machine belongs to). A local instance started here uses Ray's token
+authentication, its default, chosen explicitly (``RAY_AUTH_MODE=token``,
+the token in ``~/.ray/auth_token``) so that Ray does not warn of it on
+every run: set ``RAY_AUTH_MODE`` to choose otherwise. Each node runs its
+jobs in one process, a thread per CPU, sharing one table (``--per-task``
+for a Ray task per job instead).
 Every proven bound goes into the store file as it arrives: the driver can
 be killed and started again with the same command, and it resumes; a job
 whose process or node is lost runs again on the others.
@@ -59,8 +63,19 @@ class Interrupted(KeyboardInterrupt):
         if self.positions is None:
             return (f"the store {self.store} could not be closed cleanly ({self.error});"
                     " the next run replays its log")
-        return (f"the store {self.store} keeps the {self.positions} positions proved so far,"
-                " and the same command resumes from them")
+        proved = "1 position" if self.positions == 1 else f"{self.positions} positions"
+        return (f"the store {self.store} keeps {proved} proved so far,"
+                " and the same command resumes from there")
+
+
+def _choose_token_auth() -> None:
+    """Chooses token authentication for the local Ray instance about to
+    start, unless ``RAY_AUTH_MODE`` says otherwise. It is Ray's default for
+    a new local instance (the token in ``~/.ray/auth_token``, made if
+    missing), and Ray warns on every start where the mode is left unset;
+    set, it warns never (https://docs.ray.io/en/latest/ray-security/token-auth.html).
+    Ray reads the mode once, when it is imported: so this runs before."""
+    os.environ.setdefault("RAY_AUTH_MODE", "token")
 
 
 def default_split(cpus: int) -> int:
@@ -382,6 +397,8 @@ def solve(
     or whose node is lost, is replaced (or its node's share dropped) and
     the jobs it held run again on the others; the answer is the same.
     """
+    if address is None and not os.environ.get("RAY_ADDRESS") and "ray" not in sys.modules:
+        _choose_token_auth()
     import ray
 
     if not ray.is_initialized():

@@ -5,20 +5,31 @@
 >>> e.reset(seed=1)
 >>> for agent in e.agent_iter():
 ...     obs, reward, terminated, truncated, info = e.last()
-...     action = None if terminated else e.action_space(agent).sample(obs["action_mask"])
+...     action = None if terminated else e.action_space(agent).sample(info["action_mask"])
 ...     e.step(action)
 
-Agents are ``"X"`` and ``"O"``; the one to move first is ``first`` (``"X"``
-by default). Rules, moves and scores are those of the Rust library: each
-step plays one move through ``stakeraid.Position.play``.
+Agents are ``"player_0"``, who plays ``X``, and ``"player_1"``, who plays
+``O`` (``PIECES``; PettingZoo's names for the two sides of a board game).
+The one to move first is ``first`` (``"X"`` by default; ``"player_0"`` and
+``"player_1"`` are taken too). The pieces' names ``"X"`` and ``"O"`` stay
+aliases of the agents in ``observe``, ``observation_space`` and
+``action_space``. Rules, moves and scores are those of the Rust library:
+each step plays one move through ``stakeraid.Position.play``.
 
-Observation, for the observing agent, a dict:
+Observation, for the observing agent: a float32 array of shape
+``(N, N, 4)`` (a ``Box``) whose last axis holds four planes: the cell
+values divided by the largest value on the board, the agent's own pieces,
+the opponent's pieces, the empty cells.
 
-- ``"observation"``: float32 array of shape ``(N, N, 4)`` whose last axis
-  holds four planes: the cell values divided by the largest value on the
-  board, the agent's own pieces, the opponent's pieces, the empty cells.
-- ``"action_mask"``: int8 array of ``2 * N * N`` entries, 1 for each legal
-  action of the agent to move (all 0 for the other agent and at the end).
+Action mask: ``info["action_mask"]``, an int8 array of ``2 * N * N``
+entries, 1 for each legal action of the agent to move (all 0 for the
+other agent and at the end), as PettingZoo's ``api_test`` and its
+``action_space(agent).sample(mask)`` take it. With
+``dict_observations=True`` the observation is instead the dict of
+PettingZoo's classic board games, ``{"observation": planes,
+"action_mask": mask}`` (the layout of this environment's first version);
+``api_test`` then warns that it is no array in a ``Box``, as it does for
+any game not on its list of PettingZoo's own.
 
 Action: ``Discrete(2 * N * N)``, index ``kind * N * N + row * N + col`` with
 kind 0 for Stake and 1 for Raid (``stakeraid.Move.from_index``).
@@ -56,9 +67,16 @@ except ImportError as e:  # pragma: no cover - depends on the installed extras
 
 from ._core import Move, Position
 
-__all__ = ["AGENTS", "env", "raw_env"]
+__all__ = ["AGENTS", "PIECES", "env", "raw_env"]
 
-AGENTS = ["X", "O"]
+#: The agents, as PettingZoo names the sides of its board games.
+AGENTS = ["player_0", "player_1"]
+
+#: The piece each agent plays.
+PIECES = {"player_0": "X", "player_1": "O"}
+
+#: Each piece's agent: the names agents had before, still taken as aliases.
+_AGENT_OF = {piece: agent for agent, piece in PIECES.items()}
 
 _X, _O, _EMPTY = ord("X"), ord("O"), ord(".")
 
@@ -92,6 +110,7 @@ class raw_env(AECEnv, EzPickle):
         illegal_reward: float | None = None,
         normalize_rewards: bool = False,
         render_mode: str | None = None,
+        dict_observations: bool = False,
     ) -> None:
         EzPickle.__init__(
             self,
@@ -103,14 +122,16 @@ class raw_env(AECEnv, EzPickle):
             illegal_reward=illegal_reward,
             normalize_rewards=normalize_rewards,
             render_mode=render_mode,
+            dict_observations=dict_observations,
         )
         super().__init__()
         if values is not None:
             size = len(values)
         elif not isinstance(size, int) or not 1 <= size <= 26:
             raise ValueError(f"size must be a whole number from 1 to 26, got {size!r}")
-        if first not in AGENTS:
-            raise ValueError(f"first must be 'X' or 'O', got {first!r}")
+        first = PIECES.get(first, first)
+        if first not in _AGENT_OF:
+            raise ValueError(f"first must be 'X', 'O', 'player_0' or 'player_1', got {first!r}")
         if max_value < 1:
             raise ValueError(f"max_value must be at least 1, got {max_value}")
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
@@ -132,31 +153,30 @@ class raw_env(AECEnv, EzPickle):
         self.illegal_reward = illegal_reward
         self.normalize_rewards = normalize_rewards
         self.render_mode = render_mode
+        self.dict_observations = dict_observations
 
         self.possible_agents = AGENTS[:]
         self.agents = AGENTS[:]
         n_actions = 2 * size * size
-        self.observation_spaces = {
-            a: spaces.Dict(
-                {
-                    "observation": spaces.Box(
-                        low=0.0, high=1.0, shape=(size, size, 4), dtype=np.float32
-                    ),
-                    "action_mask": spaces.Box(low=0, high=1, shape=(n_actions,), dtype=np.int8),
-                }
-            )
-            for a in AGENTS
-        }
+
+        def space() -> spaces.Space[Any]:
+            planes = spaces.Box(low=0.0, high=1.0, shape=(size, size, 4), dtype=np.float32)
+            if not dict_observations:
+                return planes
+            mask = spaces.Box(low=0, high=1, shape=(n_actions,), dtype=np.int8)
+            return spaces.Dict({"observation": planes, "action_mask": mask})
+
+        self.observation_spaces = {a: space() for a in AGENTS}
         self.action_spaces = {a: spaces.Discrete(n_actions) for a in AGENTS}
         self.np_random, _ = seeding.np_random(None)
         self.position: Position = probe
         self._planes: np.ndarray | None = None
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
-        return self.observation_spaces[agent]
+        return self.observation_spaces[_AGENT_OF.get(agent, agent)]
 
     def action_space(self, agent: str) -> spaces.Space[Any]:
-        return self.action_spaces[agent]
+        return self.action_spaces[_AGENT_OF.get(agent, agent)]
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         if seed is not None:
@@ -189,7 +209,8 @@ class raw_env(AECEnv, EzPickle):
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
         self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
-        self.agent_selection = self.position.to_move
+        self.agent_selection = _AGENT_OF[self.position.to_move]
+        self._mask_infos()
 
     def _pieces(self) -> np.ndarray:
         """The cells as bytes (``X``, ``O``, ``.``), shape (N, N), cached per move."""
@@ -198,19 +219,30 @@ class raw_env(AECEnv, EzPickle):
             self._planes = np.frombuffer(text, dtype=np.uint8).reshape(self.size, self.size)
         return self._planes
 
-    def observe(self, agent: str) -> dict[str, np.ndarray]:
+    def _mask(self, agent: str) -> np.ndarray:
+        """The action mask of ``agent``: its legal actions if it is to move."""
+        if agent == self.agent_selection and not self.terminations[agent]:
+            return np.frombuffer(self.position.action_mask(), dtype=np.int8).copy()
+        return np.zeros(2 * self.size * self.size, dtype=np.int8)
+
+    def _mask_infos(self) -> None:
+        """Puts each agent's action mask in its info, after every change of
+        the agent to move."""
+        for a in self.agents:
+            self.infos[a]["action_mask"] = self._mask(a)
+
+    def observe(self, agent: str) -> Any:
+        agent = _AGENT_OF.get(agent, agent)
         pieces = self._pieces()
-        own, enemy = (_X, _O) if agent == "X" else (_O, _X)
+        own, enemy = (_X, _O) if PIECES[agent] == "X" else (_O, _X)
         planes = np.empty((self.size, self.size, 4), dtype=np.float32)
         planes[:, :, 0] = self._value_plane
         planes[:, :, 1] = pieces == own
         planes[:, :, 2] = pieces == enemy
         planes[:, :, 3] = pieces == _EMPTY
-        if agent == self.agent_selection and not self.terminations[agent]:
-            mask = np.frombuffer(self.position.action_mask(), dtype=np.int8).copy()
-        else:
-            mask = np.zeros(2 * self.size * self.size, dtype=np.int8)
-        return {"observation": planes, "action_mask": mask}
+        if self.dict_observations:
+            return {"observation": planes, "action_mask": self._mask(agent)}
+        return planes
 
     def step(self, action: int | None) -> None:
         agent = self.agent_selection
@@ -227,6 +259,7 @@ class raw_env(AECEnv, EzPickle):
             self.rewards[agent] = float(penalty)
             self.infos[agent]["illegal_move"] = str(move)
             self.terminations = dict.fromkeys(self.agents, True)
+            self._mask_infos()
             self._accumulate_rewards()
             return
         self.position = self.position.play(move)
@@ -234,9 +267,10 @@ class raw_env(AECEnv, EzPickle):
         if self.position.is_over:
             scale = self._total_value if self.normalize_rewards else 1.0
             for a in self.agents:
-                self.rewards[a] = self.position.score_for(a) / scale
+                self.rewards[a] = self.position.score_for(PIECES[a]) / scale
             self.terminations = dict.fromkeys(self.agents, True)
-        self.agent_selection = self.position.to_move
+        self.agent_selection = _AGENT_OF[self.position.to_move]
+        self._mask_infos()
         self._accumulate_rewards()
         if self.render_mode == "human":
             self.render()

@@ -113,9 +113,10 @@ impl Durable {
 }
 
 /// Saves a search's table beside its store while the search runs, and
-/// once more when it ends, done or stopped by its deadline: a kill (or
-/// a signal, which ends the command-line program at once) then loses only
-/// what the table learned since the last save.
+/// once more when it ends, done or stopped by its deadline: a kill then
+/// loses only what the table learned since the last save. A signal loses
+/// nothing: the command-line program saves the table at once through
+/// [`crate::store::Store::save_table_now`], which this makes read it.
 pub(crate) struct TableSaver {
     done: mpsc::Sender<()>,
     thread: std::thread::JoinHandle<()>,
@@ -125,6 +126,12 @@ impl TableSaver {
     /// Starts saving `compact`'s table, if it has a store that keeps it.
     pub(crate) fn start(compact: Arc<Compact>) -> Option<TableSaver> {
         let every = compact.table_every()?;
+        if let Some(store) = compact.store() {
+            // Weak: the store outlives the search, and must not keep its
+            // table alive.
+            let search = Arc::downgrade(&compact);
+            store.table_from(move || search.upgrade().map(|c| c.kept_entries()));
+        }
         let (done, wait) = mpsc::channel::<()>();
         let thread = std::thread::Builder::new()
             .name("table-saver".into())

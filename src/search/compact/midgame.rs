@@ -117,11 +117,14 @@ impl Compact {
     pub(crate) fn save_table(&self) {
         if let Some(Durable(store)) = &self.durable {
             if store.store.keeps_table() {
-                store
-                    .store
-                    .save_table(&self.table.deepest(TABLE_KEPT, TABLE_MIN));
+                store.store.save_table(&self.kept_entries());
             }
         }
+    }
+
+    /// The entries of the table worth saving beside a store.
+    pub(crate) fn kept_entries(&self) -> Vec<crate::store::Entry> {
+        self.table.deepest(TABLE_KEPT, TABLE_MIN)
     }
 
     /// How often the table is saved beside the store at most; `None`

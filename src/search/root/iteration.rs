@@ -215,7 +215,7 @@ pub(super) fn tie_break(
         .progress
         .start_root(step.depth, cands.len(), cands[first], board.total());
     let v = child(&mut (*board).clone(), first, -INF, &mut w);
-    signals.progress.root_settled(cands[first], v);
+    signals.progress.root_settled(cands[first], first, v);
     // A search stopped by the abort returns garbage; one that returned
     // before the flag was set is sound (the flag is only ever set).
     let first_valid = !aborted();
@@ -248,7 +248,7 @@ pub(super) fn tie_break(
             *cur
         };
         if valid {
-            signals.progress.root_settled(cands[bi], bv);
+            signals.progress.root_settled(cands[bi], bi, bv);
         }
         results.lock().push((i, proved, w.nodes, valid));
     };
