@@ -45,6 +45,7 @@ mod run;
 mod shrink;
 mod verdict;
 
+pub use crate::search::bug_models::Bug;
 pub use cases::{
     generate_cases, textbook_nodes, textbook_seconds, Case, CaseKind, CaseSettings, CaseSize,
     Dispute, GradeBy, ASSIGNMENT_CASES,

@@ -9,6 +9,7 @@
 //! search with a window and one worker per thread, stopped by a
 //! [`Deadline`] and reporting to a [`Progress`].
 
+pub(crate) mod bug_models;
 mod choice;
 mod compact;
 pub mod counters;
