@@ -10,6 +10,7 @@ use serde_json::json;
 use crate::play::referee::Exit;
 
 use super::cases::{Case, CaseKind, CaseSize, Dispute, GradeBy};
+use super::diagnosis::Diagnosis;
 use super::run::{CaseRun, Program};
 use super::shrink::{Shrunk, ShrunkSummary};
 use super::verdict::{visible, Failure, Verdict, VISIBLE_KEY};
@@ -179,15 +180,20 @@ pub struct GradeReport {
     pub failures: Vec<(Failure, Vec<String>)>,
     /// The smallest failing input found for each kind of failure.
     pub shrunk: Vec<ShrunkSummary>,
+    /// The modelled bugs that explain every case, when some case failed
+    /// with an output the bug models could be tried on.
+    pub diagnosis: Option<Diagnosis>,
 }
 
 impl GradeReport {
-    /// The report of `results`, with the smallest failing inputs `shrunk`.
+    /// The report of `results`, with the smallest failing inputs `shrunk`
+    /// and the `diagnosis` across cases.
     pub fn new(
         program: &Program,
         settings: &GradeSettings,
         cases: Vec<CaseResult>,
         shrunk: &[Shrunk],
+        diagnosis: Option<Diagnosis>,
     ) -> GradeReport {
         let mut failures: Vec<(Failure, Vec<String>)> = Vec::new();
         for r in &cases {
@@ -210,6 +216,7 @@ impl GradeReport {
             cases,
             failures,
             shrunk: shrunk.iter().map(Shrunk::summary).collect(),
+            diagnosis,
         }
     }
 
@@ -444,6 +451,14 @@ impl fmt::Display for GradeReport {
                     shown.join(", ")
                 )?;
             }
+        }
+        if let Some(d) = &self.diagnosis {
+            writeln!(f)?;
+            writeln!(
+                f,
+                "Diagnosis (the modelled bugs whose model writes every wrong output):"
+            )?;
+            writeln!(f, "  {d}")?;
         }
         for s in &self.shrunk {
             writeln!(f)?;
