@@ -57,7 +57,8 @@ pub use report::{gradescope_json, CaseResult, GradeReport, Score, Visibility};
 pub use run::{run_case, CaseRun, Program, RunSettings, MAX_FILE_BYTES};
 pub use shrink::{shrink, shrink_toward, ShrinkBudget, Shrunk, ShrunkSummary, Stopped};
 pub use verdict::{
-    judge, judge_output, with_other_mode, CellDiff, Failure, Miss, Models, Spacing, Verdict,
+    judge, judge_output, model_output, with_other_mode, CellDiff, Failure, Miss, Models, Spacing,
+    Verdict,
 };
 
 /// How a program is graded: its runs' limits, how many run at once, and

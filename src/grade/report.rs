@@ -15,6 +15,7 @@ use super::run::{CaseRun, Program};
 use super::shrink::{Shrunk, ShrunkSummary};
 use super::verdict::{visible, Failure, Verdict, VISIBLE_KEY};
 use super::GradeSettings;
+use crate::search::bug_models::Bug;
 
 /// The cases of the assignment's rule: all of them pass for 100 points,
 /// else 50 - N.
@@ -27,6 +28,9 @@ pub struct CaseResult {
     pub name: String,
     /// Why it was drawn.
     pub kind: CaseKind,
+    /// The bug it was drawn to expose, if any.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub exposes: Option<Bug>,
     /// The case in one line.
     pub summary: String,
     /// Its size.
@@ -63,6 +67,7 @@ impl CaseResult {
         CaseResult {
             name: case.name.clone(),
             kind: case.kind,
+            exposes: case.exposes,
             summary: case.summary(),
             size: case.size(),
             input: case.input.clone(),
@@ -489,6 +494,7 @@ mod tests {
         CaseResult {
             name: "case 1".into(),
             kind: CaseKind::Random,
+            exposes: None,
             summary: String::new(),
             size: CaseSize {
                 n: 1,

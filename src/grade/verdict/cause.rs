@@ -153,6 +153,15 @@ impl<'a> CaseModels<'a> {
     }
 }
 
+/// The `output.txt` a program with `bug` writes on `case` (white space
+/// as the grader writes it); `None` when its model needs more positions
+/// than the grader gives one.
+pub fn model_output(case: &Case, bug: Bug) -> Option<String> {
+    CaseModels::new(case, MODEL_NODES)
+        .text(bug)
+        .map(str::to_owned)
+}
+
 /// What the models say of `output`, written on `case`.
 pub(super) fn models_of(case: &Case, output: &str) -> Models {
     CaseModels::new(case, MODEL_NODES).of(output)

@@ -18,7 +18,7 @@ mod cause;
 mod judge;
 mod spacing;
 
-pub use cause::{with_other_mode, Miss, Models};
+pub use cause::{model_output, with_other_mode, Miss, Models};
 pub(crate) use cause::{CaseModels, MODEL_NODES};
 pub use judge::{judge, judge_output};
 pub use spacing::Spacing;
