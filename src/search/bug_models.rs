@@ -266,9 +266,22 @@ impl Rules {
         flips_written: true,
     };
 
+    /// These rules on a case asked `depth` with `empties` empty cells: a
+    /// depth bug that searches the plies asked there is no bug there.
+    pub(crate) fn on_case(self, depth: u32, empties: u32) -> Rules {
+        if self.plies(depth, empties) == Rules::TEXTBOOK.plies(depth, empties) {
+            Rules {
+                plies: Plies::Asked,
+                ..self
+            }
+        } else {
+            self
+        }
+    }
+
     /// The plies searched for `depth` asked on a board with `empties` empty
     /// cells (the game ends there).
-    fn plies(&self, depth: u32, empties: u32) -> u32 {
+    pub(crate) fn plies(&self, depth: u32, empties: u32) -> u32 {
         let plies = match self.plies {
             Plies::Asked => depth,
             Plies::Short => depth.saturating_sub(1).max(1),

@@ -878,16 +878,22 @@ fn cost_with(case: &Case, bug: Bug) -> u64 {
 /// output there, the cheapest case where the two differ; and the bugs no
 /// case tells apart from `bug`.
 fn telling_cases(bug: Bug) -> (Vec<Case>, Vec<Bug>) {
-    let all = generate_cases(&CaseSettings {
-        seed: 1,
-        count: 30,
-        time_limit: std::time::Duration::from_secs(4),
+    /// Seed 1's first 30 cases, with every model's output on each.
+    type Drawn = (Vec<Case>, Vec<Vec<Option<String>>>);
+    static DRAWN: OnceLock<Drawn> = OnceLock::new();
+    let (all, outputs) = DRAWN.get_or_init(|| {
+        let all = generate_cases(&CaseSettings {
+            seed: 1,
+            count: 30,
+            time_limit: std::time::Duration::from_secs(4),
+        });
+        let outputs = all
+            .iter()
+            .map(|c| Bug::ALL.iter().map(|&b| model_output(c, b)).collect())
+            .collect();
+        (all, outputs)
     });
     let cheap = |c: &&Case| textbook_seconds(c.problem.board.n(), cost_with(c, bug)) < 0.5;
-    let outputs: Vec<Vec<Option<String>>> = all
-        .iter()
-        .map(|c| Bug::ALL.iter().map(|&b| model_output(c, b)).collect())
-        .collect();
     let at = |i: usize, b: Bug| outputs[i][Bug::ALL.iter().position(|&x| x == b).unwrap()].as_ref();
     let index = |c: &Case| all.iter().position(|d| d.name == c.name).unwrap();
     let exposing = all

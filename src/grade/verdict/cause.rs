@@ -10,7 +10,7 @@ use crate::game::Move;
 use crate::search::bug_models::{written, Bug, Rules};
 use crate::text::SearchMode;
 
-use super::super::cases::Case;
+use super::super::cases::{textbook_nodes, Case};
 use super::spacing::normalized;
 use super::Verdict;
 
@@ -18,6 +18,11 @@ use super::Verdict;
 /// few tenths of a second): a case is cheap for a textbook program, but a
 /// model one ply deeper, or one running to the full board, need not be.
 pub(crate) const MODEL_NODES: u64 = 3_000_000;
+
+/// How far past the budget a search's estimated minimax positions may be
+/// and the search still be tried: alpha-beta (which most models run, see
+/// `Rules`) visits far fewer, often the square root of them.
+const HOPELESS: u64 = 50;
 
 /// What the bug models say of a program's `output.txt` on a case.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
@@ -106,19 +111,28 @@ impl<'a> CaseModels<'a> {
     /// past the budget.
     pub(crate) fn text(&mut self, bug: Bug) -> Option<&str> {
         let p = &self.case.problem;
-        let rules = bug.rules(p.player, self.case.mode());
+        let (depth, empties) = (self.case.depth(), p.board.empty_count());
+        let rules = bug
+            .rules(p.player, self.case.mode())
+            .on_case(depth, empties);
         let i = match self.seen.iter().position(|(r, _)| *r == rules) {
             Some(i) => i,
             None => {
-                let w = written(
-                    &rules,
-                    &p.board,
-                    p.player,
-                    self.case.mode(),
-                    self.case.depth(),
-                    self.max_nodes,
-                );
-                self.seen.push((rules, w.map(|w| w.text)));
+                // A search whose estimate is far past the budget would only
+                // spend the budget to be given up.
+                let plies = rules.plies(depth, empties);
+                let estimate = textbook_nodes(&p.board, p.player, plies);
+                let w = (estimate / HOPELESS <= self.max_nodes).then(|| {
+                    written(
+                        &rules,
+                        &p.board,
+                        p.player,
+                        self.case.mode(),
+                        depth,
+                        self.max_nodes,
+                    )
+                });
+                self.seen.push((rules, w.flatten().map(|w| w.text)));
                 self.seen.len() - 1
             }
         };
