@@ -1020,7 +1020,7 @@ fn zoo_row(program: &str, bug: &str, report: &Value) -> String {
 /// The zoo graded on seed 1's first 30 cases at 4 s a case, the table
 /// written to `profiles/2026-11-28-vm/grade-models.txt`. Slow (17 Python
 /// programs x 30 cases, some timing out): run by hand with
-/// `cargo test --release --locked --test suite grade::the_zoo_on_thirty_cases -- --ignored`.
+/// `cargo test --locked --test suite grade::the_zoo_on_thirty_cases -- --ignored`.
 #[test]
 #[ignore]
 fn the_zoo_on_thirty_cases_names_every_bug_and_no_other() {
@@ -1037,7 +1037,7 @@ fn the_zoo_on_thirty_cases_names_every_bug_and_no_other() {
     let mut table = String::from(
         "# stakeraid grade on the zoo of one-bug programs (tests/grade-fixtures/), seed 1, 30 cases,\n\
          # --time-limit 4, --shrink-runs 20; written by\n\
-         # cargo test --release --locked --test suite grade::the_zoo_on_thirty_cases -- --ignored\n\
+         # cargo test --locked --test suite grade::the_zoo_on_thirty_cases -- --ignored\n\
          # failing: cases failed; timeouts: of them; naming: cases naming a cause (models writing the\n\
          # output); alone: naming the program's bug alone; wrongly: naming causes without it.\n\n",
     );
