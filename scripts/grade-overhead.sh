@@ -111,7 +111,7 @@ PY
 
 {
   echo "# scripts/grade-overhead.sh, $(date -u +%Y-%m-%dT%H:%MZ)"
-  echo "# build: $build, $(rustc --version), release profile"
+  echo "# build: $build, $(rustc --version), ${BIN:+the binary $BIN, not built here}${BIN:-release profile}"
   echo "# python: $("$python" --version 2>&1) ($python)"
   echo "# machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//'), load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
   echo "# (a) ${cmd_a[*]/#$PWD\//}"
