@@ -459,10 +459,7 @@ impl fmt::Display for GradeReport {
         }
         if let Some(d) = &self.diagnosis {
             writeln!(f)?;
-            writeln!(
-                f,
-                "Diagnosis (the modelled bugs whose model writes every wrong output):"
-            )?;
+            writeln!(f, "Diagnosis across the cases:")?;
             writeln!(f, "  {d}")?;
         }
         for s in &self.shrunk {

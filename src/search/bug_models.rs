@@ -81,7 +81,7 @@ impl Bug {
     /// The bug in a few words.
     pub const fn describe(self) -> &'static str {
         match self {
-            Bug::LastTie => "ties won by the last best move (>= at the root)",
+            Bug::LastTie => "ties won by the last best move (>=)",
             Bug::RaidsFirst => "Raids tried before Stakes",
             Bug::OneShort => "one ply short",
             Bug::OneDeep => "one ply deep",

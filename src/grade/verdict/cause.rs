@@ -52,7 +52,7 @@ impl Models {
             0 => None,
             1 => Some(format!("what a program with {} writes", list[0])),
             _ => Some(format!(
-                "what a program with one of these bugs writes: {}",
+                "what a program with one of these writes: {}",
                 list.join("; ")
             )),
         }

@@ -401,8 +401,8 @@ mod tests {
         assert_eq!(
             v.to_string(),
             "B1 Raid (value 10) instead of B1 Stake (value 10): an equal value, and the \
-             Stake on the same cell comes first; what a program with one of these bugs \
-             writes: ties won by the last best move (>= at the root); Raids tried before Stakes"
+             Stake on the same cell comes first; what a program with one of these \
+             writes: ties won by the last best move (>=); Raids tried before Stakes"
         );
         let json = serde_json::to_value(&v).unwrap();
         assert_eq!(json["verdict"], "wrong_move");
