@@ -36,7 +36,8 @@ def test_verdicts_on_output_texts():
     assert spacing["failure"] == "spacing"
     assert spacing["verdict"]["differences"] == ["crlf", "no_final_newline"]
     tie = stakeraid.judge_output(TIE, "B1 Raid\nXX\n..\n")
-    assert (tie["failure"], tie["verdict"]["twin"]) == ("tie_break", True)
+    assert tie["failure"] == "wrong_move"
+    assert tie["verdict"]["reproduced_by"] == ["last_tie", "raids_first"]
     illegal = stakeraid.judge_output(EXAMPLE, "A1 Stake\nX..\n...\n...\n")
     assert illegal["verdict"] == {
         "verdict": "illegal_move",
@@ -49,8 +50,8 @@ def test_verdicts_on_output_texts():
 
 def test_a_tie_break_bug_shrinks_to_a_small_tie():
     result = stakeraid.shrink(homework("tie_break.py"), TIE, time_limit=4, max_runs=10)
-    assert result["failure"] == "tie_break"
-    assert result["shrunk"]["verdict"]["why"] == "tie_break"
+    assert result["failure"] == "wrong_move"
+    assert "raids_first" in result["shrunk"]["verdict"]["reproduced_by"]
     assert result["shrunk"]["size"]["n"] <= 2
     passing = stakeraid.shrink(homework("textbook.py"), TIE, time_limit=4)
     assert passing["failure"] is None and passing["shrunk"] is None

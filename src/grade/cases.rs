@@ -1,7 +1,10 @@
 //! The cases a program is graded on: drawn from a seed the way a course
 //! grader draws them, or read from a folder of `input.txt` / `output.txt`
 //! pairs. Every case carries its exact answer, from the fast engine in
-//! MINIMAX mode so that every root move's value is exact.
+//! MINIMAX mode so that every root move's value is exact. Drawn cases
+//! expose every modelled bug: past the first cases, a bug no case so far
+//! exposes gets a case of its own, where its model's answer is not the
+//! textbook's.
 
 use std::fmt;
 use std::time::Duration;
@@ -11,7 +14,10 @@ use serde::Serialize;
 use crate::api::{analyse, Analysis, ApiError, Limits, Position};
 use crate::game::random::{random_board_from, Rng};
 use crate::game::{legal_moves, Board, MoveKind, Player, Square};
+use crate::search::bug_models::Bug;
 use crate::text::{input_text, Problem, Question, SearchMode};
+
+use super::verdict::CaseModels;
 
 /// Why a case was drawn: a course-style random position, or one of the
 /// positions that catch a common mistake.
@@ -35,6 +41,9 @@ pub enum CaseKind {
     Largest,
     /// O to move.
     OToMove,
+    /// A modelled bug answers otherwise than the textbook (the case's
+    /// `exposes`).
+    BugModel,
     /// Read from a folder (`--cases-from`).
     Given,
     /// A smaller input the shrinker tried.
@@ -53,6 +62,7 @@ impl CaseKind {
             CaseKind::Smallest => "1x1 board",
             CaseKind::Largest => "26x26 board",
             CaseKind::OToMove => "O to move",
+            CaseKind::BugModel => "a modelled bug answers otherwise",
             CaseKind::Given => "from the folder",
             CaseKind::Shrunk => "smaller input",
         }
@@ -81,6 +91,8 @@ pub struct Case {
     /// For a case read from a folder whose `output.txt` is not the exact
     /// answer: what it says instead, and which of the two is graded.
     pub dispute: Option<Dispute>,
+    /// The bug this case was drawn to expose: its model answers otherwise.
+    pub exposes: Option<Bug>,
 }
 
 /// What a case read from a folder is graded against when the folder's
@@ -184,6 +196,7 @@ impl Case {
             expected: analysis.output_text(),
             textbook_nodes: textbook_nodes(&problem.board, problem.player, depth),
             dispute: None,
+            exposes: None,
             analysis,
             problem,
         })
@@ -357,33 +370,150 @@ const KIND_WEIGHTS: [(CaseKind, u64); 8] = [
 const KIND_ATTEMPTS: usize = 60;
 
 /// The cases of `settings`, named `case 1`, `case 2`, ... Each case has
-/// its own generator, seeded from the seed and its number.
+/// its own generator, seeded from the seed and its number. Past the first
+/// kinds ([`FIRST_KINDS`]), a case goes to the first modelled bug that no
+/// case before it exposes ([`exposing_case`]), until every bug is exposed;
+/// so the first cases of a longer list are still those of a shorter one.
 pub fn generate_cases(settings: &CaseSettings) -> Vec<Case> {
     let budget = settings.time_limit.as_secs_f64() * BUDGET_SHARE;
-    (0..settings.count)
-        .map(|i| {
-            let mut rng = Rng::new(
-                settings
-                    .seed
-                    .wrapping_mul(0x9E37_79B9_7F4A_7C15)
-                    .wrapping_add(i as u64),
-            );
-            let kind = match FIRST_KINDS.get(i) {
-                Some(&kind) => kind,
-                None => weighted_kind(&mut rng),
-            };
-            let name = format!("case {}", i + 1);
-            let drawn = (0..KIND_ATTEMPTS).find_map(|_| {
-                let problem = draw(kind, &mut rng, budget);
-                let case = Case::new(name.clone(), kind, problem).ok()?;
-                has_kind(&case).then_some(case)
-            });
-            drawn.unwrap_or_else(|| {
-                let problem = draw(CaseKind::Random, &mut rng, budget);
-                Case::new(name, CaseKind::Random, problem).expect("a drawn case is valid")
-            })
-        })
+    let mut cases: Vec<Case> = Vec::with_capacity(settings.count);
+    // The bugs exposed by the cases so far (or given up on), worked out
+    // once the first kinds are drawn.
+    let mut exposed: Option<Vec<Bug>> = None;
+    for i in 0..settings.count {
+        let mut rng = Rng::new(
+            settings
+                .seed
+                .wrapping_mul(0x9E37_79B9_7F4A_7C15)
+                .wrapping_add(i as u64),
+        );
+        let name = format!("case {}", i + 1);
+        if i >= FIRST_KINDS.len() {
+            let exposed =
+                exposed.get_or_insert_with(|| cases.iter().flat_map(exposed_by).collect());
+            if let Some(bug) = Bug::ALL.into_iter().find(|b| !exposed.contains(b)) {
+                // A bug no position of the draw exposes is not tried again.
+                exposed.push(bug);
+                if let Some(case) = exposing_case(&name, bug, &mut rng, budget) {
+                    exposed.extend(exposed_by(&case));
+                    cases.push(case);
+                    continue;
+                }
+            }
+        }
+        let kind = match FIRST_KINDS.get(i) {
+            Some(&kind) => kind,
+            None => weighted_kind(&mut rng),
+        };
+        let drawn = (0..KIND_ATTEMPTS).find_map(|_| {
+            let problem = draw(kind, &mut rng, budget);
+            let case = Case::new(name.clone(), kind, problem).ok()?;
+            has_kind(&case).then_some(case)
+        });
+        let case = drawn.unwrap_or_else(|| {
+            let problem = draw(CaseKind::Random, &mut rng, budget);
+            Case::new(name, CaseKind::Random, problem).expect("a drawn case is valid")
+        });
+        if let Some(exposed) = exposed.as_mut() {
+            exposed.extend(exposed_by(&case));
+        }
+        cases.push(case);
+    }
+    cases
+}
+
+/// Positions a model may search to tell whether a drawn case exposes its
+/// bug (a case past it exposes nothing).
+const EXPOSE_NODES: u64 = 100_000;
+
+/// The largest board whose drawn cases are checked for the bugs they
+/// expose: larger ones cost the models more than they tell.
+const EXPOSE_MAX_SIDE: usize = 8;
+
+/// The bugs whose model answers `case` otherwise than the textbook.
+fn exposed_by(case: &Case) -> Vec<Bug> {
+    if case.problem.board.n() > EXPOSE_MAX_SIDE {
+        return Vec::new();
+    }
+    let mut models = CaseModels::new(case, EXPOSE_NODES);
+    Bug::ALL
+        .into_iter()
+        .filter(|&b| models.differs(b))
         .collect()
+}
+
+/// Positions tried for a case that exposes a bug, the smallest boards first.
+const EXPOSE_ATTEMPTS: usize = 400;
+
+/// Further positions tried, once one exposes the bug, for one where no
+/// other model gives the same answer.
+const ALONE_ATTEMPTS: usize = 40;
+
+/// A case named `name` on which `bug`'s model answers otherwise than the
+/// textbook, found among seeded random positions (2x2 boards first, then
+/// 3x3, ...; each within `budget` seconds of a textbook Python program),
+/// preferring one where no other model gives that answer, so that the
+/// case tells the bug apart as well as exposing it. `None` when no
+/// position tried exposes it.
+fn exposing_case(name: &str, bug: Bug, rng: &mut Rng, budget: f64) -> Option<Case> {
+    let mut first: Option<(Case, usize)> = None;
+    for attempt in 0..EXPOSE_ATTEMPTS {
+        if first
+            .as_ref()
+            .is_some_and(|&(_, at)| attempt > at + ALONE_ATTEMPTS)
+        {
+            break;
+        }
+        let n = 2 + attempt * 4 / EXPOSE_ATTEMPTS;
+        let player = match bug {
+            Bug::AlwaysX => Player::O,
+            Bug::AlwaysO => Player::X,
+            _ if rng.chance(0.5) => Player::X,
+            _ => Player::O,
+        };
+        let mode = match bug {
+            Bug::OpponentMaximizes => SearchMode::AlphaBeta,
+            _ if rng.chance(0.5) => SearchMode::Minimax,
+            _ => SearchMode::AlphaBeta,
+        };
+        // Few distinct values make ties; many make every other bug show.
+        let board = if rng.chance(0.4) {
+            let v = pick(rng, 1, 40) as i32;
+            let f = fill(rng, 0, 70);
+            random_board_from(rng, n, v, v + 1, f)
+        } else {
+            let f = fill(rng, 0, 85);
+            random_values(rng, n, f)
+        };
+        let depth = pick(rng, 1, 3) as u32;
+        let (board, depth) = fit(board, player, depth, budget, rng);
+        let problem = Problem {
+            board,
+            player,
+            question: Question::Exact { mode, depth },
+        };
+        let Ok(mut case) = Case::new(name.to_owned(), CaseKind::BugModel, problem) else {
+            continue;
+        };
+        case.exposes = Some(bug);
+        let mut models = CaseModels::new(&case, EXPOSE_NODES);
+        if !models.differs(bug) {
+            continue;
+        }
+        let answer = models.text(bug).map(str::to_owned);
+        let alone = Bug::ALL
+            .into_iter()
+            .filter(|&b| b != bug)
+            .all(|b| models.text(b).map(str::to_owned) != answer);
+        drop(models);
+        if alone {
+            return Some(case);
+        }
+        if first.is_none() {
+            first = Some((case, attempt));
+        }
+    }
+    first.map(|(case, _)| case)
 }
 
 fn weighted_kind(rng: &mut Rng) -> CaseKind {
@@ -458,7 +588,11 @@ fn draw(kind: CaseKind, rng: &mut Rng, budget: f64) -> Problem {
             let f = fill(rng, 50, 100);
             (26, pick(rng, 1, 3) as u32, random_values(rng, 26, f))
         }
-        CaseKind::Random | CaseKind::OToMove | CaseKind::Given | CaseKind::Shrunk => {
+        CaseKind::Random
+        | CaseKind::OToMove
+        | CaseKind::BugModel
+        | CaseKind::Given
+        | CaseKind::Shrunk => {
             let n = match pick(rng, 0, 99) {
                 0..=29 => pick(rng, 2, 4),
                 30..=69 => pick(rng, 5, 8),
@@ -621,6 +755,27 @@ mod tests {
         assert_eq!(first[7].problem.board.n(), 1);
         assert_eq!(first[9].problem.board.n(), 26);
         assert_eq!(first[4].problem.player, Player::O);
+    }
+
+    #[test]
+    fn thirty_cases_expose_every_modelled_bug() {
+        for seed in 1..=3 {
+            let cases = generate_cases(&settings(seed, 30));
+            for bug in Bug::ALL {
+                let exposing = cases.iter().find(|c| {
+                    c.problem.board.n() <= EXPOSE_MAX_SIDE
+                        && CaseModels::new(c, EXPOSE_NODES).differs(bug)
+                });
+                assert!(exposing.is_some(), "seed {seed}: {bug:?} is not exposed");
+            }
+            let own: Vec<Bug> = cases.iter().filter_map(|c| c.exposes).collect();
+            assert!(own.len() <= Bug::ALL.len(), "{own:?}");
+            for c in cases.iter().filter(|c| c.exposes.is_some()) {
+                assert_eq!(c.kind, CaseKind::BugModel);
+                let seconds = textbook_seconds(c.problem.board.n(), c.textbook_nodes);
+                assert!(seconds <= 2.5, "{}: {seconds} s", c.name);
+            }
+        }
     }
 
     #[test]

@@ -39,22 +39,26 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 
 mod cases;
+mod diagnosis;
 mod folder;
 mod report;
 mod run;
 mod shrink;
 mod verdict;
 
+pub use crate::search::bug_models::Bug;
 pub use cases::{
     generate_cases, textbook_nodes, textbook_seconds, Case, CaseKind, CaseSettings, CaseSize,
     Dispute, GradeBy, ASSIGNMENT_CASES,
 };
+pub use diagnosis::{Diagnosis, Suspect};
 pub use folder::{cases_from_dir, select_cases, CasesError};
 pub use report::{gradescope_json, CaseResult, GradeReport, Score, Visibility};
 pub use run::{run_case, CaseRun, Program, RunSettings, MAX_FILE_BYTES};
-pub use shrink::{shrink, ShrinkBudget, Shrunk, ShrunkSummary, Stopped};
+pub use shrink::{shrink, shrink_toward, ShrinkBudget, Shrunk, ShrunkSummary, Stopped};
 pub use verdict::{
-    judge, judge_output, with_other_mode, CellDiff, Failure, Miss, Spacing, Verdict,
+    judge, judge_output, model_output, with_other_mode, CellDiff, Failure, Miss, Models, Spacing,
+    Verdict,
 };
 // Why a GradeBy or a Visibility could not be read from text.
 pub use cases::UnknownGradeBy;
@@ -85,9 +89,9 @@ impl GradeSettings {
     }
 }
 
-/// Runs `program` on `case` and judges the run; a wrong move explained
-/// only as a faulty search is checked against the program's answer in the
-/// other mode (a second run). Returns the first run, the verdict and the
+/// Runs `program` on `case` and judges the run; a wrong move no bug model
+/// writes is checked against the program's answer in the other mode (a
+/// second run). Returns the first run, the verdict and the
 /// number of runs made.
 pub fn judge_case(
     program: &Program,
@@ -99,7 +103,7 @@ pub fn judge_case(
     if !matches!(
         verdict,
         Verdict::WrongMove {
-            miss: Miss::Search,
+            miss: Miss::Unexplained,
             ..
         }
     ) {
@@ -112,10 +116,12 @@ pub fn judge_case(
 }
 
 /// Grades `program` on `cases`: every case run and judged (`on_case` is
-/// called as each one is, from a worker thread), then the first failing
-/// case of each kind of failure shrunk, then the scores. The error is the
-/// grader's own trouble (a temporary folder or `sh` that cannot be made or
-/// started), never the program's.
+/// called as each one is, from a worker thread), then the diagnosis across
+/// cases (the bugs whose models write every wrong output, checked against
+/// the passing cases only when some case failed), then one case of each
+/// kind of failure shrunk, then the scores. The error is the grader's own
+/// trouble (a temporary folder or `sh` that cannot be made or started),
+/// never the program's.
 pub fn grade(
     program: &Program,
     cases: &[Case],
@@ -132,14 +138,19 @@ pub fn grade(
         on_case(&result);
         Ok((run, result))
     })?;
+    let results: Vec<&CaseResult> = judged.iter().map(|(_, r)| r).collect();
+    let diagnosis = diagnose(cases, &results, jobs)?;
+    let named = diagnosis.as_ref().map(Diagnosis::named).unwrap_or_default();
     // Timeouts are not shrunk: each try could cost the whole time limit. A
     // disputed case is the folder's fault: a smaller input has no folder.
+    // A failure the diagnosed bugs write starts from the case where they
+    // are nearest to alone, and its smaller inputs keep them writing it.
     let mut firsts: Vec<(Failure, usize)> = Vec::new();
-    for (i, (_, result)) in judged.iter().enumerate() {
+    for (i, result) in results.iter().enumerate() {
         let shrinkable = |f: &Failure| !matches!(f, Failure::Timeout | Failure::Disputed);
         if let Some(f) = result.verdict.failure().filter(shrinkable) {
             if !firsts.iter().any(|&(g, _)| g == f) {
-                firsts.push((f, i));
+                firsts.push((f, shown_best(&results, f, &named).unwrap_or(i)));
             }
         }
     }
@@ -148,18 +159,79 @@ pub fn grade(
     } else {
         par_map(&firsts, jobs, |&(_, i)| {
             let (run, result) = &judged[i];
-            shrink(
+            let toward = match result.verdict.models() {
+                Some(m) if named.iter().all(|b| m.reproduced_by.contains(b)) => &named[..],
+                _ => &[],
+            };
+            shrink_toward(
                 program,
                 &cases[i],
                 run,
                 &result.verdict,
                 &settings.run,
                 &settings.shrink_budget(),
+                toward,
             )
         })?
     };
     let results: Vec<CaseResult> = judged.into_iter().map(|(_, r)| r).collect();
-    Ok(GradeReport::new(program, settings, results, &shrunk))
+    Ok(GradeReport::new(
+        program, settings, results, &shrunk, diagnosis,
+    ))
+}
+
+/// The diagnosis of `results` (the cases' results, in order): the
+/// suspects of the failing cases, each checked on the passing cases; no
+/// model runs when no case failed with an output.
+fn diagnose(cases: &[Case], results: &[&CaseResult], jobs: usize) -> io::Result<Option<Diagnosis>> {
+    let verdicts: Vec<&Verdict> = results.iter().map(|r| &r.verdict).collect();
+    let suspects = diagnosis::suspects(&verdicts);
+    let passed: Vec<&Case> = cases
+        .iter()
+        .zip(&verdicts)
+        .filter(|(_, v)| diagnosis::wrote_the_answer(v))
+        .map(|(c, _)| c)
+        .collect();
+    let ruled_out = if suspects.is_empty() {
+        Vec::new()
+    } else {
+        par_map(&passed, jobs, |case| {
+            Ok(diagnosis::ruled_out_by_pass(case, &suspects))
+        })?
+    };
+    let standing: Vec<Bug> = suspects
+        .into_iter()
+        .filter(|b| !ruled_out.iter().any(|out| out.contains(b)))
+        .collect();
+    Ok(Diagnosis::new(results, &standing))
+}
+
+/// The case failing as `failure` that shows the bugs `named` best: every
+/// one of them writes its output, with the fewest other models, then the
+/// smallest; `None` when no such case (or no bug named).
+fn shown_best(results: &[&CaseResult], failure: Failure, named: &[Bug]) -> Option<usize> {
+    if named.is_empty() {
+        return None;
+    }
+    results
+        .iter()
+        .enumerate()
+        .filter(|(_, r)| r.verdict.failure() == Some(failure))
+        .filter_map(|(i, r)| {
+            let m = r.verdict.models()?;
+            named
+                .iter()
+                .all(|b| m.reproduced_by.contains(b))
+                .then_some((
+                    m.reproduced_by.len(),
+                    r.size.n,
+                    r.size.empties,
+                    r.size.depth,
+                    i,
+                ))
+        })
+        .min()
+        .map(|key| key.4)
 }
 
 /// `f` over `items` on `jobs` threads, the results in the items' order;

@@ -10,10 +10,12 @@ use serde_json::json;
 use crate::play::referee::Exit;
 
 use super::cases::{Case, CaseKind, CaseSize, Dispute, GradeBy};
+use super::diagnosis::Diagnosis;
 use super::run::{CaseRun, Program};
 use super::shrink::{Shrunk, ShrunkSummary};
 use super::verdict::{visible, Failure, Verdict, VISIBLE_KEY};
 use super::GradeSettings;
+use crate::search::bug_models::Bug;
 
 /// The cases of the assignment's rule: all of them pass for 100 points,
 /// else 50 - N.
@@ -26,6 +28,9 @@ pub struct CaseResult {
     pub name: String,
     /// Why it was drawn.
     pub kind: CaseKind,
+    /// The bug it was drawn to expose, if any.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub exposes: Option<Bug>,
     /// The case in one line.
     pub summary: String,
     /// Its size.
@@ -62,6 +67,7 @@ impl CaseResult {
         CaseResult {
             name: case.name.clone(),
             kind: case.kind,
+            exposes: case.exposes,
             summary: case.summary(),
             size: case.size(),
             input: case.input.clone(),
@@ -179,15 +185,20 @@ pub struct GradeReport {
     pub failures: Vec<(Failure, Vec<String>)>,
     /// The smallest failing input found for each kind of failure.
     pub shrunk: Vec<ShrunkSummary>,
+    /// The modelled bugs that explain every case, when some case failed
+    /// with an output the bug models could be tried on.
+    pub diagnosis: Option<Diagnosis>,
 }
 
 impl GradeReport {
-    /// The report of `results`, with the smallest failing inputs `shrunk`.
+    /// The report of `results`, with the smallest failing inputs `shrunk`
+    /// and the `diagnosis` across cases.
     pub fn new(
         program: &Program,
         settings: &GradeSettings,
         cases: Vec<CaseResult>,
         shrunk: &[Shrunk],
+        diagnosis: Option<Diagnosis>,
     ) -> GradeReport {
         let mut failures: Vec<(Failure, Vec<String>)> = Vec::new();
         for r in &cases {
@@ -210,6 +221,7 @@ impl GradeReport {
             cases,
             failures,
             shrunk: shrunk.iter().map(Shrunk::summary).collect(),
+            diagnosis,
         }
     }
 
@@ -450,6 +462,11 @@ impl fmt::Display for GradeReport {
                 )?;
             }
         }
+        if let Some(d) = &self.diagnosis {
+            writeln!(f)?;
+            writeln!(f, "Diagnosis across the cases:")?;
+            writeln!(f, "  {d}")?;
+        }
         for s in &self.shrunk {
             writeln!(f)?;
             f.write_str(&shrunk_text(s))?;
@@ -490,6 +507,7 @@ mod tests {
         CaseResult {
             name: "case 1".into(),
             kind: CaseKind::Random,
+            exposes: None,
             summary: String::new(),
             size: CaseSize {
                 n: 1,

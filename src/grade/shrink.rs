@@ -3,7 +3,9 @@
 //! side, bisected; then greedily a smaller depth, a smaller board (a corner
 //! of it), fewer empty cells, fewer distinct values; each step keeps the
 //! first smaller input that still fails, until none does or the budget is
-//! spent.
+//! spent. A failure that diagnosed bugs write keeps them writing it, each
+//! step with no more other models writing it than before: the smallest
+//! input then shows the diagnosed bug, and ideally only it.
 
 use std::io;
 use std::time::{Duration, Instant};
@@ -11,6 +13,7 @@ use std::time::{Duration, Instant};
 use serde::Serialize;
 
 use crate::game::{Board, Player, Square};
+use crate::search::bug_models::Bug;
 use crate::text::{Problem, Question};
 
 use super::cases::{with_values, Case, CaseKind, CaseSize};
@@ -149,6 +152,23 @@ pub fn shrink(
     settings: &RunSettings,
     budget: &ShrinkBudget,
 ) -> io::Result<Shrunk> {
+    shrink_toward(program, case, run, verdict, settings, budget, &[])
+}
+
+/// [`shrink`], keeping only smaller inputs whose output every bug of
+/// `toward` (the diagnosis) still writes, with no more models writing it
+/// than on the input before: toward an input where the diagnosed bugs, and
+/// only they, write the program's output. With `toward` empty, it is
+/// [`shrink`].
+pub fn shrink_toward(
+    program: &Program,
+    case: &Case,
+    run: &CaseRun,
+    verdict: &Verdict,
+    settings: &RunSettings,
+    budget: &ShrinkBudget,
+    toward: &[Bug],
+) -> io::Result<Shrunk> {
     let start = Instant::now();
     let Some(failure) = verdict.failure() else {
         return Err(io::Error::new(
@@ -186,7 +206,8 @@ pub fn shrink(
         };
         let (run, verdict, runs) = judge_case(program, &candidate, settings)?;
         best.runs += runs;
-        let same = verdict.failure() == Some(failure);
+        let same =
+            verdict.failure() == Some(failure) && still_written(&best.verdict, &verdict, toward);
         if same {
             best.case = candidate;
             best.run = run;
@@ -221,6 +242,21 @@ pub fn shrink(
         break;
     }
     Ok(best)
+}
+
+/// True when every bug of `toward` writes the output judged `now`, and no
+/// more models write it than the output judged `before`.
+fn still_written(before: &Verdict, now: &Verdict, toward: &[Bug]) -> bool {
+    if toward.is_empty() {
+        return true;
+    }
+    let writers = |v| Verdict::models(v).map(|m| m.reproduced_by.as_slice());
+    match (writers(before), writers(now)) {
+        (Some(before), Some(now)) => {
+            toward.iter().all(|b| now.contains(b)) && now.len() <= before.len()
+        }
+        _ => false,
+    }
 }
 
 /// `problem` on the `side` x `side` part of its board that holds the most

@@ -76,7 +76,7 @@ def grade_cases(seed: int = 1, count: int = 50, time_limit: float = 10.0) -> "li
 
 def judge_output(input_text: str, output: _Union[bytes, str]) -> "dict[str, _Any]":
     """The verdict on an ``output.txt`` written for ``input_text``:
-    ``{"failure": None or a kind such as "tie_break", "verdict": {...}}``."""
+    ``{"failure": None or a kind such as "wrong_move", "verdict": {...}}``."""
     if isinstance(output, str):
         output = output.encode()
     return _json.loads(judge_output_json(input_text, output))
