@@ -45,8 +45,8 @@ pub use game::{play_game, GameSettings};
 pub use input::{competition_input, time_text};
 pub use judge::{check_answer, judge, program_move, ProgramMove};
 pub use process::{
-    kill_running, run_limited, run_program, Captured, Exit, ProgramRun, RunLimits, CAPTURE_BYTES,
-    MAX_OUTPUT,
+    kill_running, run_limited, run_program, run_sandboxed, Captured, Exit, ProgramRun, RunLimits,
+    CAPTURE_BYTES, MAX_OUTPUT,
 };
 pub use program::ProgramMover;
 pub use report::{BoardPair, PairGame, RefereeReport, SideSummary, Spread};
