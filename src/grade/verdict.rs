@@ -10,6 +10,7 @@ use serde::Serialize;
 use crate::api::{analyse, move_text, Limits, Position};
 use crate::game::{check_move, Move, MoveKind};
 use crate::play::referee::{Exit, MAX_OUTPUT};
+use crate::sandbox::LimitHit;
 use crate::search::reference;
 use crate::text::{parse_answer, SearchMode};
 
@@ -233,6 +234,17 @@ pub enum Verdict {
         /// Wall-clock seconds.
         wall: f64,
     },
+    /// The run went past the sandbox's memory limit.
+    MemoryLimit {
+        /// The limit, in MiB.
+        mb: u64,
+    },
+    /// The run tried to have more processes and threads at once than the
+    /// sandbox allows.
+    TooManyProcesses {
+        /// The limit.
+        max: u32,
+    },
     /// No `output.txt`, and the program failed (a non-zero exit code or a
     /// signal).
     Crash {
@@ -280,6 +292,10 @@ pub enum Failure {
     Search,
     /// Past the time limit.
     Timeout,
+    /// Past the memory limit.
+    MemoryLimit,
+    /// Past the limit on processes.
+    TooManyProcesses,
     /// A crash.
     Crash,
 }
@@ -304,6 +320,8 @@ impl Failure {
             Failure::ModesDisagree => "MINIMAX and ALPHABETA disagree",
             Failure::Search => "search (a lower value)",
             Failure::Timeout => "timeout",
+            Failure::MemoryLimit => "memory limit",
+            Failure::TooManyProcesses => "too many processes",
             Failure::Crash => "crash",
         }
     }
@@ -347,6 +365,8 @@ impl Verdict {
                 Miss::Search => Failure::Search,
             },
             Verdict::Timeout { .. } => Failure::Timeout,
+            Verdict::MemoryLimit { .. } => Failure::MemoryLimit,
+            Verdict::TooManyProcesses { .. } => Failure::TooManyProcesses,
             Verdict::Crash { .. } => Failure::Crash,
         })
     }
@@ -455,6 +475,13 @@ impl fmt::Display for Verdict {
                 f,
                 "timeout: stopped after {cpu:.2} s of CPU, {wall:.2} s of wall time"
             ),
+            Verdict::MemoryLimit { mb } => {
+                write!(f, "memory limit: the run went past {mb} MiB")
+            }
+            Verdict::TooManyProcesses { max } => write!(
+                f,
+                "too many processes: the run went past {max} processes and threads at once"
+            ),
             Verdict::Crash { exit, stderr } => {
                 match exit {
                     Exit::Code(c) => write!(f, "crash: exit code {c}")?,
@@ -483,11 +510,16 @@ const NEAR_LIMIT: f64 = 0.75;
 const WRONG_SIDE_MAX_NODES: u64 = 50_000_000;
 
 /// The verdict on `run` of `case` under a CPU-time limit of `time_limit`,
-/// checked in this order: past the time limit; `output.txt` there (see
+/// checked in this order: past a sandbox limit; past the time limit; `output.txt` there (see
 /// [`judge_output`]); a file under another name; a crash; no output.
 /// A wrong move whose only explanation is a faulty search is not compared
 /// with the other mode here (see [`with_other_mode`]).
 pub fn judge(case: &Case, run: &CaseRun, time_limit: Duration) -> Verdict {
+    match run.limit {
+        Some(LimitHit::Memory { mb }) => return Verdict::MemoryLimit { mb },
+        Some(LimitHit::Processes { max }) => return Verdict::TooManyProcesses { max },
+        None => {}
+    }
     let limit = time_limit.as_secs_f64();
     // The limit's signals, as the program died of them or as a wrapper (a
     // shell script running it) reports its child's death: 128 + signal.

@@ -241,10 +241,14 @@ impl Sandbox {
         hidden: &[PathBuf],
     ) -> Result<Sandbox, SandboxError> {
         let protections = settings.protections()?;
+        let hidden: Vec<PathBuf> = hidden
+            .iter()
+            .map(|p| std::fs::canonicalize(p).unwrap_or_else(|_| p.clone()))
+            .collect();
         let ready = probe::capabilities(&settings).map(|how| {
-            let seen = paths::visible(words, hidden);
+            let seen = paths::visible(words, &hidden);
             Arc::new(Ready {
-                layout: layout::Layout::new(&seen, hidden, &how, &settings),
+                layout: layout::Layout::new(&seen, &hidden, &how, &settings),
                 how,
                 settings,
             })

@@ -550,11 +550,23 @@ unsafe fn init(ch: &Child) -> ! {
 /// The program's shell, in the new root.
 unsafe fn program(ch: &Child) -> ! {
     libc::setsid();
-    if ch.as_root && libc::setgroups(0, std::ptr::null()) != 0 {
+    // Raw system calls: glibc's own wrappers would signal every thread
+    // the grader had, which this copy of one of them does not have, and
+    // wait for them for ever.
+    let (uid, gid) = (ch.uid as c_ulong, ch.gid as c_ulong);
+    if ch.as_root && libc::syscall(libc::SYS_setgroups, 0 as c_ulong, 0 as c_ulong) != 0 {
         fail(ch, Stage::Ids, errno());
     }
-    check(ch, Stage::Ids, libc::setresgid(ch.gid, ch.gid, ch.gid));
-    check(ch, Stage::Ids, libc::setresuid(ch.uid, ch.uid, ch.uid));
+    check(
+        ch,
+        Stage::Ids,
+        libc::syscall(libc::SYS_setresgid, gid, gid, gid) as c_int,
+    );
+    check(
+        ch,
+        Stage::Ids,
+        libc::syscall(libc::SYS_setresuid, uid, uid, uid) as c_int,
+    );
     check(ch, Stage::Chdir, libc::chdir(ch.case.as_ptr()));
     let null = libc::open(c"/dev/null".as_ptr(), libc::O_RDWR);
     check(ch, Stage::Chdir, null);

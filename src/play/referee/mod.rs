@@ -51,6 +51,6 @@ pub use process::{
 pub use program::ProgramMover;
 pub use report::{BoardPair, PairGame, RefereeReport, SideSummary, Spread};
 pub use settings::{RefereeError, RefereeSettings};
-pub(crate) use side::{command_problem, program_problem};
+pub(crate) use side::{command_problem, own_files_problem, program_problem};
 pub use side::{ProgramError, Side, SideError};
 pub use tournament::run_referee;
