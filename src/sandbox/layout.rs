@@ -165,17 +165,6 @@ impl Layout {
                 _ => {}
             }
         }
-        for path in seen {
-            m.show(path, BindMode::Read, 0);
-        }
-        for path in hidden {
-            if m.covered(path) && path.is_dir() {
-                m.steps.push(Step::Tmpfs {
-                    dst: rel(path),
-                    data: c("mode=0555,size=4k"),
-                });
-            }
-        }
         m.dir(Path::new("/dev"));
         m.steps.push(Step::Tmpfs {
             dst: c("dev"),
@@ -218,6 +207,19 @@ impl Layout {
             dst: c("tmp"),
             data: c(scratch.as_str()),
         });
+        // After the private /tmp, so that a program's folder under /tmp
+        // is bound into it rather than hidden by it.
+        for path in seen {
+            m.show(path, BindMode::Read, 0);
+        }
+        for path in hidden {
+            if m.covered(path) && path.is_dir() {
+                m.steps.push(Step::Tmpfs {
+                    dst: rel(path),
+                    data: c("mode=0555,size=4k"),
+                });
+            }
+        }
         let steps = std::mem::take(&mut m.steps);
         Layout {
             steps,

@@ -17,6 +17,7 @@ mod long_solve;
 mod play;
 mod properties;
 mod referee;
+mod sandbox;
 mod serve;
 mod signature;
 mod split_bound;
