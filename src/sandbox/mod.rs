@@ -36,7 +36,7 @@ mod probe;
 mod spawn;
 
 #[cfg(target_os = "linux")]
-pub(crate) use spawn::{spawn, Outcome, Rlimits, Spawned};
+pub(crate) use spawn::{spawn, Outcome, Rlimits, Spawned, STOP};
 
 /// The memory a run may use by default, in MiB: what the course's platform
 /// gave, which a JVM's or Python's homework fits in many times over.

@@ -129,6 +129,10 @@ impl From<SetupError> for io::Error {
     }
 }
 
+/// The signal that tells a run's init to stop it: kill everything in the
+/// namespace, reap it (so that its CPU time is counted) and exit.
+pub(crate) const STOP: c_int = libc::SIGUSR1;
+
 /// Record tags on the status pipe.
 const SETUP_FAILED: u32 = 1;
 const EXITED: u32 = 2;
@@ -524,6 +528,12 @@ unsafe fn init(ch: &Child) -> ! {
         fail(ch, Stage::Step(StepKind::ReadOnly), e);
     }
     loopback_up();
+    // SIGCHLD and the grader's STOP signal are waited for, not handled.
+    let mut waited: libc::sigset_t = std::mem::zeroed();
+    libc::sigemptyset(&mut waited);
+    libc::sigaddset(&mut waited, libc::SIGCHLD);
+    libc::sigaddset(&mut waited, STOP);
+    libc::sigprocmask(libc::SIG_BLOCK, &waited, std::ptr::null_mut());
     let shell = raw_clone(libc::SIGCHLD as c_ulong);
     if shell == 0 {
         program(ch);
@@ -531,19 +541,41 @@ unsafe fn init(ch: &Child) -> ! {
     if shell < 0 {
         fail(ch, Stage::Fork, errno());
     }
-    // Reap every process of the namespace until the shell exits.
-    let mut status = 0;
-    loop {
-        let r = libc::waitpid(-1, &mut status, libc::__WALL);
-        if r == shell {
-            break;
+    // Reap what exits until the shell does, or the grader says stop.
+    let mut status = None;
+    let mut stopped = false;
+    'run: loop {
+        loop {
+            let mut st = 0;
+            let r = libc::waitpid(-1, &mut st, libc::WNOHANG | libc::__WALL);
+            if r == shell {
+                status = Some(st);
+                break 'run;
+            }
+            if r < 0 && errno() == libc::ECHILD {
+                break 'run;
+            }
+            if r <= 0 {
+                break;
+            }
         }
-        if r < 0 && errno() != libc::EINTR {
-            status = 0xff00;
+        if libc::sigwaitinfo(&waited, std::ptr::null_mut()) == STOP {
+            stopped = true;
             break;
         }
     }
-    report(ch, [EXITED, status as u32, 0]);
+    // Everything left is killed and reaped here, so that its CPU time is
+    // the run's (the kernel would kill it too, but reap it uncounted).
+    libc::kill(-1, libc::SIGKILL);
+    loop {
+        let r = libc::waitpid(-1, std::ptr::null_mut(), libc::__WALL);
+        if r < 0 && errno() != libc::EINTR {
+            break;
+        }
+    }
+    if let (Some(st), false) = (status, stopped) {
+        report(ch, [EXITED, st as u32, 0]);
+    }
     libc::_exit(0);
 }
 
@@ -591,6 +623,12 @@ unsafe fn program(ch: &Child) -> ! {
     check(ch, Stage::Limits, set(libc::RLIMIT_DATA, ch.data, 0));
     check(ch, Stage::Limits, set(libc::RLIMIT_NPROC, ch.nproc, 0));
     libc::prctl(libc::PR_SET_NO_NEW_PRIVS, 1 as c_ulong, 0, 0, 0);
+    // As a program started by this one would have them: no signal
+    // blocked, SIGPIPE's default action (Rust's runtime ignores it).
+    let mut none: libc::sigset_t = std::mem::zeroed();
+    libc::sigemptyset(&mut none);
+    libc::sigprocmask(libc::SIG_SETMASK, &none, std::ptr::null_mut());
+    libc::signal(libc::SIGPIPE, libc::SIG_DFL);
     libc::execve(ch.sh.as_ptr(), ch.argv, ch.envp);
     fail(ch, Stage::Exec, errno());
 }

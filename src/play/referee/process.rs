@@ -369,6 +369,17 @@ fn run(
         Err(mpsc::RecvTimeoutError::Timeout)
     );
     let wall = start.elapsed().as_secs_f64();
+    #[cfg(target_os = "linux")]
+    if killed && started.boxed.is_some() {
+        // The sandbox's init kills and reaps its namespace, counting the
+        // CPU time of every process in it; killed itself, it would not.
+        // SAFETY: a signal to the process this function started and has
+        // not reaped yet.
+        unsafe {
+            libc::kill(pid, crate::sandbox::STOP);
+        }
+        let _ = rx.recv_timeout(REAP_DEADLINE);
+    }
     // SAFETY: plain system calls on the group and process this function
     // started and has not reaped yet.
     unsafe {
