@@ -1055,6 +1055,7 @@ mod tests {
             stdout: Default::default(),
             stderr: Default::default(),
             stderr_tail: "CPU time limit exceeded".into(),
+            limit: None,
         };
         // Measured a little under the limit, as the kernel's accounting leaves it.
         let xcpu = 128 + libc::SIGXCPU;

@@ -277,7 +277,9 @@ mod tests {
         assert_eq!(problem("greedy"), None);
         assert_eq!(problem("cmd:sh -c true"), None);
         assert_eq!(problem("cmd:cd /tmp && ls"), None);
-        assert_eq!(problem("cmd:/bin/sh x.sh"), None);
+        // Run in the side's temporary folder, where no x.sh can be.
+        assert_eq!(problem("cmd:/bin/sh x.sh"), Some("does not exist"));
+        assert_eq!(problem("cmd:/bin/sh /bin/true"), None);
         assert_eq!(problem("cmd:\"$HOME/prog\""), None, "left to the games");
         assert_eq!(problem("cmd:/nonexistent/prog"), Some("does not exist"));
         assert_eq!(problem("cmd:/ --x"), Some("is a folder, not a program"));
