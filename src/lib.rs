@@ -72,6 +72,7 @@ pub mod grade;
 pub mod jobs;
 pub mod legacy;
 mod play;
+pub mod sandbox;
 pub mod search;
 pub mod store;
 pub mod temp_file;

@@ -13,6 +13,7 @@ use stakeraid::grade::{
     self, Case, CaseKind, CaseSettings, GradeBy, GradeSettings, Program, RunSettings,
 };
 use stakeraid::parse_problem;
+use stakeraid::sandbox::{SandboxMode, SandboxSettings};
 
 use crate::errors::{thread_count, value_error};
 
@@ -56,6 +57,29 @@ fn program(command: &Bound<'_, PyAny>) -> PyResult<Program> {
     let program = Program::from_args(&args, &cwd).ok_or_else(|| value_error("no program given"))?;
     program.check().map_err(value_error)?;
     Ok(program)
+}
+
+/// The sandbox a Python caller asks for: `(mode, memory_mb, processes)`,
+/// as `stakeraid grade --sandbox --memory-mb --processes`.
+type Boxing = (String, u64, u32);
+
+/// `program` in the sandbox `boxing` asks for, showing it none of `hidden`.
+fn sandboxed(program: Program, boxing: Boxing, hidden: &[PathBuf]) -> PyResult<Program> {
+    let (mode, memory_mb, processes) = boxing;
+    let mode: SandboxMode = mode
+        .parse()
+        .map_err(|e| value_error(format!("sandbox: {e}")))?;
+    if memory_mb < 16 || processes < 1 {
+        return Err(value_error(
+            "memory_mb must be at least 16 and processes at least 1",
+        ));
+    }
+    let settings = SandboxSettings {
+        mode,
+        memory_mb,
+        processes,
+    };
+    program.sandboxed(settings, hidden).map_err(value_error)
 }
 
 fn to_json(value: &Value) -> PyResult<String> {
@@ -119,7 +143,8 @@ pub(crate) fn judge_output_json(
 /// Runs the program on an `input.txt` and, if it fails, searches for a
 /// smaller input failing the same way.
 #[pyfunction]
-#[pyo3(signature = (command, input_text, time_limit = 10.0, max_runs = 60, max_seconds = 60.0))]
+#[pyo3(signature = (command, input_text, time_limit = 10.0, max_runs = 60, max_seconds = 60.0,
+                    sandbox = ("auto".to_owned(), 1024, 512)))]
 pub(crate) fn shrink_json(
     py: Python<'_>,
     command: &Bound<'_, PyAny>,
@@ -127,8 +152,9 @@ pub(crate) fn shrink_json(
     time_limit: f64,
     max_runs: usize,
     max_seconds: f64,
+    sandbox: Boxing,
 ) -> PyResult<String> {
-    let program = program(command)?;
+    let program = sandboxed(program(command)?, sandbox, &[])?;
     let budget = grade::ShrinkBudget {
         runs: max_runs,
         time: seconds("max_seconds", max_seconds)?,
@@ -166,6 +192,7 @@ pub(crate) fn grade_json(
     command: &Bound<'_, PyAny>,
     selection: Selection,
     limits: Limits,
+    sandbox: Boxing,
 ) -> PyResult<String> {
     let (seed, cases, cases_from, expected) = selection;
     let (time_limit, jobs, shrink_runs, shrink_time) = limits;
@@ -173,7 +200,8 @@ pub(crate) fn grade_json(
     let by: GradeBy = expected
         .parse()
         .map_err(|e| value_error(format!("expected: {e}")))?;
-    let program = program(command)?;
+    let hidden: Vec<PathBuf> = cases_from.iter().cloned().collect();
+    let program = sandboxed(program(command)?, sandbox, &hidden)?;
     let limit = self::time_limit(time_limit)?;
     if cases == Some(0) {
         return Err(value_error("cases must be at least 1"));

@@ -11,6 +11,7 @@ use indicatif::{ProgressBar, ProgressStyle};
 use stakeraid::grade::{
     grade, select_cases, GradeBy, GradeSettings, Program, RunSettings, Visibility,
 };
+use stakeraid::sandbox::{SandboxMode, SandboxSettings};
 
 use super::io::{check_writable, end_on_signal, write_output, write_stdout};
 
@@ -21,6 +22,11 @@ The program is cmd:COMMAND (run as `sh -c COMMAND`, paths in it given in \
 full), or, after `--`, a program and its arguments (a word naming a file of \
 the current folder is made absolute). Each case runs in a fresh temporary \
 folder holding only input.txt; the program must write output.txt there.
+
+On Linux the program runs in a sandbox (--sandbox): it reads the system and \
+its own files, writes only its case's folder, has no network, cannot see or \
+outlive the grader, and is held to --memory-mb and --processes. The report's \
+first lines say what was enforced.
 
 Exit status: 0 when every case passes byte for byte, 1 when a case fails, \
 2 on a usage error (the program is checked before the first case).")]
@@ -68,6 +74,8 @@ pub struct GradeArgs {
     #[arg(long, value_name = "SECONDS", default_value = "60", allow_negative_numbers = true,
           value_parser = parse_time_limit)]
     shrink_time: Duration,
+    #[command(flatten)]
+    sandbox: SandboxArgs,
     /// Also write every case (input, expected, got, verdict, times) as JSON
     /// to this file (`-`: standard output, instead of the text report).
     #[arg(long, value_name = "FILE")]
@@ -86,6 +94,46 @@ pub struct GradeArgs {
         requires = "gradescope"
     )]
     gradescope_visibility: Visibility,
+}
+
+/// The sandbox's options, shared by `grade` and `referee`.
+#[derive(clap::Args)]
+pub struct SandboxArgs {
+    /// Run each program in a sandbox: auto (every protection this machine
+    /// allows, the others named), require (all of them, or no run), off
+    /// (the program runs with your rights).
+    #[arg(long, value_name = "MODE", default_value = "auto")]
+    sandbox: SandboxMode,
+    /// Memory of a run (every process of it), in MiB; going past it is
+    /// the verdict "memory limit".
+    #[arg(long, value_name = "MIB", default_value_t = stakeraid::sandbox::DEFAULT_MEMORY_MB,
+          value_parser = clap::value_parser!(u64).range(16..=1 << 30))]
+    memory_mb: u64,
+    /// Processes and threads a run may have at once; going past it is the
+    /// verdict "too many processes".
+    #[arg(long, value_name = "N", default_value_t = stakeraid::sandbox::DEFAULT_PROCESSES,
+          value_parser = clap::value_parser!(u32).range(1..=1 << 22))]
+    processes: u32,
+}
+
+impl SandboxArgs {
+    /// The settings, refused under `--sandbox require` where this machine
+    /// lacks a protection; under `auto`, what it lacks is said once.
+    pub fn settings(&self) -> anyhow::Result<SandboxSettings> {
+        let settings = SandboxSettings {
+            mode: self.sandbox,
+            memory_mb: self.memory_mb,
+            processes: self.processes,
+        };
+        let protections = settings.protections()?;
+        if !protections.missing.is_empty() {
+            eprintln!(
+                "stakeraid: sandbox: without {} (--sandbox require refuses this)",
+                protections.missing.join("; ")
+            );
+        }
+        Ok(settings)
+    }
 }
 
 /// Parses `--cases`: a whole number from 1.
@@ -133,6 +181,8 @@ pub fn run_grade(args: &GradeArgs) -> anyhow::Result<bool> {
     );
     let program = program(&args.command)?;
     program.check()?;
+    let hidden: Vec<PathBuf> = args.cases_from.iter().cloned().collect();
+    let program = program.sandboxed(args.sandbox.settings()?, &hidden)?;
     let to_stdout = json_out || gradescope_out;
     for path in [&args.json, &args.gradescope].into_iter().flatten() {
         if path != Path::new("-") {

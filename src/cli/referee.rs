@@ -6,6 +6,7 @@ use std::path::{Path, PathBuf};
 
 use stakeraid::referee::{run_referee, GameSettings, RefereeSettings, Side, WallGuard};
 
+use super::grade::SandboxArgs;
 use super::io::{check_writable, end_on_signal, write_output, write_stdout};
 use super::matches::{games_bar, BoardArgs};
 
@@ -15,7 +16,9 @@ use super::matches::{games_bar, BoardArgs};
 A side is cmd:COMMAND for a program (run as `sh -c COMMAND` in its own \
 temporary folder, so give paths in it in full), or a built-in agent: ", agents!(), ". \
 A side forfeits, losing the game by the whole board's value, on a CPU overrun, \
-a hang, a crash, no output.txt, an unreadable one, an illegal move or a wrong board."))]
+a hang, a crash, no output.txt, an unreadable one, an illegal move or a wrong board. \
+On Linux each program runs in a sandbox (--sandbox), as under `stakeraid grade`; \
+going past --memory-mb or --processes forfeits as a crash, naming the limit."))]
 pub struct RefereeArgs {
     #[arg(help = concat!("Side A: cmd:COMMAND, or an agent: ", agents!()))]
     a: Side,
@@ -37,6 +40,8 @@ pub struct RefereeArgs {
     #[arg(long, value_name = "N", default_value_t = 1, allow_negative_numbers = true,
           value_parser = super::parse_threads)]
     threads: usize,
+    #[command(flatten)]
+    sandbox: SandboxArgs,
     /// Also write the report as JSON to this file (`-`: standard output,
     /// instead of the text report).
     #[arg(long, value_name = "FILE")]
@@ -57,6 +62,7 @@ pub fn run_referee_command(args: &RefereeArgs) -> anyhow::Result<()> {
                 grace: args.grace,
             },
             threads: args.threads,
+            sandbox: args.sandbox.settings()?,
         },
     };
     settings.validate()?;
@@ -85,7 +91,8 @@ pub fn run_referee_command(args: &RefereeArgs) -> anyhow::Result<()> {
     // The text report first: should the file fail after all, the match is
     // still reported.
     if !to_stdout {
-        write_stdout(&report.to_string())?;
+        let boxed = settings.game.sandbox.protections()?;
+        write_stdout(&format!("Sandbox: {}\n{report}", boxed.line()))?;
     }
     if let Some(path) = &args.json {
         let text = report.to_json(&settings) + "\n";

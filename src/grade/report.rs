@@ -8,6 +8,7 @@ use serde::Serialize;
 use serde_json::json;
 
 use crate::play::referee::Exit;
+use crate::sandbox::Protections;
 
 use super::cases::{Case, CaseKind, CaseSize, Dispute, GradeBy};
 use super::diagnosis::Diagnosis;
@@ -170,6 +171,8 @@ pub struct GradeReport {
     pub wall_limit: f64,
     /// Cases run at once (0: one per core).
     pub jobs: usize,
+    /// What the sandbox enforced on each run, and what it could not.
+    pub sandbox: Protections,
     /// Program runs the shrinker could spend on each kind of failure.
     pub shrink_runs: usize,
     /// Wall-clock seconds the shrinker could spend on each kind of failure.
@@ -214,6 +217,7 @@ impl GradeReport {
             time_limit: settings.run.time_limit.as_secs_f64(),
             wall_limit: settings.run.limits().wall.as_secs_f64(),
             jobs: settings.jobs,
+            sandbox: program.sandbox().protections().clone(),
             shrink_runs: settings.shrink_runs,
             shrink_time: settings.shrink_time.as_secs_f64(),
             strict: Score::of(&cases, false),
@@ -401,6 +405,7 @@ fn shrunk_text(s: &ShrunkSummary) -> String {
 impl fmt::Display for GradeReport {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         writeln!(f, "Graded: {}", self.program)?;
+        writeln!(f, "Sandbox: {}", self.sandbox.line())?;
         let plural = if self.cases.len() == 1 { "" } else { "s" };
         writeln!(
             f,

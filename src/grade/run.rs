@@ -3,7 +3,8 @@
 //! the command started there with no arguments, under the referee's
 //! process handling ([`run_limited`]): the whole process group killed at
 //! the end, a wall-clock limit, a CPU-time limit on every process and on
-//! the tree's total, standard output and error kept bounded.
+//! the tree's total, standard output and error kept bounded; and, once
+//! [`Program::sandboxed`], in the program's [`Sandbox`].
 
 use std::fmt;
 use std::io;
@@ -11,9 +12,10 @@ use std::path::{Component, Path, PathBuf};
 use std::time::Duration;
 
 use crate::play::referee::{
-    command_problem, program_problem, run_limited, Captured, Exit, ProgramError, RunLimits,
-    WallGuard,
+    command_problem, own_files_problem, program_problem, run_sandboxed, Captured, Exit,
+    ProgramError, RunLimits, WallGuard,
 };
+use crate::sandbox::{LimitHit, Sandbox, SandboxError, SandboxSettings};
 
 /// The largest file a graded program may write (`output.txt` included): a
 /// 26 x 26 answer is under 1 KiB.
@@ -32,6 +34,11 @@ pub struct Program {
     word: Option<String>,
     /// As the user gave it.
     shown: String,
+    /// The words of the command: the program and its arguments, or the
+    /// shell command's words.
+    words: Vec<String>,
+    /// Where it runs (none until [`Program::sandboxed`]).
+    sandbox: Sandbox,
 }
 
 impl Program {
@@ -42,6 +49,8 @@ impl Program {
             command: command.to_owned(),
             word: None,
             shown: format!("cmd:{command}"),
+            words: command.split_whitespace().map(str::to_owned).collect(),
+            sandbox: Sandbox::off(),
         }
     }
 
@@ -82,7 +91,26 @@ impl Program {
                 .join(" "),
             word: Some(first),
             shown: args.join(" "),
+            words,
+            sandbox: Sandbox::off(),
         })
+    }
+
+    /// The program run in a sandbox with `settings`, showing it its own
+    /// files but not the folders in `hidden` (the answer key). The error:
+    /// `--sandbox require` where this machine cannot.
+    pub fn sandboxed(
+        mut self,
+        settings: SandboxSettings,
+        hidden: &[PathBuf],
+    ) -> Result<Program, SandboxError> {
+        self.sandbox = Sandbox::new(settings, &self.words, hidden)?;
+        Ok(self)
+    }
+
+    /// Where it runs.
+    pub fn sandbox(&self) -> &Sandbox {
+        &self.sandbox
     }
 
     /// The text `sh -c` runs.
@@ -102,15 +130,18 @@ impl Program {
 
     /// [`Program::check`] from the folder `cwd`.
     fn check_in(&self, cwd: &Path) -> Result<(), ProgramError> {
+        let words: Vec<&str> = self.words.iter().map(String::as_str).collect();
         let problem = match &self.word {
-            Some(word) => program_problem(word).map(|p| (word.as_str(), p)),
-            None => command_problem(&self.command).or_else(|| {
-                relative_word(&self.command, cwd).map(|w| {
+            Some(word) => program_problem(word)
+                .map(|p| (word.as_str(), p))
+                .or_else(|| own_files_problem(&words, cwd)),
+            None => relative_word(&self.command, cwd)
+                .map(|w| {
                     let why = "names a file of the current folder, but the command runs in \
                                each case's own temporary folder: give its full path";
                     (w, why)
                 })
-            }),
+                .or_else(|| command_problem(&self.command)),
         };
         match problem {
             None => Ok(()),
@@ -199,6 +230,8 @@ pub struct CaseRun {
     pub stderr: Captured,
     /// The last lines of standard error, in one line.
     pub stderr_tail: String,
+    /// The sandbox's limit the run went past, if it did.
+    pub limit: Option<LimitHit>,
 }
 
 /// Runs `program` on `input` in a new temporary folder (removed after).
@@ -208,7 +241,13 @@ pub fn run_case(program: &Program, input: &str, settings: &RunSettings) -> io::R
     let dir = tempfile::Builder::new()
         .prefix("stakeraid-grade-")
         .tempdir()?;
-    let run = run_limited(program.command(), dir.path(), input, &settings.limits())?;
+    let run = run_sandboxed(
+        program.command(),
+        dir.path(),
+        input,
+        &settings.limits(),
+        &program.sandbox,
+    )?;
     let mut files: Vec<String> = std::fs::read_dir(dir.path())?
         .filter_map(|e| e.ok())
         .map(|e| e.file_name().to_string_lossy().into_owned())
@@ -225,6 +264,7 @@ pub fn run_case(program: &Program, input: &str, settings: &RunSettings) -> io::R
         stdout: run.stdout,
         stderr: run.stderr,
         stderr_tail: run.stderr_tail,
+        limit: run.limit,
     })
 }
 

@@ -18,6 +18,7 @@ mod play;
 mod properties;
 mod referee;
 mod rules;
+mod sandbox;
 mod serve;
 mod setup;
 mod signature;

@@ -111,7 +111,18 @@ fn a_hang_is_killed_with_its_children_and_forfeits() {
     forfeits(
         &hang,
         "hang",
-        &["--time", "5", "--wall-factor", "0", "--grace", "0.3"],
+        // The pids are written outside the side's folder, and are this
+        // machine's only without the sandbox.
+        &[
+            "--time",
+            "5",
+            "--wall-factor",
+            "0",
+            "--grace",
+            "0.3",
+            "--sandbox",
+            "off",
+        ],
     );
     assert!(start.elapsed() < Duration::from_secs(10));
     let pids = fs::read_to_string(pids).unwrap();
@@ -254,7 +265,20 @@ fn a_correct_program_plays_whole_games_and_keeps_notes() {
     let report = referee(
         dir.path(),
         &[
-            &side, "greedy", "--boards", "2", "--size", "2..4", "--fill", "0.3", "--time", "5",
+            &side,
+            "greedy",
+            "--boards",
+            "2",
+            "--size",
+            "2..4",
+            "--fill",
+            "0.3",
+            "--time",
+            "5",
+            // The notes are kept outside the side's folder: only without
+            // the sandbox.
+            "--sandbox",
+            "off",
         ],
     );
     assert_eq!(report["games"], 4);

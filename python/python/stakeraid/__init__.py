@@ -48,6 +48,9 @@ def grade(
     shrink_runs: int = 60,
     expected: str = "engine",
     shrink_time: float = 60.0,
+    sandbox: str = "auto",
+    memory_mb: int = 1024,
+    processes: int = 512,
 ) -> "dict[str, _Any]":
     """Grades a homework program the course's way, as ``stakeraid grade``:
     ``command`` is a shell command (a string) or a program and its arguments
@@ -57,12 +60,16 @@ def grade(
     program that cannot run, or a bad setting, is a ``ValueError``. Where a
     ``cases_from`` folder's ``output.txt`` is not the textbook answer, the
     case is graded by the textbook answer (``expected="engine"``) or by the
-    folder's file (``"folder"``); either way its ``dispute`` says so."""
+    folder's file (``"folder"``); either way its ``dispute`` says so.
+    On Linux the program runs in a sandbox (``sandbox``: ``"auto"``,
+    ``"require"`` or ``"off"``), held to ``memory_mb`` and ``processes``;
+    the report's ``sandbox`` says what was enforced."""
     return _json.loads(
         grade_json(
             command,
             (seed, cases, cases_from, expected),
             (time_limit, jobs, shrink_runs, shrink_time),
+            (sandbox, memory_mb, processes),
         )
     )
 
@@ -89,11 +96,23 @@ def shrink(
     time_limit: float = 10.0,
     max_runs: int = 60,
     max_seconds: float = 60.0,
+    sandbox: str = "auto",
+    memory_mb: int = 1024,
+    processes: int = 512,
 ) -> "dict[str, _Any]":
-    """Runs the program on ``input_text``; if it fails, searches for a
-    smaller input failing the same way. Returns ``{"failure", "verdict",
-    "shrunk"}`` (``shrunk`` is None for a pass)."""
-    return _json.loads(shrink_json(command, input_text, time_limit, max_runs, max_seconds))
+    """Runs the program on ``input_text`` (in a sandbox, as ``grade``);
+    if it fails, searches for a smaller input failing the same way. Returns
+    ``{"failure", "verdict", "shrunk"}`` (``shrunk`` is None for a pass)."""
+    return _json.loads(
+        shrink_json(
+            command,
+            input_text,
+            time_limit,
+            max_runs,
+            max_seconds,
+            (sandbox, memory_mb, processes),
+        )
+    )
 
 
 __all__ = [

@@ -281,10 +281,12 @@ def grade_json(
     command: str | Sequence[str],
     selection: tuple[int, int | None, str | None, str],
     limits: tuple[float, int, int, float],
+    sandbox: tuple[str, int, int],
 ) -> str:
     """The JSON report of ``stakeraid grade --json`` (see ``stakeraid.grade``):
     ``selection`` is ``(seed, cases, cases_from, expected)``, ``limits``
-    ``(time_limit, jobs, shrink_runs, shrink_time)``."""
+    ``(time_limit, jobs, shrink_runs, shrink_time)``, ``sandbox``
+    ``(mode, memory_mb, processes)``."""
 
 def grade_cases_json(seed: int = 1, count: int = 50, time_limit: float = 10.0) -> str:
     """The generated cases as a JSON list (see ``stakeraid.grade_cases``)."""
@@ -298,5 +300,6 @@ def shrink_json(
     time_limit: float = 10.0,
     max_runs: int = 60,
     max_seconds: float = 60.0,
+    sandbox: tuple[str, int, int] = ("auto", 1024, 512),
 ) -> str:
     """A run's verdict and smallest failing input as JSON (see ``stakeraid.shrink``)."""

@@ -7,6 +7,7 @@ use std::time::Duration;
 
 use crate::game::{check_move, Move, MoveKind};
 use crate::play::referee::{Exit, MAX_OUTPUT};
+use crate::sandbox::LimitHit;
 use crate::text::parse_answer;
 
 use super::super::cases::Case;
@@ -24,11 +25,17 @@ use super::{CellDiff, Verdict};
 const NEAR_LIMIT: f64 = 0.75;
 
 /// The verdict on `run` of `case` under a CPU-time limit of `time_limit`,
-/// checked in this order: past the time limit; `output.txt` there (see
-/// [`judge_output`]); a file under another name; a crash; no output.
+/// checked in this order: past a sandbox limit; past the time limit;
+/// `output.txt` there (see [`judge_output`]); a file under another name; a
+/// crash; no output.
 /// A wrong move whose only explanation is a faulty search is not compared
 /// with the other mode here (see [`super::with_other_mode`]).
 pub fn judge(case: &Case, run: &CaseRun, time_limit: Duration) -> Verdict {
+    match run.limit {
+        Some(LimitHit::Memory { mb }) => return Verdict::MemoryLimit { mb },
+        Some(LimitHit::Processes { max }) => return Verdict::TooManyProcesses { max },
+        None => {}
+    }
     let limit = time_limit.as_secs_f64();
     // The limit's signals, as the program died of them or as a wrapper (a
     // shell script running it) reports its child's death: 128 + signal.
@@ -446,6 +453,7 @@ mod tests {
             stdout: Default::default(),
             stderr: Default::default(),
             stderr_tail: "CPU time limit exceeded".into(),
+            limit: None,
         };
         // Measured a little under the limit, as the kernel's accounting leaves it.
         let xcpu = 128 + libc::SIGXCPU;

@@ -141,6 +141,17 @@ pub enum Verdict {
         /// Wall-clock seconds.
         wall: f64,
     },
+    /// The run went past the sandbox's memory limit.
+    MemoryLimit {
+        /// The limit, in MiB.
+        mb: u64,
+    },
+    /// The run tried to have more processes and threads at once than the
+    /// sandbox allows.
+    TooManyProcesses {
+        /// The limit.
+        max: u32,
+    },
     /// No `output.txt`, and the program failed (a non-zero exit code or a
     /// signal).
     Crash {
@@ -176,6 +187,10 @@ pub enum Failure {
     WrongMove,
     /// Past the time limit.
     Timeout,
+    /// Past the memory limit.
+    MemoryLimit,
+    /// Past the limit on processes.
+    TooManyProcesses,
     /// A crash.
     Crash,
 }
@@ -194,6 +209,8 @@ impl Failure {
             Failure::Disputed => "the exact answer, not the folder's",
             Failure::WrongMove => "wrong move",
             Failure::Timeout => "timeout",
+            Failure::MemoryLimit => "memory limit",
+            Failure::TooManyProcesses => "too many processes",
             Failure::Crash => "crash",
         }
     }
@@ -229,6 +246,8 @@ impl Verdict {
             Verdict::Disputed { .. } => Failure::Disputed,
             Verdict::WrongMove { .. } => Failure::WrongMove,
             Verdict::Timeout { .. } => Failure::Timeout,
+            Verdict::MemoryLimit { .. } => Failure::MemoryLimit,
+            Verdict::TooManyProcesses { .. } => Failure::TooManyProcesses,
             Verdict::Crash { .. } => Failure::Crash,
         })
     }
@@ -366,6 +385,13 @@ impl fmt::Display for Verdict {
             Verdict::Timeout { cpu, wall } => write!(
                 f,
                 "timeout: stopped after {cpu:.2} s of CPU, {wall:.2} s of wall time"
+            ),
+            Verdict::MemoryLimit { mb } => {
+                write!(f, "memory limit: the run went past {mb} MiB")
+            }
+            Verdict::TooManyProcesses { max } => write!(
+                f,
+                "too many processes: the run went past {max} processes and threads at once"
             ),
             Verdict::Crash { exit, stderr } => {
                 match exit {

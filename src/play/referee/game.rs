@@ -10,6 +10,7 @@ use crate::play::agent::Seat;
 use crate::play::mover::Mover;
 use crate::play::record::GameRecord;
 use crate::play::table::play_out;
+use crate::sandbox::SandboxSettings;
 use crate::{Board, Player};
 
 use super::clock::WallGuard;
@@ -25,6 +26,8 @@ pub struct GameSettings {
     pub guard: WallGuard,
     /// Threads per built-in engine move.
     pub threads: usize,
+    /// The sandbox each program's moves run in.
+    pub sandbox: SandboxSettings,
 }
 
 /// A side seated for a game.
@@ -37,9 +40,12 @@ impl<'a> Seated<'a> {
     fn new(side: &'a Side, p: Player, settings: &GameSettings, seed: u64) -> io::Result<Self> {
         Ok(match side {
             Side::Agent(agent) => Seated::Agent(Seat::new(agent, seed, settings.threads)),
-            Side::Command(command) => {
-                Seated::Program(ProgramMover::new(command, p, settings.guard)?)
-            }
+            Side::Command(command) => Seated::Program(ProgramMover::new(
+                command,
+                p,
+                settings.guard,
+                settings.sandbox,
+            )?),
         })
     }
 
@@ -117,6 +123,7 @@ mod tests {
             time: 10.0,
             guard: WallGuard::default(),
             threads: 1,
+            sandbox: SandboxSettings::default(),
         };
         let mut lines = 0;
         let g = play_game(&board, [&sides[0], &sides[1]], &settings, 1, &mut |_| {
@@ -143,6 +150,7 @@ mod tests {
             time: 0.0,
             guard: WallGuard::default(),
             threads: 1,
+            sandbox: SandboxSettings::default(),
         };
         let g = play_game(&board, [&sides[0], &sides[1]], &settings, 1, &mut |_| {}).unwrap();
         let f = g.forfeit.clone().unwrap();

@@ -45,12 +45,12 @@ pub use game::{play_game, GameSettings};
 pub use input::{competition_input, time_text};
 pub use judge::{check_answer, judge, program_move, ProgramMove};
 pub use process::{
-    kill_running, run_limited, run_program, Captured, Exit, ProgramRun, RunLimits, CAPTURE_BYTES,
-    MAX_OUTPUT,
+    kill_running, run_limited, run_program, run_sandboxed, Captured, Exit, ProgramRun, RunLimits,
+    CAPTURE_BYTES, MAX_OUTPUT,
 };
 pub use program::ProgramMover;
 pub use report::{BoardPair, PairGame, RefereeReport, SideSummary, Spread};
 pub use settings::{RefereeError, RefereeSettings};
-pub(crate) use side::{command_problem, program_problem};
+pub(crate) use side::{command_problem, own_files_problem, program_problem};
 pub use side::{ProgramError, Side, SideError};
 pub use tournament::run_referee;

@@ -15,12 +15,19 @@
 //! [`RunLimits`] bound a run further, as a grader needs: a CPU-time limit
 //! and a largest file size on every process of the tree (`setrlimit` in
 //! the child before it starts the command), and standard output kept.
+//!
+//! [`run_sandboxed`] runs the command in a [`Sandbox`] instead: the shell
+//! is then the only child of a PID namespace's init, which this process
+//! started as its own process group; killing that group kills the whole
+//! namespace, and the shell's exit ends it too, so that nothing the
+//! program started, daemons included, outlives the run.
 //! Standard output and error are read through pipes as they come, keeping
 //! only their start and end ([`Captured`]), so a program that floods them
 //! costs memory and disk nothing beyond that.
 
 use std::fs::{self, File};
 use std::io::{self, Read};
+use std::os::fd::OwnedFd;
 use std::os::unix::process::CommandExt;
 use std::path::Path;
 use std::process::{Command, Stdio};
@@ -29,6 +36,8 @@ use std::sync::{mpsc, Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use serde::Serialize;
+
+use crate::sandbox::{LimitHit, Sandbox};
 
 /// Largest `output.txt` read: a 26 x 26 answer is under 1 KB, so anything
 /// near this is not an answer, and reading it all would only cost memory.
@@ -196,6 +205,8 @@ pub struct ProgramRun {
     pub stdout: Captured,
     /// Standard error.
     pub stderr: Captured,
+    /// The sandbox's limit the run went past, if it did.
+    pub limit: Option<LimitHit>,
 }
 
 /// Runs `sh -c command` in `dir` with `input` as `dir/input.txt`, and waits
@@ -228,6 +239,103 @@ pub fn run_limited(
     input: &str,
     limits: &RunLimits,
 ) -> io::Result<ProgramRun> {
+    run(command, dir, input, limits, None)
+}
+
+/// [`run_limited`] in `sandbox` (see the module docs). The error is also
+/// the sandbox's own trouble: a box that could not be built.
+pub fn run_sandboxed(
+    command: &str,
+    dir: &Path,
+    input: &str,
+    limits: &RunLimits,
+    sandbox: &Sandbox,
+) -> io::Result<ProgramRun> {
+    run(command, dir, input, limits, Some(sandbox))
+}
+
+/// A program started, by `sh` directly or through a sandbox's init.
+struct Started {
+    pid: libc::pid_t,
+    stdout: Option<File>,
+    stderr: Option<File>,
+    #[cfg(target_os = "linux")]
+    boxed: Option<crate::sandbox::Spawned>,
+}
+
+impl Started {
+    /// `sh -c command` as this process's child in its own process group,
+    /// with `rlimits` set on it.
+    fn plain(
+        command: &str,
+        dir: &Path,
+        keep_stdout: bool,
+        rlimits: Rlimits,
+    ) -> io::Result<Started> {
+        let stdout = if keep_stdout {
+            Stdio::piped()
+        } else {
+            Stdio::null()
+        };
+        let mut sh = Command::new("sh");
+        sh.arg("-c")
+            .arg(command)
+            .current_dir(dir)
+            .stdin(Stdio::null())
+            .stdout(stdout)
+            .stderr(Stdio::piped())
+            .process_group(0);
+        // SAFETY: the closure only calls setrlimit, which is async-signal-safe,
+        // on values copied in before the fork.
+        unsafe {
+            sh.pre_exec(move || set_rlimits(rlimits));
+        }
+        let mut child = sh.spawn()?;
+        // The std handle is not used to wait: `wait4` reaps the child and
+        // `Child` neither kills nor waits when dropped.
+        Ok(Started {
+            pid: child.id() as libc::pid_t,
+            stdout: child.stdout.take().map(|s| File::from(OwnedFd::from(s))),
+            stderr: child.stderr.take().map(|s| File::from(OwnedFd::from(s))),
+            #[cfg(target_os = "linux")]
+            boxed: None,
+        })
+    }
+
+    /// How the run ended, from the wait status of the process started (or
+    /// what the sandbox's init reported) and whether it was killed at the
+    /// wall clock; the error: the sandbox could not be built.
+    fn exit(&mut self, status: libc::c_int, killed: bool) -> io::Result<Exit> {
+        #[cfg(target_os = "linux")]
+        let status = match self.boxed.as_mut().map(|b| b.outcome()) {
+            None => status,
+            Some(crate::sandbox::Outcome::Exited(s)) => s,
+            Some(crate::sandbox::Outcome::Setup(e)) => return Err(e.into()),
+            Some(crate::sandbox::Outcome::Killed) => {
+                return Ok(if killed {
+                    Exit::Killed
+                } else {
+                    Exit::Signal(libc::SIGKILL)
+                })
+            }
+        };
+        Ok(if killed {
+            Exit::Killed
+        } else if libc::WIFSIGNALED(status) {
+            Exit::Signal(libc::WTERMSIG(status))
+        } else {
+            Exit::Code(libc::WEXITSTATUS(status))
+        })
+    }
+}
+
+fn run(
+    command: &str,
+    dir: &Path,
+    input: &str,
+    limits: &RunLimits,
+    sandbox: Option<&Sandbox>,
+) -> io::Result<ProgramRun> {
     adopt_orphans();
     fs::write(dir.join("input.txt"), input)?;
     let output_path = dir.join("output.txt");
@@ -236,34 +344,17 @@ pub fn run_limited(
         Ok(_) => fs::remove_file(&output_path)?,
         Err(_) => {}
     }
-    let (cpu_limit, file_limit) = (limits.cpu.map(cpu_rlimit), limits.file_bytes);
-    let stdout = if limits.keep_stdout {
-        Stdio::piped()
-    } else {
-        Stdio::null()
+    let rlimits = Rlimits {
+        cpu: limits.cpu.map(cpu_rlimit),
+        file: limits.file_bytes,
+        data: sandbox.and_then(Sandbox::plain_memory_limit),
     };
     let start = Instant::now();
-    let mut sh = Command::new("sh");
-    sh.arg("-c")
-        .arg(command)
-        .current_dir(dir)
-        .stdin(Stdio::null())
-        .stdout(stdout)
-        .stderr(Stdio::piped())
-        .process_group(0);
-    // SAFETY: the closure only calls setrlimit, which is async-signal-safe,
-    // on values copied in before the fork.
-    unsafe {
-        sh.pre_exec(move || set_rlimits(cpu_limit, file_limit));
-    }
-    let mut child = sh.spawn()?;
-    let pid = child.id() as libc::pid_t;
+    let mut started = start_run(command, dir, limits.keep_stdout, rlimits, sandbox)?;
+    let pid = started.pid;
     let listed = Listed::new(pid);
-    let out_stream = child.stdout.take().map(read_stream);
-    let err_stream = child.stderr.take().map(read_stream);
-    // The std handle is not used to wait: `wait4` reaps the child and
-    // `Child` neither kills nor waits when dropped.
-    drop(child);
+    let out_stream = started.stdout.take().map(read_stream);
+    let err_stream = started.stderr.take().map(read_stream);
 
     // A blocking wait on a thread, left unreaped (WNOWAIT) so the pid,
     // and with it the process group id, cannot be reused before the
@@ -278,6 +369,17 @@ pub fn run_limited(
         Err(mpsc::RecvTimeoutError::Timeout)
     );
     let wall = start.elapsed().as_secs_f64();
+    #[cfg(target_os = "linux")]
+    if killed && started.boxed.is_some() {
+        // The sandbox's init kills and reaps its namespace, counting the
+        // CPU time of every process in it; killed itself, it would not.
+        // SAFETY: a signal to the process this function started and has
+        // not reaped yet.
+        unsafe {
+            libc::kill(pid, crate::sandbox::STOP);
+        }
+        let _ = rx.recv_timeout(REAP_DEADLINE);
+    }
     // SAFETY: plain system calls on the group and process this function
     // started and has not reaped yet.
     unsafe {
@@ -292,26 +394,57 @@ pub fn run_limited(
     let (status, mut cpu) = reap(pid)?;
     let _ = waiter.join();
     cpu += reap_group(pid);
+    let exit = started.exit(status, killed)?;
 
-    let exit = if killed {
-        Exit::Killed
-    } else if libc::WIFSIGNALED(status) {
-        Exit::Signal(libc::WTERMSIG(status))
-    } else {
-        Exit::Code(libc::WEXITSTATUS(status))
-    };
     let streams_deadline = Instant::now() + STREAM_DEADLINE;
     let stdout = out_stream.map_or_else(Captured::default, |s| s.finish(streams_deadline));
     let stderr = err_stream.map_or_else(Captured::default, |s| s.finish(streams_deadline));
+    let stderr_tail = stderr_tail(&stderr);
+    #[cfg(target_os = "linux")]
+    let counted = started.boxed.as_ref().and_then(|b| b.hit());
+    #[cfg(not(target_os = "linux"))]
+    let counted = None;
+    let limit = counted.or_else(|| {
+        let failed = !killed && exit != Exit::Code(0);
+        sandbox.and_then(|s| s.guessed_hit(failed, &stderr.text()))
+    });
     Ok(ProgramRun {
         cpu,
         wall,
         exit,
         output: read_output(&output_path),
-        stderr_tail: stderr_tail(&stderr),
+        stderr_tail,
         stdout,
         stderr,
+        limit,
     })
+}
+
+/// Starts the run: in the sandbox's namespaces where it has them, else as
+/// a plain child.
+fn start_run(
+    command: &str,
+    dir: &Path,
+    keep_stdout: bool,
+    rlimits: Rlimits,
+    sandbox: Option<&Sandbox>,
+) -> io::Result<Started> {
+    #[cfg(target_os = "linux")]
+    if let Some(ready) = sandbox.and_then(Sandbox::boxed) {
+        let limits = crate::sandbox::Rlimits {
+            cpu: rlimits.cpu,
+            file: rlimits.file,
+        };
+        let mut spawned = crate::sandbox::spawn(ready, command, dir, keep_stdout, &limits)?;
+        return Ok(Started {
+            pid: spawned.pid,
+            stdout: spawned.stdout.take(),
+            stderr: spawned.stderr.take(),
+            boxed: Some(spawned),
+        });
+    }
+    let _ = sandbox;
+    Started::plain(command, dir, keep_stdout, rlimits)
 }
 
 /// A stream being read on a thread of its own into a [`Captured`].
@@ -362,9 +495,19 @@ fn cpu_rlimit(cpu: Duration) -> u64 {
     cpu.as_secs_f64().ceil().max(1.0) as u64
 }
 
-/// Sets the CPU-time limit in seconds (SIGXCPU there, SIGKILL a second
-/// later) and the largest file size in bytes, those given.
-fn set_rlimits(cpu: Option<u64>, file: Option<u64>) -> io::Result<()> {
+/// The resource limits of a plain run.
+#[derive(Clone, Copy, Debug)]
+struct Rlimits {
+    /// CPU seconds (SIGXCPU there, SIGKILL a second later).
+    cpu: Option<u64>,
+    /// The largest file, bytes.
+    file: Option<u64>,
+    /// The sandbox's memory limit where it has no namespaces, bytes.
+    data: Option<u64>,
+}
+
+/// Sets the limits given.
+fn set_rlimits(limits: Rlimits) -> io::Result<()> {
     let limit = |soft: u64, hard: u64| libc::rlimit {
         rlim_cur: soft as libc::rlim_t,
         rlim_max: hard as libc::rlim_t,
@@ -372,8 +515,15 @@ fn set_rlimits(cpu: Option<u64>, file: Option<u64>) -> io::Result<()> {
     // SAFETY: setrlimit reads the struct passed and is async-signal-safe.
     let results = unsafe {
         [
-            cpu.map(|s| libc::setrlimit(libc::RLIMIT_CPU, &limit(s, s + 1))),
-            file.map(|b| libc::setrlimit(libc::RLIMIT_FSIZE, &limit(b, b))),
+            limits
+                .cpu
+                .map(|s| libc::setrlimit(libc::RLIMIT_CPU, &limit(s, s + 1))),
+            limits
+                .file
+                .map(|b| libc::setrlimit(libc::RLIMIT_FSIZE, &limit(b, b))),
+            limits
+                .data
+                .map(|b| libc::setrlimit(libc::RLIMIT_DATA, &limit(b, b))),
         ]
     };
     if results.iter().any(|r| r.is_some_and(|r| r != 0)) {

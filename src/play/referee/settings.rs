@@ -75,6 +75,7 @@ pub(super) mod tests {
                 time: 10.0,
                 guard: WallGuard::default(),
                 threads: 1,
+                sandbox: crate::sandbox::SandboxSettings::default(),
             },
         }
     }

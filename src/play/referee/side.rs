@@ -96,7 +96,118 @@ pub(crate) fn command_problem(command: &str) -> Option<(&str, &'static str)> {
     if program.contains(|c: char| "'\"\\$`;&|<>(){}*?[]=~#".contains(c)) {
         return None;
     }
-    program_problem(program).map(|problem| (program, problem))
+    if let Some(problem) = program_problem(program) {
+        return Some((program, problem));
+    }
+    let words: Vec<&str> = command.split_whitespace().collect();
+    if words
+        .iter()
+        .any(|w| w.contains(|c: char| "'\"\\$`;&|<>(){}*?[]=~#".contains(c)))
+    {
+        return None;
+    }
+    // The command runs in a temporary folder: a relative path names
+    // nothing there.
+    own_files_problem(&words, Path::new("/nonexistent"))
+}
+
+/// Interpreters that run a script named by their first word that is not
+/// an option.
+const INTERPRETERS: [&str; 13] = [
+    "python", "python2", "python3", "pypy", "pypy3", "node", "ruby", "perl", "bash", "sh", "dash",
+    "php", "Rscript",
+];
+
+/// Options of those interpreters after which no script is named (the
+/// program is given in the command line or is a module).
+const NO_SCRIPT: [&str; 6] = ["-c", "-m", "-e", "-E", "--eval", "-"];
+
+/// Options of those interpreters that take the next word as their value.
+const VALUED: [&str; 4] = ["-W", "-X", "-Q", "-I"];
+
+/// What keeps a program's own files from being found, when the words
+/// (the program, then its arguments, paths made absolute where they exist
+/// from `cwd`) run a script (`python3 typo.py`) or a Java class (`java
+/// Missing`) that is not there: the missing word and the problem.
+pub(crate) fn own_files_problem<'a>(
+    words: &[&'a str],
+    cwd: &Path,
+) -> Option<(&'a str, &'static str)> {
+    let (program, args) = words.split_first()?;
+    let name = Path::new(program).file_name()?.to_str()?;
+    let exists = |w: &str| cwd.join(w).exists();
+    if name == "java" {
+        return java_problem(args, cwd);
+    }
+    let versioned = name
+        .strip_prefix("python")
+        .is_some_and(|v| !v.is_empty() && v.chars().all(|c| c.is_ascii_digit() || c == '.'));
+    if !versioned && !INTERPRETERS.contains(&name) {
+        return None;
+    }
+    let mut args = args.iter();
+    while let Some(&arg) = args.next() {
+        if NO_SCRIPT.contains(&arg) {
+            return None;
+        }
+        if VALUED.contains(&arg) {
+            args.next();
+        } else if !arg.starts_with('-') {
+            return (!exists(arg)).then_some((arg, "does not exist"));
+        }
+    }
+    None
+}
+
+/// [`own_files_problem`] for `java ARGS`: a `-jar` file or a source file
+/// that does not exist, or a class whose `.class` file is in no folder of
+/// the class path (`-cp`, else `CLASSPATH`, else the case's own folder,
+/// where it never is).
+fn java_problem<'a>(args: &[&'a str], cwd: &Path) -> Option<(&'a str, &'static str)> {
+    let mut class_path: Option<String> = None;
+    let mut args = args.iter();
+    while let Some(&arg) = args.next() {
+        match arg {
+            "-cp" | "-classpath" | "--class-path" => {
+                class_path = args.next().map(|s| s.to_string())
+            }
+            "-jar" => {
+                let jar = args.next()?;
+                return (!cwd.join(jar).exists()).then_some((jar, "does not exist"));
+            }
+            "-m" | "--module" | "--module-path" | "-p" => return None,
+            _ if arg.starts_with('-') => {}
+            _ if arg.ends_with(".java") => {
+                return (!cwd.join(arg).exists()).then_some((arg, "does not exist"));
+            }
+            class => {
+                let given = class_path.is_some();
+                let path = class_path
+                    .or_else(|| std::env::var("CLASSPATH").ok())
+                    .unwrap_or_else(|| ".".into());
+                let file = format!("{}.class", class.replace('.', "/"));
+                let found = path.split(':').any(|entry| {
+                    let entry = Path::new(entry);
+                    // A jar, or a wildcard of jars, is not looked into.
+                    entry.extension().is_some_and(|e| e == "jar")
+                        || entry.ends_with("*")
+                        || (entry.is_absolute() && entry.join(&file).exists())
+                });
+                return match (found, given) {
+                    (true, _) => None,
+                    (false, true) => {
+                        Some((class, "is a class found in no folder of the class path"))
+                    }
+                    (false, false) => Some((
+                        class,
+                        "is looked for in each case's own folder, java's default class path: \
+                         give -cp with the folder of its .class file",
+                    )),
+                };
+            }
+        }
+    }
+    None
 }
 
 /// What keeps `program` (a path, or a name `sh` looks up) from running in a
@@ -166,12 +277,44 @@ mod tests {
         assert_eq!(problem("greedy"), None);
         assert_eq!(problem("cmd:sh -c true"), None);
         assert_eq!(problem("cmd:cd /tmp && ls"), None);
-        assert_eq!(problem("cmd:/bin/sh x.sh"), None);
+        // Run in the side's temporary folder, where no x.sh can be.
+        assert_eq!(problem("cmd:/bin/sh x.sh"), Some("does not exist"));
+        assert_eq!(problem("cmd:/bin/sh /bin/true"), None);
         assert_eq!(problem("cmd:\"$HOME/prog\""), None, "left to the games");
         assert_eq!(problem("cmd:/nonexistent/prog"), Some("does not exist"));
         assert_eq!(problem("cmd:/ --x"), Some("is a folder, not a program"));
         assert_eq!(problem("cmd:/etc/passwd"), Some("is not executable"));
         assert!(problem("cmd:./prog").unwrap().contains("relative"));
         assert!(problem("cmd:no-such-program-anywhere").is_some());
+        assert_eq!(problem("cmd:python3 /no/typo.py"), Some("does not exist"));
+        assert_eq!(problem("cmd:python3 -c pass"), None);
+        assert_eq!(problem("cmd:sh -c true"), None);
+    }
+
+    #[test]
+    fn a_missing_script_or_class_is_found() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("hw.py"), "").unwrap();
+        std::fs::write(dir.path().join("Main.class"), "").unwrap();
+        let cp = dir.path().display().to_string();
+        let problem =
+            |words: &[&str]| own_files_problem(words, dir.path()).map(|(w, _)| w.to_owned());
+        assert_eq!(
+            problem(&["python3", "-u", "typo.py"]),
+            Some("typo.py".into())
+        );
+        assert_eq!(problem(&["/usr/bin/python3.11", "hw.py"]), None);
+        assert_eq!(problem(&["python3", "-m", "typo"]), None);
+        assert_eq!(problem(&["java", "Missing"]), Some("Missing".into()));
+        assert_eq!(problem(&["java", "-cp", &cp, "Main"]), None);
+        assert_eq!(
+            problem(&["java", "-cp", &cp, "Missing"]),
+            Some("Missing".into())
+        );
+        assert_eq!(
+            problem(&["java", "-jar", "none.jar"]),
+            Some("none.jar".into())
+        );
+        assert_eq!(problem(&["./a.out"]), None, "checked as the program itself");
     }
 }

@@ -1,0 +1,546 @@
+//! The sandbox of `stakeraid grade` and `stakeraid referee`: each way out
+//! a homework might try (`tests/sandbox-fixtures/`), graded by default,
+//! with the verdict it gets and the proof that nothing got out; and honest
+//! programs in every language the machine has, graded as before.
+//!
+//! Where this machine cannot box a program at all (the report's
+//! `sandbox.missing` says what), the escape tests say so and pass: what
+//! they would test is not there.
+
+use std::net::TcpListener;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::sync::OnceLock;
+use std::time::{Duration, Instant};
+
+use serde_json::Value;
+
+use crate::util::{case_folders, normalized};
+
+/// The Python 3 interpreter itself (not a version manager's shim).
+fn python() -> &'static str {
+    static PYTHON: OnceLock<String> = OnceLock::new();
+    PYTHON.get_or_init(|| {
+        let out = Command::new("python3")
+            .args(["-c", "import sys; print(sys.executable)"])
+            .output()
+            .expect("python3 is needed to run the sandbox fixtures");
+        String::from_utf8(out.stdout).unwrap().trim().to_owned()
+    })
+}
+
+fn fixture(name: &str) -> String {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/sandbox-fixtures")
+        .join(name)
+        .display()
+        .to_string()
+}
+
+/// A grade's outcome: exit code, JSON report, standard error.
+struct Graded {
+    code: i32,
+    report: Value,
+    stderr: String,
+}
+
+impl Graded {
+    /// Each case's failure (`null` for a pass).
+    fn failures(&self) -> Vec<Value> {
+        self.cases().iter().map(|c| c["failure"].clone()).collect()
+    }
+
+    /// What every case wrote to its standard output and error.
+    fn said(&self) -> String {
+        self.cases()
+            .iter()
+            .map(|c| {
+                format!(
+                    "{}{}",
+                    c["stdout"].as_str().unwrap(),
+                    c["stderr"].as_str().unwrap()
+                )
+            })
+            .collect()
+    }
+
+    fn cases(&self) -> &Vec<Value> {
+        self.report["cases"].as_array().unwrap()
+    }
+
+    /// True (after saying why) when this machine cannot box programs.
+    fn unboxed(&self) -> bool {
+        let missing = self.report["sandbox"]["missing"].as_array().unwrap();
+        if missing.is_empty() {
+            return false;
+        }
+        eprintln!("skipping: this machine cannot sandbox: {missing:?}");
+        true
+    }
+}
+
+/// `stakeraid grade --json - --shrink-runs 0 ARGS -- PROGRAM` in `dir`,
+/// with `home` as `HOME`.
+fn grade(dir: &Path, home: &Path, args: &[&str], program: &[&str]) -> Graded {
+    let out = Command::new(env!("CARGO_BIN_EXE_stakeraid"))
+        .args(["grade", "--json", "-", "--shrink-runs", "0"])
+        .args(args)
+        .arg("--")
+        .args(program)
+        .current_dir(dir)
+        .env("HOME", home)
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    let code = out.status.code().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+    let report = serde_json::from_slice(&out.stdout)
+        .unwrap_or_else(|e| panic!("exit {code}: {e}: {stderr}"));
+    Graded {
+        code,
+        report,
+        stderr,
+    }
+}
+
+/// A fixture graded by default on two cases, its arguments after it.
+fn escape(name: &str, home: &Path, args: &[&str], program_args: &[&str]) -> Graded {
+    let dir = tempfile::tempdir().unwrap();
+    let path = fixture(name);
+    let mut program = vec![python(), "-B", &path];
+    program.extend_from_slice(program_args);
+    let mut all = if args.contains(&"--cases") {
+        vec![]
+    } else {
+        vec!["--cases", "2"]
+    };
+    all.extend_from_slice(args);
+    let g = grade(dir.path(), home, &all, &program);
+    assert!(g.code == 0 || g.code == 1, "exit {}: {}", g.code, g.stderr);
+    g
+}
+
+/// The command lines of this machine's processes that hold `marker`.
+fn processes_with(marker: &str) -> Vec<String> {
+    let mut found = Vec::new();
+    for entry in std::fs::read_dir("/proc").unwrap().flatten() {
+        let path = entry.path();
+        let Ok(cmdline) = std::fs::read(path.join("cmdline")) else {
+            continue;
+        };
+        let zombie = std::fs::read_to_string(path.join("stat")).is_ok_and(|s| {
+            s.rsplit(')')
+                .next()
+                .is_some_and(|s| s.trim_start().starts_with('Z'))
+        });
+        let text = String::from_utf8_lossy(&cmdline).replace('\0', " ");
+        if text.contains(marker) && !zombie {
+            found.push(text);
+        }
+    }
+    found
+}
+
+/// Waits up to five seconds for no process to hold `marker`, then
+/// fails if one still does.
+fn assert_none_left(marker: &str) {
+    let start = Instant::now();
+    while !processes_with(marker).is_empty() && start.elapsed() < Duration::from_secs(5) {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let left = processes_with(marker);
+    assert!(left.is_empty(), "left behind: {left:?}");
+}
+
+#[test]
+fn writing_outside_the_case_folder_is_refused() {
+    let home = tempfile::tempdir().unwrap();
+    let outside = tempfile::tempdir().unwrap();
+    let targets = [
+        outside.path().join("escaped.txt"),
+        home.path().join("escaped.txt"),
+    ];
+    let names: Vec<String> = targets.iter().map(|t| t.display().to_string()).collect();
+    let args: Vec<&str> = names.iter().map(String::as_str).collect();
+    let g = escape("write_outside.py", home.path(), &[], &args);
+    if g.unboxed() {
+        return;
+    }
+    assert!(g.said().contains("refused"), "{}", g.said());
+    assert!(!g.said().contains("WROTE"), "{}", g.said());
+    for t in &targets {
+        assert!(!t.exists(), "{} was written", t.display());
+    }
+    // It ended cleanly without an answer: no output, not a crash.
+    assert_eq!(g.failures(), vec![Value::from("no_output"); 2]);
+}
+
+#[test]
+fn the_home_folder_is_not_readable() {
+    let home = tempfile::tempdir().unwrap();
+    let secret = format!("secret-{}", std::process::id());
+    std::fs::write(home.path().join("secret.txt"), &secret).unwrap();
+    let g = escape("read_home.py", home.path(), &[], &[]);
+    if g.unboxed() {
+        return;
+    }
+    assert!(g.said().contains("cannot list"), "{}", g.said());
+    assert!(!g.report.to_string().contains(&secret), "{}", g.said());
+}
+
+/// `count` small golden cases copied into `key`.
+fn answer_key(key: &Path, count: usize) -> bool {
+    let mut folders = case_folders();
+    if folders.is_empty() {
+        return false;
+    }
+    folders.truncate(60);
+    folders.sort_by_key(|f| std::fs::metadata(f.join("input.txt")).unwrap().len());
+    for (i, folder) in folders.iter().take(count).enumerate() {
+        let to = key.join(format!("case{i}"));
+        std::fs::create_dir_all(&to).unwrap();
+        for file in ["input.txt", "output.txt"] {
+            std::fs::copy(folder.join(file), to.join(file)).unwrap();
+        }
+    }
+    true
+}
+
+#[test]
+fn the_answer_key_cannot_be_copied() {
+    let home = tempfile::tempdir().unwrap();
+    let work = tempfile::tempdir().unwrap();
+    let key = work.path().join("key");
+    if !answer_key(&key, 2) {
+        return;
+    }
+    let key_text = key.display().to_string();
+    let cheat = |mode: &str| {
+        let dir = tempfile::tempdir().unwrap();
+        let path = fixture("cheat.py");
+        let args = ["--cases-from", &key_text, "--sandbox", mode];
+        grade(
+            dir.path(),
+            home.path(),
+            &args,
+            &[python(), "-B", &path, &key_text],
+        )
+    };
+    let boxed = cheat("auto");
+    if boxed.unboxed() {
+        return;
+    }
+    assert!(!boxed.said().contains("COPIED"), "{}", boxed.said());
+    assert_eq!(boxed.report["strict"]["points"], 0, "{}", boxed.said());
+    // Unboxed, the same cheat gets full marks but for the key's line ends.
+    let open = cheat("off");
+    assert!(open.said().contains("COPIED"), "{}", open.said());
+    assert_eq!(open.report["lenient"]["points"], 100, "{}", open.said());
+}
+
+#[test]
+fn a_loopback_port_of_the_machine_is_unreachable() {
+    let home = tempfile::tempdir().unwrap();
+    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+    listener.set_nonblocking(true).unwrap();
+    let port = listener.local_addr().unwrap().port().to_string();
+    let g = escape("connect.py", home.path(), &[], &[&port]);
+    if g.unboxed() {
+        return;
+    }
+    assert!(g.said().contains("cannot connect"), "{}", g.said());
+    assert_eq!(
+        listener.accept().map(|_| ()).map_err(|e| e.kind()),
+        Err(std::io::ErrorKind::WouldBlock),
+        "a connection came through"
+    );
+}
+
+#[test]
+fn the_grader_is_not_in_its_proc() {
+    let home = tempfile::tempdir().unwrap();
+    let g = escape("see_grader.py", home.path(), &[], &[]);
+    if g.unboxed() {
+        return;
+    }
+    // The grader's own command line holds its options.
+    assert!(!g.said().contains("--shrink-runs"), "{}", g.said());
+    let open = escape("see_grader.py", home.path(), &["--sandbox", "off"], &[]);
+    assert!(open.said().contains("--shrink-runs"), "{}", open.said());
+}
+
+#[test]
+fn the_machines_tmp_is_not_listed() {
+    let home = tempfile::tempdir().unwrap();
+    let marker = tempfile::Builder::new()
+        .prefix("stakeraid-marker-")
+        .tempfile()
+        .unwrap();
+    let name = marker
+        .path()
+        .file_name()
+        .unwrap()
+        .to_string_lossy()
+        .into_owned();
+    let tmp = std::env::temp_dir().display().to_string();
+    let g = escape("list_tmp.py", home.path(), &[], &[&tmp]);
+    if g.unboxed() {
+        return;
+    }
+    assert!(g.said().contains("LISTED /tmp"), "{}", g.said());
+    assert!(!g.said().contains(&name), "{}", g.said());
+}
+
+#[test]
+fn memory_past_the_limit_is_its_own_verdict() {
+    let home = tempfile::tempdir().unwrap();
+    let g = escape(
+        "memory.py",
+        home.path(),
+        &["--cases", "1", "--memory-mb", "256"],
+        &[],
+    );
+    if g.unboxed() {
+        return;
+    }
+    assert_eq!(
+        g.failures(),
+        vec![Value::from("memory_limit")],
+        "{}",
+        g.said()
+    );
+    assert!(!g.said().contains("ALLOCATED"));
+}
+
+#[test]
+fn processes_past_the_limit_are_their_own_verdict_and_all_end() {
+    let home = tempfile::tempdir().unwrap();
+    let marker = format!("processes-marker-{}", std::process::id());
+    let g = escape(
+        "processes.py",
+        home.path(),
+        &["--cases", "1", "--processes", "40"],
+        &[&marker],
+    );
+    if g.unboxed() {
+        return;
+    }
+    assert_eq!(
+        g.failures(),
+        vec![Value::from("too_many_processes")],
+        "{}",
+        g.said()
+    );
+    assert!(!g.said().contains("STARTED"));
+    assert_none_left(&marker);
+}
+
+#[test]
+fn a_daemon_does_not_outlive_its_run() {
+    let home = tempfile::tempdir().unwrap();
+    let marker = format!("daemon-marker-{}", std::process::id());
+    let g = escape("daemon.py", home.path(), &[], &[&marker]);
+    if g.unboxed() {
+        return;
+    }
+    assert!(g.said().contains("DAEMON LEFT"), "{}", g.said());
+    assert_none_left(&marker);
+}
+
+#[test]
+fn a_referee_side_cannot_write_outside_either() {
+    let dir = tempfile::tempdir().unwrap();
+    let outside = tempfile::tempdir().unwrap();
+    let target = outside.path().join("escaped.txt");
+    let side = format!(
+        "cmd:{} -B {} {}",
+        python(),
+        fixture("write_outside.py"),
+        target.display()
+    );
+    let out = Command::new(env!("CARGO_BIN_EXE_stakeraid"))
+        .args(["referee", &side, "greedy", "--boards", "1", "--size", "3"])
+        .current_dir(dir.path())
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let first = text.lines().next().unwrap_or_default();
+    assert!(first.starts_with("Sandbox: "), "{text}");
+    if first.contains("MISSING") {
+        eprintln!("skipping: {first}");
+        return;
+    }
+    assert!(
+        !target.exists(),
+        "a referee side wrote {}",
+        target.display()
+    );
+}
+
+/// Grades `program` (run in `student`, its folder) on the smallest golden
+/// case, whose expected output.txt it is given as `answer.txt` in its
+/// folder; it must pass.
+fn honest(student: &Path, program: &[&str]) {
+    let work = tempfile::tempdir().unwrap();
+    let key = work.path().join("key");
+    if !answer_key(&key, 1) {
+        return;
+    }
+    let expected = std::fs::read_to_string(key.join("case0/output.txt")).unwrap();
+    std::fs::write(student.join("answer.txt"), normalized(&expected)).unwrap();
+    let home = tempfile::tempdir().unwrap();
+    let key_text = key.display().to_string();
+    let g = grade(student, home.path(), &["--cases-from", &key_text], program);
+    assert_eq!(g.failures(), vec![Value::Null], "{program:?}: {}", g.said());
+    assert_eq!(g.code, 0);
+}
+
+#[test]
+fn python_3_runs_in_the_sandbox_as_before() {
+    let home = tempfile::tempdir().unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let textbook = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/grade-fixtures/textbook.py")
+        .display()
+        .to_string();
+    // The interpreter itself, the system's, and through PATH (a version
+    // manager's shim, where there is one).
+    let mut pythons = vec![python().to_owned(), "python3".to_owned()];
+    if Path::new("/usr/bin/python3").exists() {
+        pythons.push("/usr/bin/python3".into());
+    }
+    for p in &pythons {
+        let g = grade(
+            dir.path(),
+            home.path(),
+            &["--cases", "2"],
+            &[p, "-B", &textbook],
+        );
+        assert_eq!(g.failures(), vec![Value::Null; 2], "{p}: {}", g.said());
+    }
+}
+
+/// The first of `candidates` that runs `args`, if any.
+fn first_that_runs(candidates: &[PathBuf], args: &[&str]) -> Option<PathBuf> {
+    candidates
+        .iter()
+        .find(|c| {
+            Command::new(c)
+                .args(args)
+                .stdout(Stdio::null())
+                .stderr(Stdio::null())
+                .status()
+                .is_ok_and(|s| s.success())
+        })
+        .cloned()
+}
+
+#[test]
+fn python_2_runs_in_the_sandbox() {
+    let mut candidates = vec![PathBuf::from("python2")];
+    let pyenv = std::env::var_os("PYENV_ROOT").map(PathBuf::from);
+    if let Some(versions) = pyenv.map(|r| r.join("versions")) {
+        for entry in std::fs::read_dir(versions).into_iter().flatten().flatten() {
+            if entry.file_name().to_string_lossy().starts_with("2.") {
+                candidates.push(entry.path().join("bin/python2"));
+            }
+        }
+    }
+    let Some(python2) = first_that_runs(&candidates, &["-c", "print 1"]) else {
+        eprintln!("skipping: no Python 2 on this machine");
+        return;
+    };
+    let student = tempfile::tempdir().unwrap();
+    let copy = student.path().join("copy.py");
+    std::fs::write(
+        &copy,
+        "import os, shutil\n\
+         shutil.copy(os.path.join(os.path.dirname(__file__), 'answer.txt'), 'output.txt')\n",
+    )
+    .unwrap();
+    honest(student.path(), &[&python2.display().to_string(), "copy.py"]);
+}
+
+#[test]
+fn java_runs_in_the_sandbox() {
+    let student = tempfile::tempdir().unwrap();
+    std::fs::write(
+        student.path().join("Copy.java"),
+        "import java.nio.file.*;\n\
+         public class Copy {\n\
+             public static void main(String[] args) throws Exception {\n\
+                 Files.copy(Paths.get(args[0]), Paths.get(\"output.txt\"));\n\
+             }\n\
+         }\n",
+    )
+    .unwrap();
+    let compiled = Command::new("javac")
+        .arg("Copy.java")
+        .current_dir(student.path())
+        .status();
+    if !compiled.is_ok_and(|s| s.success()) {
+        eprintln!("skipping: no javac on this machine");
+        return;
+    }
+    let folder = student.path().display().to_string();
+    honest(
+        student.path(),
+        &["java", "-cp", &folder, "Copy", "answer.txt"],
+    );
+}
+
+#[test]
+fn a_compiled_binary_in_the_students_folder_runs_in_the_sandbox() {
+    let student = tempfile::tempdir().unwrap();
+    std::fs::write(
+        student.path().join("copy.c"),
+        "#include <stdio.h>\n\
+         int main(int argc, char **argv) {\n\
+             FILE *in = fopen(argv[1], \"rb\"), *out = fopen(\"output.txt\", \"wb\");\n\
+             int c;\n\
+             if (!in || !out) return 1;\n\
+             while ((c = fgetc(in)) != EOF) fputc(c, out);\n\
+             return fclose(out) != 0;\n\
+         }\n",
+    )
+    .unwrap();
+    let compiled = Command::new("cc")
+        .args(["-O", "-o", "a.out", "copy.c"])
+        .current_dir(student.path())
+        .status();
+    if !compiled.is_ok_and(|s| s.success()) {
+        eprintln!("skipping: no C compiler on this machine");
+        return;
+    }
+    honest(student.path(), &["./a.out", "answer.txt"]);
+}
+
+#[test]
+fn a_missing_script_or_class_is_refused_before_the_first_case() {
+    let dir = tempfile::tempdir().unwrap();
+    for (program, word) in [
+        (&["python3", "typo.py"][..], "typo.py does not exist"),
+        (&["java", "Missing"][..], "Missing is looked for"),
+        (&["./a.out"][..], "does not exist"),
+    ] {
+        let out = Command::new(env!("CARGO_BIN_EXE_stakeraid"))
+            .args(["grade", "--cases", "1", "--"])
+            .args(program)
+            .current_dir(dir.path())
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{program:?}: {err}");
+        assert!(
+            err.contains(word) && err.lines().count() == 1,
+            "{program:?}: {err}"
+        );
+        assert!(out.stdout.is_empty(), "no case was run: {program:?}");
+    }
+}
