@@ -13,7 +13,7 @@ use serde::Serialize;
 use crate::search::bug_models::Bug;
 
 use super::cases::Case;
-use super::report::CaseResult;
+use super::result::CaseResult;
 use super::verdict::{CaseModels, Verdict, MODEL_NODES};
 
 /// One bug a diagnosis names.

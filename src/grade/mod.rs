@@ -42,6 +42,7 @@ mod cases;
 mod diagnosis;
 mod folder;
 mod report;
+mod result;
 mod run;
 mod shrink;
 mod verdict;
@@ -53,7 +54,8 @@ pub use cases::{
 };
 pub use diagnosis::{Diagnosis, Suspect};
 pub use folder::{cases_from_dir, select_cases, CasesError};
-pub use report::{gradescope_json, CaseResult, GradeReport, Score, Visibility};
+pub use report::{gradescope_json, GradeReport, Score, Visibility};
+pub use result::CaseResult;
 pub use run::{run_case, CaseRun, Program, RunSettings, MAX_FILE_BYTES};
 pub use shrink::{shrink, shrink_toward, ShrinkBudget, Shrunk, ShrunkSummary, Stopped};
 pub use verdict::{

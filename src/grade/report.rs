@@ -7,89 +7,19 @@ use std::fmt::{self, Write as _};
 use serde::Serialize;
 use serde_json::json;
 
-use crate::play::referee::Exit;
 use crate::sandbox::Protections;
 
-use super::cases::{Case, CaseKind, CaseSize, Dispute, GradeBy};
+use super::cases::{Dispute, GradeBy};
 use super::diagnosis::Diagnosis;
-use super::run::{CaseRun, Program};
+use super::result::CaseResult;
+use super::run::Program;
 use super::shrink::{Shrunk, ShrunkSummary};
-use super::verdict::{visible, Failure, Verdict, VISIBLE_KEY};
+use super::verdict::{visible, Failure, VISIBLE_KEY};
 use super::GradeSettings;
-use crate::search::bug_models::Bug;
 
 /// The cases of the assignment's rule: all of them pass for 100 points,
 /// else 50 - N.
 const RULE_CASES: u32 = 50;
-
-/// One case graded.
-#[derive(Clone, Debug, Serialize)]
-pub struct CaseResult {
-    /// The case's name.
-    pub name: String,
-    /// Why it was drawn.
-    pub kind: CaseKind,
-    /// The bug it was drawn to expose, if any.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub exposes: Option<Bug>,
-    /// The case in one line.
-    pub summary: String,
-    /// Its size.
-    pub size: CaseSize,
-    /// Its `input.txt`.
-    pub input: String,
-    /// The expected `output.txt`.
-    pub expected: String,
-    /// The program's `output.txt` (invalid UTF-8 replaced), if it wrote one.
-    pub output: Option<String>,
-    /// The verdict.
-    pub verdict: Verdict,
-    /// How it failed, if it did.
-    pub failure: Option<Failure>,
-    /// CPU seconds of the run.
-    pub cpu: f64,
-    /// Wall-clock seconds of the run.
-    pub wall: f64,
-    /// How the run ended.
-    pub exit: Exit,
-    /// Other files the run left in its folder.
-    pub files: Vec<String>,
-    /// Standard output, its start and end.
-    pub stdout: String,
-    /// Standard error, its start and end.
-    pub stderr: String,
-    /// The folder's `output.txt` when it is not the exact answer, and why.
-    pub dispute: Option<Dispute>,
-}
-
-impl CaseResult {
-    /// The result of `run` on `case`, judged `verdict`.
-    pub fn new(case: &Case, run: &CaseRun, verdict: Verdict) -> CaseResult {
-        CaseResult {
-            name: case.name.clone(),
-            kind: case.kind,
-            exposes: case.exposes,
-            summary: case.summary(),
-            size: case.size(),
-            input: case.input.clone(),
-            expected: case.expected.clone(),
-            output: run
-                .output
-                .as_ref()
-                .ok()
-                .map(|b| String::from_utf8_lossy(b).into_owned()),
-            failure: verdict.failure(),
-            verdict,
-            cpu: run.cpu,
-            wall: run.wall,
-            exit: run.exit,
-            files: run.files.clone(),
-            stdout: run.stdout.text(),
-            stderr: run.stderr.text(),
-            dispute: case.dispute.clone(),
-        }
-    }
-}
 
 /// A score as the assignment defines it, and the rule that gave it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -496,6 +426,9 @@ impl fmt::Display for GradeReport {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::grade::cases::{CaseKind, CaseSize};
+    use crate::grade::verdict::Verdict;
+    use crate::play::referee::Exit;
 
     #[test]
     fn an_unknown_visibility_is_a_typed_error() {

@@ -12,7 +12,7 @@ use std::fs;
 use std::os::unix::ffi::OsStrExt;
 use std::path::{Component, Path, PathBuf};
 
-use super::probe::Capabilities;
+use super::capabilities::Capabilities;
 use super::SandboxSettings;
 
 /// The top-level folders of the system shown read-only (or the symbolic

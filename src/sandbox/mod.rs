@@ -28,6 +28,7 @@ use std::sync::Arc;
 
 use serde::Serialize;
 
+mod capabilities;
 mod cgroup;
 mod layout;
 mod paths;
@@ -214,7 +215,7 @@ impl Eq for Sandbox {}
 /// Everything a run needs that does not change between runs.
 #[derive(Debug)]
 pub(crate) struct Ready {
-    pub(crate) how: probe::Capabilities,
+    pub(crate) how: capabilities::Capabilities,
     pub(crate) layout: layout::Layout,
     pub(crate) settings: SandboxSettings,
 }
@@ -278,7 +279,7 @@ impl Sandbox {
     /// The memory limit of a run without namespaces (`RLIMIT_DATA`), bytes.
     pub(crate) fn plain_memory_limit(&self) -> Option<u64> {
         let ready = self.ready.as_ref()?;
-        (ready.how.ns.is_err() && ready.how.memory == probe::Limiter::Rlimit)
+        (ready.how.ns.is_err() && ready.how.memory == capabilities::Limiter::Rlimit)
             .then_some(ready.settings.memory_mb << 20)
     }
 
@@ -291,7 +292,7 @@ impl Sandbox {
             return None;
         }
         let has = |words: &[&str]| words.iter().any(|w| stderr.contains(w));
-        if ready.how.memory == probe::Limiter::Rlimit
+        if ready.how.memory == capabilities::Limiter::Rlimit
             && has(&[
                 "MemoryError",
                 "OutOfMemoryError",
@@ -305,7 +306,7 @@ impl Sandbox {
                 mb: self.settings.memory_mb,
             });
         }
-        if ready.how.processes == probe::Limiter::Rlimit
+        if ready.how.processes == capabilities::Limiter::Rlimit
             && has(&[
                 "Resource temporarily unavailable",
                 "BlockingIOError",

@@ -25,9 +25,9 @@ use std::path::Path;
 
 use libc::{c_char, c_int, c_ulong, pid_t};
 
+use super::capabilities::Limiter;
 use super::cgroup::RunCgroups;
 use super::layout::{BindMode, Step, StepKind};
-use super::probe::Limiter;
 use super::{LimitHit, Ready};
 
 /// Resource limits set on the program's shell (and so on everything it

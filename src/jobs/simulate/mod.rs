@@ -59,6 +59,7 @@
 //! number of cores, and from run to run.
 
 mod cluster;
+mod events;
 mod paced;
 mod simulated;
 mod simulation;

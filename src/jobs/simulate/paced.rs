@@ -22,7 +22,7 @@ use std::sync::{mpsc, Arc};
 
 use parking_lot::{Condvar, Mutex};
 
-use super::simulation::Event;
+use super::events::Event;
 use crate::jobs::Job;
 use crate::search::{Deadline, Pace};
 

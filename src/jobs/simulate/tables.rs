@@ -10,7 +10,7 @@ use std::sync::Arc;
 use parking_lot::Mutex;
 
 use super::super::job::{Job, Kept};
-use super::simulation::Here;
+use super::events::Here;
 
 /// A process's kept engine, as a job's search takes it at its start.
 pub(super) type Table = Arc<Mutex<Option<Kept>>>;

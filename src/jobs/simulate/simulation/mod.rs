@@ -5,15 +5,16 @@
 
 use std::collections::VecDeque;
 use std::panic::AssertUnwindSafe;
-use std::sync::{mpsc, Arc, OnceLock};
+use std::sync::{mpsc, Arc};
 use std::time::Instant;
 
+use super::events::{Answered, Event, Here};
 use super::paced::{Gate, Paced};
 use super::tables::{Lent, Tables};
 use super::{Cluster, Simulated, Simulator};
 use crate::game::{Board, Player};
 use crate::jobs::driver::{Driver, Settings};
-use crate::jobs::job::{release_kept, run_job_kept, JobError, JobResult};
+use crate::jobs::job::{release_kept, run_job_kept, JobResult};
 use crate::search::Deadline;
 
 mod horizon;
@@ -32,37 +33,11 @@ struct Running {
     paced: Option<Paced>,
 }
 
-/// When a job's answering began and ended here: a job that has begun and
-/// not ended is sure to take at least the time since it began.
-#[derive(Default)]
-pub(super) struct Here {
-    began: OnceLock<Instant>,
-    ended: OnceLock<Instant>,
-}
-
 /// A job taken off its worker before it was answered here, at `clock`.
 struct Cancelled {
     r: Running,
     clock: u64,
     unneeded: bool,
-}
-
-/// What a job being answered here tells the simulation.
-pub(super) enum Event {
-    /// It is held at its gate (paced).
-    Held {
-        slot: usize,
-    },
-    Answered(Answered),
-}
-
-/// A job answered here.
-pub(super) struct Answered {
-    slot: usize,
-    id: u64,
-    /// Err: the job's thread panicked, with this payload.
-    result: std::thread::Result<Result<JobResult, JobError>>,
-    micros: u64,
 }
 
 impl Simulator {

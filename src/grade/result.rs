@@ -1,0 +1,80 @@
+//! One case graded: the case, what the run left and the verdict, as the
+//! report, the diagnosis and the JSON read it.
+
+use serde::Serialize;
+
+use crate::play::referee::Exit;
+use crate::search::bug_models::Bug;
+
+use super::cases::{Case, CaseKind, CaseSize, Dispute};
+use super::run::CaseRun;
+use super::verdict::{Failure, Verdict};
+
+/// One case graded.
+#[derive(Clone, Debug, Serialize)]
+pub struct CaseResult {
+    /// The case's name.
+    pub name: String,
+    /// Why it was drawn.
+    pub kind: CaseKind,
+    /// The bug it was drawn to expose, if any.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub exposes: Option<Bug>,
+    /// The case in one line.
+    pub summary: String,
+    /// Its size.
+    pub size: CaseSize,
+    /// Its `input.txt`.
+    pub input: String,
+    /// The expected `output.txt`.
+    pub expected: String,
+    /// The program's `output.txt` (invalid UTF-8 replaced), if it wrote one.
+    pub output: Option<String>,
+    /// The verdict.
+    pub verdict: Verdict,
+    /// How it failed, if it did.
+    pub failure: Option<Failure>,
+    /// CPU seconds of the run.
+    pub cpu: f64,
+    /// Wall-clock seconds of the run.
+    pub wall: f64,
+    /// How the run ended.
+    pub exit: Exit,
+    /// Other files the run left in its folder.
+    pub files: Vec<String>,
+    /// Standard output, its start and end.
+    pub stdout: String,
+    /// Standard error, its start and end.
+    pub stderr: String,
+    /// The folder's `output.txt` when it is not the exact answer, and why.
+    pub dispute: Option<Dispute>,
+}
+
+impl CaseResult {
+    /// The result of `run` on `case`, judged `verdict`.
+    pub fn new(case: &Case, run: &CaseRun, verdict: Verdict) -> CaseResult {
+        CaseResult {
+            name: case.name.clone(),
+            kind: case.kind,
+            exposes: case.exposes,
+            summary: case.summary(),
+            size: case.size(),
+            input: case.input.clone(),
+            expected: case.expected.clone(),
+            output: run
+                .output
+                .as_ref()
+                .ok()
+                .map(|b| String::from_utf8_lossy(b).into_owned()),
+            failure: verdict.failure(),
+            verdict,
+            cpu: run.cpu,
+            wall: run.wall,
+            exit: run.exit,
+            files: run.files.clone(),
+            stdout: run.stdout.text(),
+            stderr: run.stderr.text(),
+            dispute: case.dispute.clone(),
+        }
+    }
+}
