@@ -65,6 +65,9 @@ venv_python="$PWD/$out/venv/bin/python"
 "$venv_python" -m pip install --quiet --disable-pip-version-check "${wheels[0]}[env]"
 smoke=$(mktemp -d)
 trap 'rm -rf "$smoke"' EXIT
+# Graded as root, the homework runs boxed as nobody: its folder must be
+# open to all, which mktemp's is not.
+chmod 755 "$smoke"
 cp scripts/release-smoke.py "$smoke/"
 (cd "$smoke" && "$venv_python" -I release-smoke.py)
 echo "release-check.sh: the crate packages, publishes (dry run) and builds alone;" \
