@@ -36,7 +36,7 @@ moves = 0
 for agent in game.agent_iter():
     observation, reward, terminated, truncated, info = game.last()
     over = terminated or truncated
-    action = None if over else game.action_space(agent).sample(observation["action_mask"])
+    action = None if over else game.action_space(agent).sample(info["action_mask"])
     moves += action is not None
     game.step(action)
 assert moves == 9, moves
