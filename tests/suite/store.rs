@@ -411,22 +411,17 @@ fn the_readme_deep_solve_recipe_solves_a_deep_position() {
     assert!(positions > 0, "{stderr}");
 }
 
-/// SIGINT or SIGTERM on a stored solve, direct or split: one line saying
-/// what the store keeps and that the same command resumes, the status of
-/// the signal, no output, and the store left as one file (its log folded
-/// in) that the next run reads.
-#[test]
-fn a_signal_seals_the_store_and_says_how_to_resume() {
-    use std::os::unix::process::ExitStatusExt;
-    let dir = tempfile::tempdir().unwrap();
+/// Writes `input.txt` in `dir`: a 5x5 board with `fill` of its cells taken
+/// (seed 3), asked to the end of the game.
+fn deep_input(dir: &std::path::Path, fill: &str) {
     let out = run(
-        dir.path(),
+        dir,
         &[
             "position",
             "--size",
             "5",
             "--fill",
-            "0.16",
+            fill,
             "--seed",
             "3",
             "--depth",
@@ -437,6 +432,37 @@ fn a_signal_seals_the_store_and_says_how_to_resume() {
         b"",
     );
     assert_ok(&out);
+}
+
+/// Runs `stakeraid ARGS` in `dir`, sends it `signal` after `after`, and
+/// returns how it ended, with its standard error.
+fn interrupted(
+    dir: &std::path::Path,
+    args: &[&str],
+    signal: libc::c_int,
+    after: Duration,
+) -> std::process::Output {
+    let child = std::process::Command::new(env!("CARGO_BIN_EXE_stakeraid"))
+        .args(args)
+        .current_dir(dir)
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(after);
+    // SAFETY: kill only sends a signal to the child's pid.
+    unsafe { libc::kill(child.id() as libc::pid_t, signal) };
+    child.wait_with_output().unwrap()
+}
+
+/// SIGINT or SIGTERM on a stored solve, direct or split: one line saying
+/// what the store keeps and that the same command resumes, the status of
+/// the signal, no output, and the store left as one file (its log folded
+/// in) that the next run reads.
+#[test]
+fn a_signal_seals_the_store_and_says_how_to_resume() {
+    use std::os::unix::process::ExitStatusExt;
+    let dir = tempfile::tempdir().unwrap();
+    deep_input(dir.path(), "0.16");
     for (signal, name, extra) in [
         (libc::SIGINT, "SIGINT", &[][..]),
         (libc::SIGTERM, "SIGTERM", &["--split", "1"][..]),
@@ -453,16 +479,7 @@ fn a_signal_seals_the_store_and_says_how_to_resume() {
             "1000",
         ];
         args.extend_from_slice(extra);
-        let child = std::process::Command::new(env!("CARGO_BIN_EXE_stakeraid"))
-            .args(&args)
-            .current_dir(dir.path())
-            .stderr(std::process::Stdio::piped())
-            .spawn()
-            .unwrap();
-        std::thread::sleep(Duration::from_millis(1500));
-        // SAFETY: kill only sends a signal to the child's pid.
-        unsafe { libc::kill(child.id() as libc::pid_t, signal) };
-        let out = child.wait_with_output().unwrap();
+        let out = interrupted(dir.path(), &args, signal, Duration::from_millis(1500));
         let err = String::from_utf8_lossy(&out.stderr);
         assert_eq!(out.status.signal(), Some(signal), "{name}: {err}");
         assert_eq!(err.lines().count(), 1, "{name}: {err}");
@@ -515,29 +532,13 @@ fn a_signal_seals_the_store_and_says_how_to_resume() {
 fn a_signal_saves_the_table_and_the_resume_starts_from_it() {
     use std::os::unix::process::ExitStatusExt;
     let dir = tempfile::tempdir().unwrap();
-    let made = run(
-        dir.path(),
-        &[
-            "position",
-            "--size",
-            "5",
-            "--fill",
-            "0.28",
-            "--seed",
-            "3",
-            "--depth",
-            "25",
-            "-o",
-            "input.txt",
-        ],
-        b"",
-    );
-    assert_ok(&made);
+    deep_input(dir.path(), "0.28");
     let direct = run(dir.path(), &["solve", "-o", "direct.txt"], b"");
     assert_ok(&direct);
     // One thread: about 5 s here, so the signal at 1 s comes early.
-    let child = std::process::Command::new(env!("CARGO_BIN_EXE_stakeraid"))
-        .args([
+    let out = interrupted(
+        dir.path(),
+        &[
             "solve",
             "-o",
             "out.txt",
@@ -547,15 +548,10 @@ fn a_signal_saves_the_table_and_the_resume_starts_from_it() {
             "100000",
             "--threads",
             "1",
-        ])
-        .current_dir(dir.path())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    std::thread::sleep(Duration::from_millis(1000));
-    // SAFETY: kill only sends a signal to the child's pid.
-    unsafe { libc::kill(child.id() as libc::pid_t, libc::SIGINT) };
-    let out = child.wait_with_output().unwrap();
+        ],
+        libc::SIGINT,
+        Duration::from_millis(1000),
+    );
     let err = String::from_utf8_lossy(&out.stderr);
     assert_eq!(
         out.status.signal(),
