@@ -427,6 +427,45 @@ fn every_relative_link_resolves() {
     );
 }
 
+/// The scripts of `files` that the index `readme` gives no line of its own
+/// (a list item that links the script by its name).
+fn unlisted_scripts(readme: &str, files: &[String]) -> Vec<String> {
+    let listed = link_targets(readme);
+    files
+        .iter()
+        .filter(|f| f.as_str() != "README.md" && !listed.contains(f))
+        .cloned()
+        .collect()
+}
+
+/// Every file of `scripts/` has its line in `scripts/README.md`.
+#[test]
+fn every_script_is_indexed() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut files: Vec<String> = std::fs::read_dir(root.join("scripts"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    files.sort();
+    let missing = unlisted_scripts(&read(&root.join("scripts/README.md")), &files);
+    assert!(
+        missing.is_empty(),
+        "scripts/README.md has no line for: {}",
+        missing.join(", ")
+    );
+}
+
+/// A script added without its line is found, and only it.
+#[test]
+fn an_unindexed_script_is_named() {
+    let readme = "- [`ab.sh`](ab.sh): two builds.\n- `bench.sh` in code only\n";
+    let files: Vec<String> = ["README.md", "ab.sh", "bench.sh", "new.sh"]
+        .iter()
+        .map(|f| f.to_string())
+        .collect();
+    assert_eq!(unlisted_scripts(readme, &files), ["bench.sh", "new.sh"]);
+}
+
 /// The anchors are GitHub's, as the pages' own links use them.
 #[test]
 fn anchors_follow_github() {
