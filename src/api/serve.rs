@@ -187,6 +187,10 @@ pub enum RequestError {
     /// The line is not UTF-8 JSON of a request.
     #[error("bad request: {0}")]
     Json(String),
+    /// The line is empty or only spaces: answered all the same, so that a
+    /// client can count one reply per line it sent.
+    #[error("bad request: empty line: a request is a JSON object, {{...}}")]
+    Empty,
     /// The line is longer than [`MAX_REQUEST_BYTES`].
     #[error("bad request: longer than {MAX_REQUEST_BYTES} bytes")]
     TooLong,
@@ -259,8 +263,8 @@ const INTERRUPT_POLL: Duration = Duration::from_millis(20);
 type Unanswered = Mutex<Vec<Arc<AtomicBool>>>;
 
 /// Serves requests from `input` until it ends, writing one response line
-/// per request to `output` and flushing each. Blank lines are skipped; a
-/// line longer than [`MAX_REQUEST_BYTES`] is answered with an error.
+/// per request to `output` and flushing each: every line gets one, a blank
+/// one or one longer than [`MAX_REQUEST_BYTES`] an error.
 /// Returns when every request is answered, or on the first write error.
 pub fn serve<R, W>(input: R, output: W) -> io::Result<()>
 where
@@ -391,30 +395,25 @@ fn read_jobs<R: BufRead>(
     loop {
         let job = match read_line(&mut input, &mut line, MAX_REQUEST_BYTES)? {
             Line::End => return Ok(()),
-            Line::TooLong => Some(Job::Reply(Response::error(
-                Value::Null,
-                RequestError::TooLong,
-            ))),
+            Line::TooLong => Job::Reply(Response::error(Value::Null, RequestError::TooLong)),
             Line::Whole => request_job(&line, unanswered),
         };
-        if let Some(job) = job {
-            if jobs.send(job).is_err() {
-                return Ok(());
-            }
+        if jobs.send(job).is_err() {
+            return Ok(());
         }
     }
 }
 
-/// The job of one whole line; none for a blank line.
-fn request_job(line: &[u8], unanswered: &Unanswered) -> Option<Job> {
-    Some(match std::str::from_utf8(line) {
-        Ok(text) if text.trim().is_empty() => return None,
+/// The job of one whole line.
+fn request_job(line: &[u8], unanswered: &Unanswered) -> Job {
+    match std::str::from_utf8(line) {
+        Ok(text) if text.trim().is_empty() => Job::Reply(Response::error(Value::Null, RequestError::Empty)),
         Ok(text) => job_of(text, unanswered),
         Err(_) => Job::Reply(Response::error(
             Value::Null,
             RequestError::Json("not UTF-8 text".into()),
         )),
-    })
+    }
 }
 
 fn job_of(text: &str, unanswered: &Unanswered) -> Job {

@@ -149,9 +149,18 @@ fn scripted_session() {
     let r = server.response();
     assert_eq!(
         (r["id"].clone(), r["ok"].clone()),
-        (json!(6), json!(false)),
-        "blank lines get no answer"
+        (Value::Null, json!(false)),
+        "a blank line is answered too"
     );
+    assert!(
+        r["error"]
+            .as_str()
+            .unwrap()
+            .starts_with("bad request: empty line"),
+        "{r}"
+    );
+    let r = server.response();
+    assert_eq!((r["id"].clone(), r["ok"].clone()), (json!(6), json!(false)));
     assert!(
         r["error"]
             .as_str()
