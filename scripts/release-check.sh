@@ -13,8 +13,8 @@
 #    their own verification builds every dependency again in the dev
 #    profile (2 minutes or more on two cores); `cargo check` of the
 #    unpacked crate catches the same missing files for less.
-# 2. The Python wheel that scripts/python-test.sh built (it runs before this
-#    script in the README's test command; run it first), installed with its
+# 2. The Python wheel that scripts/python-test.sh built (scripts/test.sh
+#    builds it before it starts this; run either first), installed with its
 #    [env] extra into a fresh virtual environment and smoke-tested from an
 #    empty folder outside the tree: scripts/release-smoke.py.
 #
@@ -32,12 +32,16 @@ fail() {
 out=target/release-check
 rm -rf "$out"
 mkdir -p "$out"
+# A target folder of its own, kept between runs (so that a second run does
+# not check every dependency again), and apart from the one `cargo test`
+# locks: scripts/test.sh runs this beside the Rust tests.
+export CARGO_TARGET_DIR="$PWD/target/release-check-build"
 version=$(sed -n 's/^version = "\(.*\)"$/\1/p' Cargo.toml | head -n 1)
 [ -n "$version" ] || fail "no version in Cargo.toml"
 
 echo "== the crate, stakeraid $version"
 cargo package --locked --no-verify --allow-dirty --quiet
-crate="target/package/stakeraid-$version.crate"
+crate="$CARGO_TARGET_DIR/package/stakeraid-$version.crate"
 tar -tzf "$crate" | sed "s|^stakeraid-$version/||" | sort > "$out/files.txt"
 for needed in Cargo.toml Cargo.lock README.md LICENSE CHANGELOG.md build.rs src/lib.rs src/main.rs \
   web/index.html web/app.js web/style.css web/favicon.svg examples/input.txt benches/search.rs; do
@@ -50,9 +54,7 @@ echo "$(wc -l < "$out/files.txt") files, $(du -k "$crate" | cut -f1) KiB"
 cargo publish --dry-run --locked --no-verify --allow-dirty --quiet
 mkdir "$out/crate"
 tar -xzf "$crate" -C "$out/crate"
-# The tree's target folder, so that a second run (or one after clippy's
-# dependencies) does not check every dependency again.
-CARGO_TARGET_DIR="$PWD/target" cargo check --locked --quiet \
+cargo check --locked --quiet \
   --manifest-path "$out/crate/stakeraid-$version/Cargo.toml"
 
 echo "== the wheel"

@@ -77,12 +77,13 @@ fn fast_engines_equal_reference() {
 }
 
 /// Deeper searches, where the table and the parallel younger brothers are
-/// used, against textbook alpha-beta (which the test above ties to minimax).
-#[test]
-fn deep_alphabeta_equals_reference() {
+/// used, against textbook alpha-beta (which the test above ties to minimax):
+/// the rounds in `rounds` of one seeded sequence of 400, so that the four
+/// quarters below run as tests of their own, side by side.
+fn deep_alphabeta_equals_reference(rounds: std::ops::Range<usize>) {
     let mut rng = Rng::new(4242);
     let pools: Vec<_> = [1, 2, 3, 8].into_iter().map(pool).collect();
-    for round in 0..400 {
+    for round in 0..rounds.end {
         let n = 3 + round % 6;
         let max_value = [1, 2, 5, 100][round % 4];
         let fill = 0.5 + rng.range(0, 40) as f64 / 100.0;
@@ -93,6 +94,9 @@ fn deep_alphabeta_equals_reference() {
             4 + round as u32 % 3
         };
         let player = if round % 2 == 0 { Player::X } else { Player::O };
+        if round < rounds.start {
+            continue;
+        }
         let expected = reference::alphabeta(&board, player, depth);
         // Not `round % 4`, which would give each pool one value range.
         let pool = &pools[(round / 4) % pools.len()];
@@ -108,4 +112,24 @@ fn deep_alphabeta_equals_reference() {
             );
         }
     }
+}
+
+#[test]
+fn deep_alphabeta_equals_reference_1_of_4() {
+    deep_alphabeta_equals_reference(0..100);
+}
+
+#[test]
+fn deep_alphabeta_equals_reference_2_of_4() {
+    deep_alphabeta_equals_reference(100..200);
+}
+
+#[test]
+fn deep_alphabeta_equals_reference_3_of_4() {
+    deep_alphabeta_equals_reference(200..300);
+}
+
+#[test]
+fn deep_alphabeta_equals_reference_4_of_4() {
+    deep_alphabeta_equals_reference(300..400);
 }
