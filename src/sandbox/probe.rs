@@ -5,7 +5,7 @@
 
 use std::sync::OnceLock;
 
-use super::capabilities::{Capabilities, Limiter, Namespaces};
+use super::capabilities::{Capabilities, Limiter, Namespaces, Unavailable};
 use super::cgroup;
 use super::{Protections, SandboxMode, SandboxSettings};
 
@@ -70,8 +70,8 @@ pub(crate) fn protections(settings: &SandboxSettings) -> Protections {
         Limiter::None => missing.push(format!(
             "processes: not limited ({})",
             how.processes_missing
-                .as_deref()
-                .unwrap_or("no way to count them")
+                .as_ref()
+                .map_or_else(|| "no way to count them".to_owned(), ToString::to_string)
         )),
         l => enforced.push(format!("{} processes ({})", settings.processes, by(l))),
     }
@@ -92,19 +92,12 @@ fn find() -> Capabilities {
         Limiter::Rlimit
     };
     let (processes, processes_missing) = match &ns {
-        Err(_) => (
-            Limiter::None,
-            Some("without a user namespace a process limit would count all of the user's".into()),
-        ),
+        Err(_) => (Limiter::None, Some(Unavailable::NoUserNamespace)),
         Ok(_) if cgroups.pids.is_some() => (Limiter::Cgroup, None),
         Ok(ns) if !ns.user || kernel_at_least(NPROC_PER_NAMESPACE) => (Limiter::Rlimit, None),
         Ok(_) => (
             Limiter::None,
-            Some(format!(
-                "no writable pids cgroup, and this kernel is older than {}.{}, whose \
-                 RLIMIT_NPROC would count every process of the user",
-                NPROC_PER_NAMESPACE.0, NPROC_PER_NAMESPACE.1
-            )),
+            Some(Unavailable::OldKernel(NPROC_PER_NAMESPACE)),
         ),
     };
     Capabilities {
@@ -119,10 +112,10 @@ fn find() -> Capabilities {
 #[cfg(not(target_os = "linux"))]
 fn find() -> Capabilities {
     Capabilities {
-        ns: Err("not Linux".into()),
+        ns: Err(Unavailable::NotLinux),
         memory: Limiter::None,
         processes: Limiter::None,
-        processes_missing: Some("not Linux".into()),
+        processes_missing: Some(Unavailable::NotLinux),
         cgroups: cgroup::Parents::default(),
     }
 }
@@ -130,14 +123,14 @@ fn find() -> Capabilities {
 /// Namespaces as this machine allows them: with a user namespace, else
 /// (as root) without, and with a fresh `/proc` if it can be mounted.
 #[cfg(target_os = "linux")]
-fn namespaces() -> Result<Namespaces, String> {
+fn namespaces() -> Result<Namespaces, Unavailable> {
     // SAFETY: a plain system call without arguments.
     let as_root = unsafe { libc::geteuid() } == 0;
     let mut tries = vec![true];
     if as_root {
         tries.push(false);
     }
-    let mut why = String::new();
+    let mut why = None;
     for user in tries {
         let ns = Namespaces {
             user,
@@ -148,7 +141,7 @@ fn namespaces() -> Result<Namespaces, String> {
             Ok(()) => return Ok(ns),
             Err(e) if e.step == Some(super::layout::StepKind::Proc) => {
                 let without = Namespaces {
-                    proc: Err(format!("mounting proc refused ({})", e.errno_text())),
+                    proc: Err(Unavailable::Proc { errno: e.errno }),
                     ..ns.clone()
                 };
                 if try_run(&without).is_ok() {
@@ -156,13 +149,14 @@ fn namespaces() -> Result<Namespaces, String> {
                 }
             }
             Err(e) => {
-                if why.is_empty() {
-                    why = e.to_string();
-                }
+                why.get_or_insert(Unavailable::from(e));
             }
         }
     }
-    Err(why)
+    Err(why.unwrap_or(Unavailable::Refused {
+        what: "a first sandboxed run".into(),
+        errno: libc::EIO,
+    }))
 }
 
 /// One sandboxed run of `exit 0` in a temporary folder.

@@ -98,7 +98,16 @@ pub(crate) struct SetupError {
     /// The layout step, when it was one.
     pub(crate) step: Option<StepKind>,
     what: String,
-    errno: i32,
+    pub(crate) errno: i32,
+}
+
+impl From<SetupError> for super::capabilities::Unavailable {
+    fn from(e: SetupError) -> Self {
+        super::capabilities::Unavailable::Refused {
+            what: e.what,
+            errno: e.errno,
+        }
+    }
 }
 
 impl SetupError {
@@ -111,15 +120,16 @@ impl SetupError {
         }
     }
 
-    /// The system's words for the error number.
-    pub(crate) fn errno_text(&self) -> String {
-        io::Error::from_raw_os_error(self.errno).to_string()
-    }
 }
 
 impl fmt::Display for SetupError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{} refused: {}", self.what, self.errno_text())
+        write!(
+            f,
+            "{} refused: {}",
+            self.what,
+            super::capabilities::errno_text(self.errno)
+        )
     }
 }
 
