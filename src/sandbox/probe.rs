@@ -38,7 +38,10 @@ pub(crate) fn protections(settings: &SandboxSettings) -> Protections {
     let Some(how) = capabilities(settings) else {
         return off();
     };
-    let mut enforced = Vec::new();
+    let mut enforced = vec![format!(
+        "environment: cleared ({} passed)",
+        super::environment::passed(&settings.env).len()
+    )];
     let mut missing = Vec::new();
     match &how.ns {
         Ok(ns) => {
@@ -47,6 +50,11 @@ pub(crate) fn protections(settings: &SandboxSettings) -> Protections {
                  private /tmp)"
                     .to_owned(),
             );
+            enforced.push(format!(
+                "disk {} MiB, {} files (one tmpfs: case folder, /tmp, /dev/shm)",
+                settings.disk_mb,
+                super::DISK_FILES
+            ));
             enforced.push("no network (own network namespace)".to_owned());
             enforced.push("own PID namespace (nothing it starts outlives the run)".to_owned());
             if let Err(why) = &ns.proc {
@@ -56,7 +64,12 @@ pub(crate) fn protections(settings: &SandboxSettings) -> Protections {
                 enforced.push("runs as nobody".to_owned());
             }
         }
-        Err(why) => missing.push(format!("files, network and processes are not boxed: {why}")),
+        Err(why) => {
+            missing.push(format!("files, network and processes are not boxed: {why}"));
+            missing.push(
+                "disk: not limited but for each file's size (no mount namespace)".to_owned(),
+            );
+        }
     }
     let by = |l: Limiter| match l {
         Limiter::Cgroup => "cgroup",
@@ -172,15 +185,23 @@ fn try_run(ns: &Namespaces) -> Result<(), super::spawn::SetupError> {
         cgroups: cgroup::Parents::default(),
     };
     let ready = super::Ready {
-        layout: super::layout::Layout::new(&[], &[], &how, &settings),
+        layout: super::layout::Layout::new(
+            &Default::default(),
+            &Default::default(),
+            &[],
+            &how,
+            &settings,
+        ),
         how,
         settings,
+        shown: Default::default(),
+        _staged: None,
     };
     let dir = tempfile::Builder::new()
         .prefix("stakeraid-probe-")
         .tempdir()
         .map_err(|e| SetupError::io("a temporary folder", &e))?;
-    let spawned = super::spawn(&ready, "exit 0", dir.path(), false, &Rlimits::default())
+    let spawned = super::spawn(&ready, "exit 0", dir.path(), false, false, &Rlimits::default())
         .map_err(|e| SetupError::io("starting the first sandboxed run", &e))?;
     spawned.wait_probe()
 }
