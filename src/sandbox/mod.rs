@@ -393,9 +393,9 @@ impl Sandbox {
     }
 
     /// A path named in `text` (a run's standard error) that exists on this
-    /// machine but that the box does not show: the folder to give `--read`
-    /// to show it (its installation's root).
-    pub fn hidden_path(&self, text: &str) -> Option<PathBuf> {
+    /// machine but that the box does not show, and the folder to give
+    /// `--read` to show it (its installation's root).
+    pub fn hidden_path(&self, text: &str) -> Option<(PathBuf, PathBuf)> {
         let ready = self.boxed()?;
         let shown = |p: &Path| {
             layout::SYSTEM
@@ -406,7 +406,10 @@ impl Sandbox {
         absolute_paths(text)
             .filter(|p| p.components().count() > 2 && std::fs::symlink_metadata(p).is_ok())
             .find(|p| !shown(p))
-            .map(|p| paths::installation_root(&p))
+            .map(|p| {
+                let root = paths::installation_root(&p);
+                (p, root)
+            })
     }
 
     /// What is enforced, and what is missing.
