@@ -23,10 +23,11 @@ full), or, after `--`, a program and its arguments (a word naming a file of \
 the current folder is made absolute). Each case runs in a fresh temporary \
 folder holding only input.txt; the program must write output.txt there.
 
-On Linux the program runs in a sandbox (--sandbox): it reads the system and \
-its own files, writes only its case's folder, has no network, cannot see or \
-outlive the grader, and is held to --memory-mb and --processes. The report's \
-first lines say what was enforced.
+On Linux the program runs in a sandbox (--sandbox): it gets none of your \
+environment but what it needs and --env gives, reads the system, its own \
+files and --read's, writes only its case's folder and /tmp, has no network, \
+cannot see or outlive the grader, and is held to --memory-mb, --processes \
+and --disk-mb. The report's first lines say what was enforced.
 
 Exit status: 0 when every case passes byte for byte, 1 when a case fails, \
 2 on a usage error (the program is checked before the first case).")]

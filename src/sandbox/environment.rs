@@ -109,8 +109,9 @@ impl FromStr for EnvVar {
     }
 }
 
-/// The grader's variables the program gets: those of [`INTERPRETER`] it
-/// has, and those `--env` passes.
+/// The variables the program gets beyond the fixed four: those of
+/// [`INTERPRETER`] the grader has, and those `--env` passes (where the
+/// grader has them) or sets.
 pub(crate) fn passed(env: &[EnvVar]) -> Vec<String> {
     let mut names: Vec<String> = INTERPRETER
         .iter()
@@ -118,7 +119,11 @@ pub(crate) fn passed(env: &[EnvVar]) -> Vec<String> {
         .map(|name| (*name).to_owned())
         .collect();
     for var in env {
-        if !names.iter().any(|n| n == var.name()) {
+        let given = match var {
+            EnvVar::Pass(name) => std::env::var_os(name).is_some(),
+            EnvVar::Set(..) => true,
+        };
+        if given && !names.iter().any(|n| n == var.name()) {
             names.push(var.name().to_owned());
         }
     }

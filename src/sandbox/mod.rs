@@ -397,9 +397,11 @@ impl Sandbox {
     /// `--read` to show it (its installation's root).
     pub fn hidden_path(&self, text: &str) -> Option<(PathBuf, PathBuf)> {
         let ready = self.boxed()?;
+        // The box's own /proc and /dev stand for the machine's.
         let shown = |p: &Path| {
             layout::SYSTEM
                 .iter()
+                .chain(&["proc", "dev", "sys"])
                 .any(|s| p.starts_with(Path::new("/").join(s)))
                 || ready.shown.paths.iter().any(|s| p.starts_with(s))
         };
