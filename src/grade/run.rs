@@ -356,7 +356,11 @@ mod tests {
             format!("java -cp {} homework", dir.path().display())
         );
         assert_eq!(p.to_string(), "java homework");
-        assert!(p.check_in(dir.path()).is_ok(), "{:?}", p.check_in(dir.path()));
+        assert!(
+            p.check_in(dir.path()).is_ok(),
+            "{:?}",
+            p.check_in(dir.path())
+        );
         let given = Program::from_args(&args(&["java", "-cp", "/x", "homework"]), dir.path());
         assert_eq!(given.unwrap().command(), "java -cp /x homework");
         let missing = Program::from_args(&args(&["java", "Other"]), dir.path()).unwrap();

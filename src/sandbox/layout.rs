@@ -220,10 +220,12 @@ impl Layout {
             )),
         });
         for (name, mode) in [("case", 0o755), ("tmp", 0o1777), ("shm", 0o1777)] {
-            m.steps.push(Step::Mkdir(c(format!("{}/{name}", &QUOTA[1..])), mode));
+            m.steps
+                .push(Step::Mkdir(c(format!("{}/{name}", &QUOTA[1..])), mode));
             // mkdir's mode is masked by the umask; the sticky bit and
             // the others' rights are set again.
-            m.steps.push(Step::Chmod(c(format!("{}/{name}", &QUOTA[1..])), mode));
+            m.steps
+                .push(Step::Chmod(c(format!("{}/{name}", &QUOTA[1..])), mode));
         }
         m.dir(Path::new("/proc"));
         if how.ns.as_ref().is_ok_and(|ns| ns.proc.is_ok()) {
@@ -254,7 +256,10 @@ impl Layout {
         let env = environment::variables(&settings.env, &shown.program_dirs, Path::new("/tmp"));
         Layout {
             steps,
-            finish: vec![Step::Detach(rel(Path::new(QUOTA))), Step::ReadOnly(c("dev"))],
+            finish: vec![
+                Step::Detach(rel(Path::new(QUOTA))),
+                Step::ReadOnly(c("dev")),
+            ],
             mirror: m,
             sh: c(find_sh().as_os_str()),
             env: env

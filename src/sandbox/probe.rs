@@ -66,9 +66,8 @@ pub(crate) fn protections(settings: &SandboxSettings) -> Protections {
         }
         Err(why) => {
             missing.push(format!("files, network and processes are not boxed: {why}"));
-            missing.push(
-                "disk: not limited but for each file's size (no mount namespace)".to_owned(),
-            );
+            missing
+                .push("disk: not limited but for each file's size (no mount namespace)".to_owned());
         }
     }
     let by = |l: Limiter| match l {
@@ -201,8 +200,15 @@ fn try_run(ns: &Namespaces) -> Result<(), super::spawn::SetupError> {
         .prefix("stakeraid-probe-")
         .tempdir()
         .map_err(|e| SetupError::io("a temporary folder", &e))?;
-    let spawned = super::spawn(&ready, "exit 0", dir.path(), false, false, &Rlimits::default())
-        .map_err(|e| SetupError::io("starting the first sandboxed run", &e))?;
+    let spawned = super::spawn(
+        &ready,
+        "exit 0",
+        dir.path(),
+        false,
+        false,
+        &Rlimits::default(),
+    )
+    .map_err(|e| SetupError::io("starting the first sandboxed run", &e))?;
     spawned.wait_probe()
 }
 

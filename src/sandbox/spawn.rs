@@ -129,7 +129,6 @@ impl SetupError {
             errno: e.raw_os_error().unwrap_or(0),
         }
     }
-
 }
 
 impl fmt::Display for SetupError {

@@ -181,13 +181,18 @@ mod tests {
         fs::set_permissions(&open, fs::Permissions::from_mode(0o755)).unwrap();
         assert!(!readable_by_nobody(&closed));
         assert!(readable_by_nobody(&open));
-        let staged = stage(&[closed.clone(), open.clone()], &[]).unwrap().unwrap();
+        let staged = stage(&[closed.clone(), open.clone()], &[])
+            .unwrap()
+            .unwrap();
         let sources = staged.sources();
         let real = fs::canonicalize(&closed).unwrap();
         assert_eq!(sources.keys().collect::<Vec<_>>(), [&real]);
         let copy = &sources[&real];
         assert_eq!(fs::metadata(copy).unwrap().mode() & 0o777, 0o755);
-        assert_eq!(fs::read_to_string(copy.join("hw.py")).unwrap(), "print(1)\n");
+        assert_eq!(
+            fs::read_to_string(copy.join("hw.py")).unwrap(),
+            "print(1)\n"
+        );
         assert!(readable_by_nobody(copy));
     }
 }

@@ -610,11 +610,7 @@ fn a_referee_side_gets_none_of_the_graders_environment() {
     let dir = tempfile::tempdir().unwrap();
     let name = "STAKERAID_TEST_TOKEN";
     let secret = format!("token-{}-xyz", std::process::id());
-    let side = format!(
-        "cmd:{} -B {} {name}",
-        python(),
-        fixture("environment.py")
-    );
+    let side = format!("cmd:{} -B {} {name}", python(), fixture("environment.py"));
     let json = dir.path().join("match.json");
     let run = |extra: &[&str]| {
         let out = Command::new(env!("CARGO_BIN_EXE_stakeraid"))
@@ -684,7 +680,12 @@ fn two_gib_of_files_stop_at_the_disk_quota() {
     if g.unboxed() {
         return;
     }
-    assert_eq!(g.failures(), vec![Value::from("disk_limit")], "{}", g.said());
+    assert_eq!(
+        g.failures(),
+        vec![Value::from("disk_limit")],
+        "{}",
+        g.said()
+    );
     let said = g.said();
     assert!(said.contains("STOPPED after"), "{said}");
     let written: u64 = said
@@ -693,7 +694,10 @@ fn two_gib_of_files_stop_at_the_disk_quota() {
         .and_then(|s| s.split(' ').next())
         .and_then(|n| n.parse().ok())
         .unwrap();
-    assert!(written <= 128 << 20, "{written} bytes written past the quota");
+    assert!(
+        written <= 128 << 20,
+        "{written} bytes written past the quota"
+    );
     // Others build on this machine: a margin, far below what got out
     // before the quota (2 GiB).
     let margin = 768 << 20;
@@ -726,12 +730,19 @@ fn a_note_left_by_one_case_is_not_found_by_the_next() {
     let said = g.said();
     assert!(!said.contains("FOUND"), "{said}");
     // Each case could leave its note in /tmp and /dev/shm, its own.
-    assert!(said.contains("LEFT /tmp/") && said.contains("LEFT /dev/shm/"), "{said}");
+    assert!(
+        said.contains("LEFT /tmp/") && said.contains("LEFT /dev/shm/"),
+        "{said}"
+    );
     // Its own folder is read-only, and nothing is left on the machine.
     assert!(!said.contains(&format!("LEFT {}", student.path().display())));
     let name = format!("stakeraid-note-{}.txt", std::process::id());
     for folder in [student.path(), &std::env::temp_dir(), Path::new("/dev/shm")] {
-        assert!(!folder.join(&name).exists(), "a note in {}", folder.display());
+        assert!(
+            !folder.join(&name).exists(),
+            "a note in {}",
+            folder.display()
+        );
     }
 }
 
@@ -791,7 +802,15 @@ fn a_hidden_interpreter_is_named_at_the_top_and_read_shows_it() {
     use std::os::unix::fs::PermissionsExt;
     std::fs::set_permissions(&wrapper, std::fs::Permissions::from_mode(0o755)).unwrap();
     let out = Command::new(env!("CARGO_BIN_EXE_stakeraid"))
-        .args(["grade", "--cases", "2", "--shrink-runs", "0", "--", "./run.sh"])
+        .args([
+            "grade",
+            "--cases",
+            "2",
+            "--shrink-runs",
+            "0",
+            "--",
+            "./run.sh",
+        ])
         .current_dir(student.path())
         .env("HOME", home.path())
         .stdin(Stdio::null())
@@ -804,14 +823,22 @@ fn a_hidden_interpreter_is_named_at_the_top_and_read_shows_it() {
     }
     let notes: Vec<&str> = text.lines().filter(|l| l.starts_with("NOTE: ")).collect();
     assert_eq!(notes.len(), 1, "{text}");
-    assert!(notes[0].contains(&interpreter.display().to_string()), "{text}");
+    assert!(
+        notes[0].contains(&interpreter.display().to_string()),
+        "{text}"
+    );
     let root = notes[0]
         .split("--read ")
         .nth(1)
         .and_then(|s| s.split(' ').next())
         .unwrap_or_else(|| panic!("no --read in {}", notes[0]));
     assert!(interpreter.starts_with(root), "{root}");
-    let g = grade(student.path(), home.path(), &["--cases", "2", "--read", root], &["./run.sh"]);
+    let g = grade(
+        student.path(),
+        home.path(),
+        &["--cases", "2", "--read", root],
+        &["./run.sh"],
+    );
     assert_eq!(g.failures(), vec![Value::Null; 2], "{}", g.said());
     assert!(g.report.get("sandbox_note").is_none());
 }
