@@ -195,4 +195,22 @@ mod tests {
         );
         assert!(readable_by_nobody(copy));
     }
+
+    #[test]
+    fn a_closed_folder_too_large_to_copy_is_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        let closed = dir.path().join("closed");
+        fs::create_dir(&closed).unwrap();
+        for i in 0..=STAGE_MAX_FILES {
+            fs::write(closed.join(i.to_string()), "").unwrap();
+        }
+        fs::set_permissions(&closed, fs::Permissions::from_mode(0o700)).unwrap();
+        let e = stage(&[closed.clone()], &[]).unwrap_err();
+        assert!(matches!(e, SandboxError::Unreadable(_)), "{e}");
+        let text = e.to_string();
+        assert!(
+            text.contains("chmod -R o+rX") && !text.contains('\n'),
+            "{text}"
+        );
+    }
 }

@@ -711,6 +711,25 @@ fn two_gib_of_files_stop_at_the_disk_quota() {
 }
 
 #[test]
+fn ten_thousand_files_stop_at_the_quota_of_files() {
+    let home = tempfile::tempdir().unwrap();
+    let g = escape("files.py", home.path(), &["--cases", "1"], &[]);
+    if g.unboxed() {
+        return;
+    }
+    assert_eq!(
+        g.failures(),
+        vec![Value::from("disk_limit")],
+        "{}",
+        g.said()
+    );
+    assert!(g.said().contains("STOPPED after"), "{}", g.said());
+    // Only the names come back out of the box, and only those kept.
+    let files = g.cases()[0]["files"].as_array().unwrap().len();
+    assert!(files <= 20, "{files} names kept");
+}
+
+#[test]
 fn a_note_left_by_one_case_is_not_found_by_the_next() {
     let home = tempfile::tempdir().unwrap();
     let student = tempfile::tempdir().unwrap();
