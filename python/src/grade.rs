@@ -78,6 +78,7 @@ fn sandboxed(program: Program, boxing: Boxing, hidden: &[PathBuf]) -> PyResult<P
         mode,
         memory_mb,
         processes,
+        ..SandboxSettings::default()
     };
     program.sandboxed(settings, hidden).map_err(value_error)
 }

@@ -11,7 +11,7 @@ use indicatif::{ProgressBar, ProgressStyle};
 use stakeraid::grade::{
     grade, select_cases, GradeBy, GradeSettings, Program, RunSettings, Visibility,
 };
-use stakeraid::sandbox::{SandboxMode, SandboxSettings};
+use stakeraid::sandbox::{EnvVar, SandboxMode, SandboxSettings};
 
 use super::io::{check_writable, end_on_signal, write_output, write_stdout};
 
@@ -23,10 +23,11 @@ full), or, after `--`, a program and its arguments (a word naming a file of \
 the current folder is made absolute). Each case runs in a fresh temporary \
 folder holding only input.txt; the program must write output.txt there.
 
-On Linux the program runs in a sandbox (--sandbox): it reads the system and \
-its own files, writes only its case's folder, has no network, cannot see or \
-outlive the grader, and is held to --memory-mb and --processes. The report's \
-first lines say what was enforced.
+On Linux the program runs in a sandbox (--sandbox): it gets none of your \
+environment but what it needs and --env gives, reads the system, its own \
+files and --read's, writes only its case's folder and /tmp, has no network, \
+cannot see or outlive the grader, and is held to --memory-mb, --processes \
+and --disk-mb. The report's first lines say what was enforced.
 
 Exit status: 0 when every case passes byte for byte, 1 when a case fails, \
 2 on a usage error (the program is checked before the first case).")]
@@ -114,6 +115,21 @@ pub struct SandboxArgs {
     #[arg(long, value_name = "N", default_value_t = stakeraid::sandbox::DEFAULT_PROCESSES,
           value_parser = clap::value_parser!(u32).range(1..=1 << 22))]
     processes: u32,
+    /// What a run may write to its case folder, /tmp and /dev/shm
+    /// together, in MiB (and at most 4096 files); filling it is the
+    /// verdict "disk limit". It counts in the run's memory.
+    #[arg(long, value_name = "MIB", default_value_t = stakeraid::sandbox::DEFAULT_DISK_MB,
+          value_parser = clap::value_parser!(u64).range(1..=1 << 20))]
+    disk_mb: u64,
+    /// Pass this variable of your environment to the program (NAME), or
+    /// set one (NAME=VALUE); repeatable. It gets nothing else of yours but
+    /// PATH, HOME, TMPDIR, LANG and its interpreter's variables.
+    #[arg(long = "env", value_name = "NAME[=VALUE]")]
+    env: Vec<EnvVar>,
+    /// Show this file or folder to the program, read-only (repeatable):
+    /// an interpreter or data of yours that the box hides.
+    #[arg(long = "read", value_name = "PATH")]
+    read: Vec<PathBuf>,
 }
 
 impl SandboxArgs {
@@ -124,7 +140,11 @@ impl SandboxArgs {
             mode: self.sandbox,
             memory_mb: self.memory_mb,
             processes: self.processes,
-        };
+            disk_mb: self.disk_mb,
+            env: self.env.clone(),
+            read: self.read.clone(),
+        }
+        .checked()?;
         let protections = settings.protections()?;
         if !protections.missing.is_empty() {
             eprintln!(

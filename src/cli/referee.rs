@@ -18,7 +18,7 @@ temporary folder, so give paths in it in full), or a built-in agent: ", agents!(
 A side forfeits, losing the game by the whole board's value, on a CPU overrun, \
 a hang, a crash, no output.txt, an unreadable one, an illegal move or a wrong board. \
 On Linux each program runs in a sandbox (--sandbox), as under `stakeraid grade`; \
-going past --memory-mb or --processes forfeits as a crash, naming the limit."))]
+going past --memory-mb, --processes or --disk-mb forfeits as a crash, naming the limit."))]
 pub struct RefereeArgs {
     #[arg(help = concat!("Side A: cmd:COMMAND, or an agent: ", agents!()))]
     a: Side,

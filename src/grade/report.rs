@@ -103,6 +103,10 @@ pub struct GradeReport {
     pub jobs: usize,
     /// What the sandbox enforced on each run, and what it could not.
     pub sandbox: Protections,
+    /// When every case failed naming the same path the sandbox hides:
+    /// that, and the option that shows it, said once at the top.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub sandbox_note: Option<String>,
     /// Program runs the shrinker could spend on each kind of failure.
     pub shrink_runs: usize,
     /// Wall-clock seconds the shrinker could spend on each kind of failure.
@@ -148,6 +152,7 @@ impl GradeReport {
             wall_limit: settings.run.limits().wall.as_secs_f64(),
             jobs: settings.jobs,
             sandbox: program.sandbox().protections().clone(),
+            sandbox_note: hidden_path_note(program, &cases),
             shrink_runs: settings.shrink_runs,
             shrink_time: settings.shrink_time.as_secs_f64(),
             strict: Score::of(&cases, false),
@@ -171,6 +176,28 @@ impl GradeReport {
     pub fn gradescope(&self, inputs: Visibility) -> serde_json::Value {
         gradescope_json(self, inputs)
     }
+}
+
+/// When every case failed and each one's standard error names the same
+/// path the sandbox hides (an interpreter a wrapper script calls under
+/// `/root`): the note that says so, with the `--read` that shows it.
+fn hidden_path_note(program: &Program, cases: &[CaseResult]) -> Option<String> {
+    let mut found = None;
+    for r in cases {
+        r.failure?;
+        let hidden = program.sandbox().hidden_path(&r.stderr)?;
+        if found.as_ref().is_some_and(|f| *f != hidden) {
+            return None;
+        }
+        found = Some(hidden);
+    }
+    let (path, root) = found?;
+    Some(format!(
+        "every case failed naming {}, which the sandbox does not show the program: \
+         give --read {} to show it read-only",
+        path.display(),
+        root.display()
+    ))
 }
 
 /// Who sees a Gradescope test, and when (its `visibility`).
@@ -336,6 +363,9 @@ impl fmt::Display for GradeReport {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         writeln!(f, "Graded: {}", self.program)?;
         writeln!(f, "Sandbox: {}", self.sandbox.line())?;
+        if let Some(note) = &self.sandbox_note {
+            writeln!(f, "NOTE: {note}")?;
+        }
         let plural = if self.cases.len() == 1 { "" } else { "s" };
         writeln!(
             f,

@@ -61,6 +61,9 @@ impl Program {
     /// names nothing, so that the check says it does not exist. `None` for
     /// no word at all.
     pub fn from_args(args: &[String], cwd: &Path) -> Option<Program> {
+        let given = args;
+        let with_class_path = java_class_path(args, cwd);
+        let args = with_class_path.as_deref().unwrap_or(args);
         let words: Vec<String> = args
             .iter()
             .enumerate()
@@ -90,7 +93,7 @@ impl Program {
                 .collect::<Vec<_>>()
                 .join(" "),
             word: Some(first),
-            shown: args.join(" "),
+            shown: given.join(" "),
             words,
             sandbox: Sandbox::off(),
         })
@@ -175,6 +178,39 @@ fn relative_word<'a>(command: &'a str, cwd: &Path) -> Option<&'a str> {
         .find(|w| Path::new(w).is_relative() && cwd.join(w).exists())
 }
 
+/// `java CLASS ...` run as the course's script runs it, from the folder of
+/// `CLASS.class`, whose default class path is that folder: the same with
+/// `-cp` that folder, since each case runs in a folder of its own. `None`
+/// for any other command, one that gives a class path, or a class not in
+/// `cwd`.
+fn java_class_path(args: &[String], cwd: &Path) -> Option<Vec<String>> {
+    let (program, rest) = args.split_first()?;
+    if Path::new(program).file_name()? != "java" || std::env::var_os("CLASSPATH").is_some() {
+        return None;
+    }
+    const CHOSEN: [&str; 7] = [
+        "-cp",
+        "-classpath",
+        "--class-path",
+        "-jar",
+        "-m",
+        "--module",
+        "--source",
+    ];
+    let class = rest.iter().find(|a| !a.starts_with('-'))?;
+    let chosen = rest
+        .iter()
+        .take_while(|a| a.starts_with('-'))
+        .any(|a| CHOSEN.contains(&a.as_str()) || a.starts_with("--class-path="));
+    let file = cwd.join(format!("{}.class", class.replace('.', "/")));
+    if chosen || class.ends_with(".java") || !file.is_file() {
+        return None;
+    }
+    let mut with = vec![program.clone(), "-cp".into(), cwd.display().to_string()];
+    with.extend(rest.iter().cloned());
+    Some(with)
+}
+
 /// `word` quoted for `sh`: as it is when it holds nothing the shell reads
 /// specially, else in single quotes.
 fn sh_quote(word: &str) -> String {
@@ -205,6 +241,7 @@ impl RunSettings {
             cpu: Some(self.time_limit),
             file_bytes: Some(MAX_FILE_BYTES),
             keep_stdout: true,
+            keep_files: false,
         }
     }
 }
@@ -306,6 +343,28 @@ mod tests {
         let p = Program::shell("/etc/passwd x");
         assert_eq!(p.check().unwrap_err().problem, "is not executable");
         assert_eq!(p.to_string(), "cmd:/etc/passwd x");
+    }
+
+    #[test]
+    fn java_from_the_class_folder_gets_it_as_its_class_path() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("homework.class"), "").unwrap();
+        let args = |a: &[&str]| a.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+        let p = Program::from_args(&args(&["java", "homework"]), dir.path()).unwrap();
+        assert_eq!(
+            p.command(),
+            format!("java -cp {} homework", dir.path().display())
+        );
+        assert_eq!(p.to_string(), "java homework");
+        assert!(
+            p.check_in(dir.path()).is_ok(),
+            "{:?}",
+            p.check_in(dir.path())
+        );
+        let given = Program::from_args(&args(&["java", "-cp", "/x", "homework"]), dir.path());
+        assert_eq!(given.unwrap().command(), "java -cp /x homework");
+        let missing = Program::from_args(&args(&["java", "Other"]), dir.path()).unwrap();
+        assert_eq!(missing.command(), "java Other");
     }
 
     #[test]

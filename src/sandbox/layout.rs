@@ -6,19 +6,21 @@
 //! every path ready as a C string: the process that takes them is a copy
 //! of a threaded one, where allocating is not safe.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 use std::ffi::{CString, OsStr};
 use std::fs;
 use std::os::unix::ffi::OsStrExt;
 use std::path::{Component, Path, PathBuf};
 
 use super::capabilities::Capabilities;
+use super::environment;
+use super::paths::Visible;
 use super::SandboxSettings;
 
 /// The top-level folders of the system shown read-only (or the symbolic
 /// links they are). Not `/home`, `/root`, `/tmp`, `/var`, `/run` (sockets
 /// of the machine's services), `/mnt`, `/media`, `/srv` nor `/sys`.
-const SYSTEM: [&str; 10] = [
+pub(crate) const SYSTEM: [&str; 10] = [
     "usr", "bin", "sbin", "lib", "lib32", "lib64", "libx32", "etc", "opt", "nix",
 ];
 
@@ -99,6 +101,10 @@ pub(crate) enum Step {
     Proc(CString),
     /// A mount made read-only once everything under it is in place.
     ReadOnly(CString),
+    /// `chmod` to this mode.
+    Chmod(CString, u32),
+    /// A mount detached and its folder removed.
+    Detach(CString),
 }
 
 /// How a bound path may be used.
@@ -116,7 +122,8 @@ impl Step {
     /// What kind of step it is.
     pub(crate) fn kind(&self) -> StepKind {
         match self {
-            Step::Mkdir(..) => StepKind::Mkdir,
+            Step::Mkdir(..) | Step::Chmod(..) => StepKind::Mkdir,
+            Step::Detach(_) => StepKind::Tmpfs,
             Step::File(_) => StepKind::File,
             Step::Symlink { .. } => StepKind::Symlink,
             Step::Bind { .. } => StepKind::Bind,
@@ -143,16 +150,21 @@ pub(crate) struct Layout {
 }
 
 impl Layout {
-    /// The layout showing the system, `seen` (read-only) with the folders
-    /// in `hidden` under them emptied, devices, `/proc` where it can be
-    /// mounted, and `/tmp`.
+    /// The layout showing the system, the paths `shown` (read-only; a
+    /// path of `staged` by its copy) with the folders in `hidden` under
+    /// them emptied, devices, `/proc` where it can be mounted, and the
+    /// quota's tmpfs as `/tmp`, `/dev/shm` and the case's folder.
     pub(crate) fn new(
-        seen: &[PathBuf],
+        shown: &Visible,
+        staged: &BTreeMap<PathBuf, PathBuf>,
         hidden: &[PathBuf],
         how: &Capabilities,
         settings: &SandboxSettings,
     ) -> Layout {
-        let mut m = Mirror::default();
+        let mut m = Mirror {
+            sources: staged.clone(),
+            ..Mirror::default()
+        };
         for name in SYSTEM {
             let path = Path::new("/").join(name);
             match fs::symlink_metadata(&path) {
@@ -192,24 +204,44 @@ impl Layout {
                 path: c(format!("dev/{name}")),
             });
         }
-        let scratch = format!("mode=1777,size={}m", settings.memory_mb.max(1));
+        // One size-limited tmpfs holds the case's folder, /tmp and
+        // /dev/shm, so that what a run writes to them together is held to
+        // the quota; mounted at a scratch point, its three folders bound
+        // where they belong, the scratch point detached once the case's
+        // folder is bound too.
         m.steps.push(Step::Mkdir(c("dev/shm"), 0o755));
+        m.dir(Path::new(QUOTA));
         m.steps.push(Step::Tmpfs {
-            dst: c("dev/shm"),
-            data: c(scratch.as_str()),
+            dst: rel(Path::new(QUOTA)),
+            data: c(format!(
+                "mode=0755,size={}m,nr_inodes={}",
+                settings.disk_mb.max(1),
+                super::DISK_FILES
+            )),
         });
+        for (name, mode) in [("case", 0o755), ("tmp", 0o1777), ("shm", 0o1777)] {
+            m.steps
+                .push(Step::Mkdir(c(format!("{}/{name}", &QUOTA[1..])), mode));
+            // mkdir's mode is masked by the umask; the sticky bit and
+            // the others' rights are set again.
+            m.steps
+                .push(Step::Chmod(c(format!("{}/{name}", &QUOTA[1..])), mode));
+        }
         m.dir(Path::new("/proc"));
         if how.ns.as_ref().is_ok_and(|ns| ns.proc.is_ok()) {
             m.steps.push(Step::Proc(c("proc")));
         }
         m.dir(Path::new("/tmp"));
-        m.steps.push(Step::Tmpfs {
-            dst: c("tmp"),
-            data: c(scratch.as_str()),
-        });
+        for (from, to) in [("tmp", "tmp"), ("shm", "dev/shm")] {
+            m.steps.push(Step::Bind {
+                src: c(format!("{}/{from}", &QUOTA[1..])),
+                dst: c(to),
+                mode: BindMode::Write,
+            });
+        }
         // After the private /tmp, so that a program's folder under /tmp
         // is bound into it rather than hidden by it.
-        for path in seen {
+        for path in &shown.paths {
             m.show(path, BindMode::Read, 0);
         }
         for path in hidden {
@@ -221,23 +253,43 @@ impl Layout {
             }
         }
         let steps = std::mem::take(&mut m.steps);
+        let env = environment::variables(&settings.env, &shown.program_dirs, Path::new("/tmp"));
         Layout {
             steps,
-            finish: vec![Step::ReadOnly(c("dev"))],
+            finish: vec![
+                Step::Detach(rel(Path::new(QUOTA))),
+                Step::ReadOnly(c("dev")),
+            ],
             mirror: m,
             sh: c(find_sh().as_os_str()),
-            env: environment(),
+            env: env
+                .iter()
+                .map(|(k, v)| {
+                    let mut kv = k.as_bytes().to_vec();
+                    kv.push(b'=');
+                    kv.extend_from_slice(v.as_bytes());
+                    CString::new(kv).unwrap_or_default()
+                })
+                .filter(|kv| !kv.as_bytes().is_empty())
+                .collect(),
         }
     }
 
-    /// The steps that bind the case's folder `dir`, writable, at its path.
+    /// The steps that show the case's folder `dir` at its path: the
+    /// quota's own `case` folder, which the run's init fills with the
+    /// files of `dir` and empties back into it.
     pub(crate) fn case_steps(&self, dir: &Path) -> Vec<Step> {
         let mut m = self.mirror.clone();
         m.steps.clear();
+        m.sources
+            .insert(dir.to_owned(), Path::new(QUOTA).join("case"));
         m.show(dir, BindMode::Write, 0);
         m.steps
     }
 }
+
+/// Where the quota's tmpfs is mounted while the root is built.
+const QUOTA: &str = "/.quota";
 
 /// Where `sh` is, as the shell's own search finds it.
 fn find_sh() -> PathBuf {
@@ -248,21 +300,6 @@ fn find_sh() -> PathBuf {
         .unwrap_or_else(|| PathBuf::from("/bin/sh"))
 }
 
-/// This process's environment for the program, `TMPDIR` (if set) pointing
-/// at the private `/tmp`, since the one outside is not there.
-fn environment() -> Vec<CString> {
-    std::env::vars_os()
-        .map(|(k, v)| {
-            let v = if k == "TMPDIR" { "/tmp".into() } else { v };
-            let mut kv = k.as_bytes().to_vec();
-            kv.push(b'=');
-            kv.extend_from_slice(v.as_bytes());
-            CString::new(kv).unwrap_or_default()
-        })
-        .filter(|kv| !kv.as_bytes().is_empty())
-        .collect()
-}
-
 /// The new root as it is being built: the paths made in it (folders,
 /// mount points) and the ones bound, under which nothing is made.
 #[derive(Clone, Debug, Default)]
@@ -270,6 +307,9 @@ struct Mirror {
     made: BTreeSet<PathBuf>,
     bound: Vec<PathBuf>,
     steps: Vec<Step>,
+    /// Paths shown by another: a copy the program's user can read, the
+    /// quota's folder for the case's (relative to the new root).
+    sources: BTreeMap<PathBuf, PathBuf>,
 }
 
 /// How many symbolic links are followed while a path is shown.
@@ -288,12 +328,17 @@ impl Mirror {
         } else if self.made.insert(path.to_owned()) {
             self.steps.push(Step::File(rel(path)));
         }
+        let source = self.sources.get(path).cloned();
         self.steps.push(Step::Bind {
-            src: c(path.as_os_str()),
+            src: match &source {
+                Some(from) if from.starts_with(QUOTA) => rel(from),
+                Some(from) => c(from.as_os_str()),
+                None => c(path.as_os_str()),
+            },
             dst: rel(path),
             mode,
         });
-        if mode == BindMode::Read {
+        if mode == BindMode::Read && source.is_none() {
             for sub in submounts(path) {
                 self.steps.push(Step::Submount(rel(&sub)));
             }

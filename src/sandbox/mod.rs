@@ -17,12 +17,21 @@
 //! limits (`RLIMIT_DATA`, and `RLIMIT_NPROC`, which counts only the
 //! namespace's own processes on kernels from 5.14).
 //!
+//! The program starts with a cleared environment (`environment`): nothing
+//! of the grader's reaches it but what its interpreter needs and what
+//! `--env` passes. Its case folder, `/tmp` and `/dev/shm` are one
+//! size-limited tmpfs (`--disk-mb`, [`DISK_FILES`] files): past it a write
+//! fails with ENOSPC, and the run's verdict is the disk limit. As root the
+//! program runs as `nobody`; a folder of its own that `nobody` cannot read
+//! (made by `mktemp -d`) is copied once into a folder it can (`stage`).
+//!
 //! What this machine allows is found once, by a first sandboxed run
 //! ([`Protections`]); a protection it refuses is named there, and
 //! [`SandboxMode::Require`] refuses to run without it.
 
+use std::ffi::OsString;
 use std::fmt;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::str::FromStr;
 use std::sync::Arc;
 
@@ -30,9 +39,14 @@ use serde::Serialize;
 
 mod capabilities;
 mod cgroup;
+mod environment;
 mod layout;
 mod paths;
 mod probe;
+mod stage;
+
+pub use environment::EnvVar;
+pub use stage::{STAGE_MAX_BYTES, STAGE_MAX_FILES};
 #[cfg(target_os = "linux")]
 mod spawn;
 
@@ -47,6 +61,13 @@ pub const DEFAULT_MEMORY_MB: u64 = 1024;
 /// machine of many cores starts a few dozen threads; a fork bomb is stopped
 /// long before it hurts.
 pub const DEFAULT_PROCESSES: u32 = 512;
+
+/// What a run may write by default, in MiB, in its case folder, `/tmp`
+/// and `/dev/shm` together: a homework writes a few KiB.
+pub const DEFAULT_DISK_MB: u64 = 256;
+
+/// How many files and folders a run may have there at once.
+pub const DISK_FILES: u32 = 4096;
 
 /// Whether programs run in the sandbox.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize)]
@@ -86,8 +107,9 @@ impl fmt::Display for SandboxMode {
     }
 }
 
-/// How a program is boxed: the mode and the limits.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+/// How a program is boxed: the mode, the limits, the variables it is
+/// given and the paths it is shown beyond its own.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct SandboxSettings {
     /// On, required, or off.
     pub mode: SandboxMode,
@@ -95,6 +117,14 @@ pub struct SandboxSettings {
     pub memory_mb: u64,
     /// Processes and threads the run may have at once.
     pub processes: u32,
+    /// What the run may write to its case folder, `/tmp` and `/dev/shm`
+    /// together, in MiB.
+    pub disk_mb: u64,
+    /// Variables passed from the grader's environment or set (`--env`);
+    /// shown by name only.
+    pub env: Vec<EnvVar>,
+    /// Paths shown read-only beyond the program's own (`--read`).
+    pub read: Vec<PathBuf>,
 }
 
 impl Default for SandboxSettings {
@@ -103,6 +133,9 @@ impl Default for SandboxSettings {
             mode: SandboxMode::Auto,
             memory_mb: DEFAULT_MEMORY_MB,
             processes: DEFAULT_PROCESSES,
+            disk_mb: DEFAULT_DISK_MB,
+            env: Vec::new(),
+            read: Vec::new(),
         }
     }
 }
@@ -114,6 +147,18 @@ impl SandboxSettings {
             mode: SandboxMode::Off,
             ..SandboxSettings::default()
         }
+    }
+
+    /// The settings with `--read` paths checked and made absolute (the
+    /// error: one that does not exist).
+    pub fn checked(mut self) -> Result<SandboxSettings, SandboxError> {
+        for path in &mut self.read {
+            *path = std::fs::canonicalize(&*path).map_err(|e| SandboxError::Read {
+                path: path.clone(),
+                why: e.to_string(),
+            })?;
+        }
+        Ok(self)
     }
 
     /// What the sandbox enforces on this machine with these settings, and
@@ -163,6 +208,35 @@ pub enum SandboxError {
     /// `require`, and this machine lacks a protection.
     #[error("--sandbox require: this machine cannot enforce {0}")]
     Missing(String),
+    /// An `--env` that is neither `NAME` nor `NAME=VALUE`.
+    #[error(
+        "--env {0:?}: give NAME (passed from this environment) or NAME=VALUE, \
+         NAME of letters, digits and _"
+    )]
+    Env(String),
+    /// A `--read` path that cannot be shown.
+    #[error("--read {}: {why}", .path.display())]
+    Read {
+        /// The path given.
+        path: PathBuf,
+        /// Why.
+        why: String,
+    },
+    /// As root: a path of the program's that `nobody` cannot read, too
+    /// large to copy into the box.
+    #[error(
+        "{} cannot be read by nobody, whom a root grader runs the program as, and is too \
+         large to copy into the box (over {} MiB or {} files): make it readable (chmod -R \
+         o+rX {}) or grade as another user",
+        .0.display(),
+        STAGE_MAX_BYTES >> 20,
+        STAGE_MAX_FILES,
+        .0.display()
+    )]
+    Unreadable(PathBuf),
+    /// As root: copying a path `nobody` cannot read into the box failed.
+    #[error("copying {} into the box, since nobody cannot read it: {}", .0.display(), .1)]
+    Stage(PathBuf, String),
 }
 
 /// A limit a run went past, as its cgroup (or, without one, its standard
@@ -180,6 +254,11 @@ pub enum LimitHit {
         /// The limit.
         max: u32,
     },
+    /// It filled its quota of disk (or of files).
+    Disk {
+        /// The quota, in MiB.
+        mb: u64,
+    },
 }
 
 impl fmt::Display for LimitHit {
@@ -189,6 +268,10 @@ impl fmt::Display for LimitHit {
             LimitHit::Processes { max } => write!(
                 f,
                 "too many processes: went past {max} processes and threads at once"
+            ),
+            LimitHit::Disk { mb } => write!(
+                f,
+                "disk limit: filled its {mb} MiB (or {DISK_FILES} files) of case folder and /tmp"
             ),
         }
     }
@@ -218,6 +301,10 @@ pub(crate) struct Ready {
     pub(crate) how: capabilities::Capabilities,
     pub(crate) layout: layout::Layout,
     pub(crate) settings: SandboxSettings,
+    /// What the program is shown beyond the system folders.
+    pub(crate) shown: paths::Visible,
+    /// The copies of what `nobody` could not read, kept while the box is.
+    pub(crate) _staged: Option<stage::Staged>,
 }
 
 impl Sandbox {
@@ -241,19 +328,46 @@ impl Sandbox {
         words: &[String],
         hidden: &[PathBuf],
     ) -> Result<Sandbox, SandboxError> {
+        let settings = settings.checked()?;
         let protections = settings.protections()?;
         let hidden: Vec<PathBuf> = hidden
             .iter()
             .map(|p| std::fs::canonicalize(p).unwrap_or_else(|_| p.clone()))
             .collect();
-        let ready = probe::capabilities(&settings).map(|how| {
-            let seen = paths::visible(words, &hidden);
-            Arc::new(Ready {
-                layout: layout::Layout::new(&seen, &hidden, &how, &settings),
-                how,
-                settings,
-            })
-        });
+        let ready = match probe::capabilities(&settings) {
+            None => None,
+            Some(how) => {
+                let mut shown = paths::visible(words, &hidden);
+                for path in &settings.read {
+                    if !shown.paths.contains(path) {
+                        shown.paths.push(path.clone());
+                    }
+                }
+                shown
+                    .paths
+                    .sort_by_key(|p| (p.components().count(), p.clone()));
+                let as_root = how.ns.as_ref().is_ok_and(|ns| ns.as_root);
+                let staged = if as_root {
+                    stage::stage(&shown.paths, layout::SYSTEM.as_slice())?
+                } else {
+                    None
+                };
+                let sources = staged.as_ref().map(stage::Staged::sources);
+                Some(Arc::new(Ready {
+                    layout: layout::Layout::new(
+                        &shown,
+                        &sources.unwrap_or_default(),
+                        &hidden,
+                        &how,
+                        &settings,
+                    ),
+                    how,
+                    settings: settings.clone(),
+                    shown,
+                    _staged: staged,
+                }))
+            }
+        };
         Ok(Sandbox {
             settings,
             protections,
@@ -262,8 +376,42 @@ impl Sandbox {
     }
 
     /// The settings.
-    pub fn settings(&self) -> SandboxSettings {
-        self.settings
+    pub fn settings(&self) -> &SandboxSettings {
+        &self.settings
+    }
+
+    /// The environment of a run without namespaces (`None`: the sandbox
+    /// is off and the program gets this process's): cleared as in the box,
+    /// `HOME` and `TMPDIR` its case folder `dir`.
+    pub(crate) fn plain_environment(&self, dir: &Path) -> Option<Vec<(OsString, OsString)>> {
+        let ready = self.ready.as_ref()?;
+        Some(environment::variables(
+            &self.settings.env,
+            &ready.shown.program_dirs,
+            dir,
+        ))
+    }
+
+    /// A path named in `text` (a run's standard error) that exists on this
+    /// machine but that the box does not show, and the folder to give
+    /// `--read` to show it (its installation's root).
+    pub fn hidden_path(&self, text: &str) -> Option<(PathBuf, PathBuf)> {
+        let ready = self.boxed()?;
+        // The box's own /proc and /dev stand for the machine's.
+        let shown = |p: &Path| {
+            layout::SYSTEM
+                .iter()
+                .chain(&["proc", "dev", "sys"])
+                .any(|s| p.starts_with(Path::new("/").join(s)))
+                || ready.shown.paths.iter().any(|s| p.starts_with(s))
+        };
+        absolute_paths(text)
+            .filter(|p| p.components().count() > 2 && std::fs::symlink_metadata(p).is_ok())
+            .find(|p| !shown(p))
+            .map(|p| {
+                let root = paths::installation_root(&p);
+                (p, root)
+            })
     }
 
     /// What is enforced, and what is missing.
@@ -325,9 +473,40 @@ impl Sandbox {
     }
 }
 
+/// The absolute paths in `text`: words from a `/` to a character no path
+/// of a message holds (white space, quotes, a colon, a bracket).
+fn absolute_paths(text: &str) -> impl Iterator<Item = PathBuf> + '_ {
+    text.match_indices('/').filter_map(move |(i, _)| {
+        let before = text[..i].chars().next_back();
+        if before.is_some_and(|c| !" \t'\"`(=:[<".contains(c)) {
+            return None;
+        }
+        let rest = &text[i..];
+        let end = rest
+            .find(|c: char| c.is_whitespace() || "'\"`:,;()[]<>".contains(c))
+            .unwrap_or(rest.len());
+        let path = rest[..end].trim_end_matches(['.', '/']);
+        (path.len() > 1).then(|| PathBuf::from(path))
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn paths_are_found_in_messages() {
+        let text = "sh: 1: exec: /root/.pyenv/versions/2.7/bin/python: not found / \
+                    can't open file '/home/a/hw.py': [Errno 13] Permission denied.";
+        let found: Vec<PathBuf> = absolute_paths(text).collect();
+        assert_eq!(
+            found,
+            [
+                PathBuf::from("/root/.pyenv/versions/2.7/bin/python"),
+                PathBuf::from("/home/a/hw.py")
+            ]
+        );
+    }
 
     #[test]
     fn modes_parse_and_print() {

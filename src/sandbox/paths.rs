@@ -24,7 +24,7 @@ const MAX_HOPS: usize = 8;
 /// the cases run in, or one of `hidden`: a named file in such a folder is
 /// shown alone, a named folder or an installation root that is such a
 /// folder not at all.
-pub(crate) fn visible(words: &[String], hidden: &[PathBuf]) -> Vec<PathBuf> {
+pub(crate) fn visible(words: &[String], hidden: &[PathBuf]) -> Visible {
     let mut guarded: Vec<PathBuf> = hidden.to_vec();
     guarded.push(std::env::temp_dir());
     if let Some(home) = std::env::var_os("HOME") {
@@ -37,6 +37,7 @@ pub(crate) fn visible(words: &[String], hidden: &[PathBuf]) -> Vec<PathBuf> {
     let mut seen = Seen {
         guarded,
         paths: BTreeSet::new(),
+        program_dirs: Vec::new(),
     };
     let words: Vec<&str> = words
         .iter()
@@ -59,12 +60,45 @@ pub(crate) fn visible(words: &[String], hidden: &[PathBuf]) -> Vec<PathBuf> {
     }
     let mut paths: Vec<PathBuf> = seen.paths.into_iter().collect();
     paths.sort_by_key(|p| (p.components().count(), p.clone()));
-    paths
+    Visible {
+        paths,
+        program_dirs: seen.program_dirs,
+    }
+}
+
+/// What a program is shown of the machine beyond the system folders.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Visible {
+    /// The paths shown, shortest first.
+    pub(crate) paths: Vec<PathBuf>,
+    /// The folders of the program and of the interpreters it goes
+    /// through, for its `PATH`.
+    pub(crate) program_dirs: Vec<PathBuf>,
+}
+
+/// The folder to show for `path` so that what it is part of works: the
+/// root of its installation (`~/.pyenv/versions/2.7.18` for
+/// `~/.pyenv/versions/2.7.18/bin/python2`), else its folder, else itself.
+pub(crate) fn installation_root(path: &Path) -> PathBuf {
+    let dir = if path.is_dir() {
+        path
+    } else {
+        path.parent().unwrap_or(path)
+    };
+    let in_program_folder = dir
+        .file_name()
+        .is_some_and(|n| PROGRAM_FOLDERS.iter().any(|f| n == *f));
+    match dir.parent() {
+        Some(parent) if in_program_folder && parent.parent().is_some() => parent.to_owned(),
+        _ if dir.parent().is_some() => dir.to_owned(),
+        _ => path.to_owned(),
+    }
 }
 
 struct Seen {
     guarded: Vec<PathBuf>,
     paths: BTreeSet<PathBuf>,
+    program_dirs: Vec<PathBuf>,
 }
 
 impl Seen {
@@ -95,6 +129,11 @@ impl Seen {
             return;
         }
         self.installed(path);
+        if let Some(dir) = path.parent() {
+            if !self.program_dirs.iter().any(|d| d == dir) {
+                self.program_dirs.push(dir.to_owned());
+            }
+        }
         if let Ok(target) = fs::read_link(path) {
             let dir = path.parent().unwrap_or(Path::new("/"));
             self.program(&dir.join(target), hops + 1);
@@ -164,12 +203,24 @@ mod tests {
         let hw = dir.path().join("hw.py");
         fs::write(&hw, "").unwrap();
         let words = vec!["/no/such/python3".to_owned(), hw.display().to_string()];
-        let shown = visible(&words, &[]);
+        let shown = visible(&words, &[]).paths;
         assert!(shown.contains(&hw), "{shown:?}");
         assert!(shown.contains(&dir.path().to_owned()), "{shown:?}");
         // The folder holds the answer key: the file alone.
-        let shown = visible(&words, &[dir.path().join("cases")]);
+        let shown = visible(&words, &[dir.path().join("cases")]).paths;
         assert!(shown.contains(&hw) && !shown.contains(&dir.path().to_owned()));
+    }
+
+    #[test]
+    fn an_installation_is_shown_whole() {
+        assert_eq!(
+            installation_root(Path::new("/root/.pyenv/versions/2.7.18/bin/python2")),
+            Path::new("/root/.pyenv/versions/2.7.18")
+        );
+        assert_eq!(
+            installation_root(Path::new("/opt/tool/run.sh")),
+            Path::new("/opt/tool")
+        );
     }
 
     #[test]

@@ -5,7 +5,7 @@
 
 use std::sync::OnceLock;
 
-use super::capabilities::{Capabilities, Limiter, Namespaces};
+use super::capabilities::{Capabilities, Limiter, Namespaces, Unavailable};
 use super::cgroup;
 use super::{Protections, SandboxMode, SandboxSettings};
 
@@ -38,7 +38,10 @@ pub(crate) fn protections(settings: &SandboxSettings) -> Protections {
     let Some(how) = capabilities(settings) else {
         return off();
     };
-    let mut enforced = Vec::new();
+    let mut enforced = vec![format!(
+        "environment: cleared ({} passed)",
+        super::environment::passed(&settings.env).len()
+    )];
     let mut missing = Vec::new();
     match &how.ns {
         Ok(ns) => {
@@ -47,6 +50,11 @@ pub(crate) fn protections(settings: &SandboxSettings) -> Protections {
                  private /tmp)"
                     .to_owned(),
             );
+            enforced.push(format!(
+                "disk {} MiB, {} files (one tmpfs: case folder, /tmp, /dev/shm)",
+                settings.disk_mb,
+                super::DISK_FILES
+            ));
             enforced.push("no network (own network namespace)".to_owned());
             enforced.push("own PID namespace (nothing it starts outlives the run)".to_owned());
             if let Err(why) = &ns.proc {
@@ -56,7 +64,11 @@ pub(crate) fn protections(settings: &SandboxSettings) -> Protections {
                 enforced.push("runs as nobody".to_owned());
             }
         }
-        Err(why) => missing.push(format!("files, network and processes are not boxed: {why}")),
+        Err(why) => {
+            missing.push(format!("files, network and processes are not boxed: {why}"));
+            missing
+                .push("disk: not limited but for each file's size (no mount namespace)".to_owned());
+        }
     }
     let by = |l: Limiter| match l {
         Limiter::Cgroup => "cgroup",
@@ -70,8 +82,8 @@ pub(crate) fn protections(settings: &SandboxSettings) -> Protections {
         Limiter::None => missing.push(format!(
             "processes: not limited ({})",
             how.processes_missing
-                .as_deref()
-                .unwrap_or("no way to count them")
+                .as_ref()
+                .map_or_else(|| "no way to count them".to_owned(), ToString::to_string)
         )),
         l => enforced.push(format!("{} processes ({})", settings.processes, by(l))),
     }
@@ -92,19 +104,12 @@ fn find() -> Capabilities {
         Limiter::Rlimit
     };
     let (processes, processes_missing) = match &ns {
-        Err(_) => (
-            Limiter::None,
-            Some("without a user namespace a process limit would count all of the user's".into()),
-        ),
+        Err(_) => (Limiter::None, Some(Unavailable::NoUserNamespace)),
         Ok(_) if cgroups.pids.is_some() => (Limiter::Cgroup, None),
         Ok(ns) if !ns.user || kernel_at_least(NPROC_PER_NAMESPACE) => (Limiter::Rlimit, None),
         Ok(_) => (
             Limiter::None,
-            Some(format!(
-                "no writable pids cgroup, and this kernel is older than {}.{}, whose \
-                 RLIMIT_NPROC would count every process of the user",
-                NPROC_PER_NAMESPACE.0, NPROC_PER_NAMESPACE.1
-            )),
+            Some(Unavailable::OldKernel(NPROC_PER_NAMESPACE)),
         ),
     };
     Capabilities {
@@ -119,10 +124,10 @@ fn find() -> Capabilities {
 #[cfg(not(target_os = "linux"))]
 fn find() -> Capabilities {
     Capabilities {
-        ns: Err("not Linux".into()),
+        ns: Err(Unavailable::NotLinux),
         memory: Limiter::None,
         processes: Limiter::None,
-        processes_missing: Some("not Linux".into()),
+        processes_missing: Some(Unavailable::NotLinux),
         cgroups: cgroup::Parents::default(),
     }
 }
@@ -130,14 +135,14 @@ fn find() -> Capabilities {
 /// Namespaces as this machine allows them: with a user namespace, else
 /// (as root) without, and with a fresh `/proc` if it can be mounted.
 #[cfg(target_os = "linux")]
-fn namespaces() -> Result<Namespaces, String> {
+fn namespaces() -> Result<Namespaces, Unavailable> {
     // SAFETY: a plain system call without arguments.
     let as_root = unsafe { libc::geteuid() } == 0;
     let mut tries = vec![true];
     if as_root {
         tries.push(false);
     }
-    let mut why = String::new();
+    let mut why = None;
     for user in tries {
         let ns = Namespaces {
             user,
@@ -148,7 +153,7 @@ fn namespaces() -> Result<Namespaces, String> {
             Ok(()) => return Ok(ns),
             Err(e) if e.step == Some(super::layout::StepKind::Proc) => {
                 let without = Namespaces {
-                    proc: Err(format!("mounting proc refused ({})", e.errno_text())),
+                    proc: Err(Unavailable::Proc { errno: e.errno }),
                     ..ns.clone()
                 };
                 if try_run(&without).is_ok() {
@@ -156,13 +161,14 @@ fn namespaces() -> Result<Namespaces, String> {
                 }
             }
             Err(e) => {
-                if why.is_empty() {
-                    why = e.to_string();
-                }
+                why.get_or_insert(Unavailable::from(e));
             }
         }
     }
-    Err(why)
+    Err(why.unwrap_or(Unavailable::Refused {
+        what: "a first sandboxed run".into(),
+        errno: libc::EIO,
+    }))
 }
 
 /// One sandboxed run of `exit 0` in a temporary folder.
@@ -178,16 +184,31 @@ fn try_run(ns: &Namespaces) -> Result<(), super::spawn::SetupError> {
         cgroups: cgroup::Parents::default(),
     };
     let ready = super::Ready {
-        layout: super::layout::Layout::new(&[], &[], &how, &settings),
+        layout: super::layout::Layout::new(
+            &Default::default(),
+            &Default::default(),
+            &[],
+            &how,
+            &settings,
+        ),
         how,
         settings,
+        shown: Default::default(),
+        _staged: None,
     };
     let dir = tempfile::Builder::new()
         .prefix("stakeraid-probe-")
         .tempdir()
         .map_err(|e| SetupError::io("a temporary folder", &e))?;
-    let spawned = super::spawn(&ready, "exit 0", dir.path(), false, &Rlimits::default())
-        .map_err(|e| SetupError::io("starting the first sandboxed run", &e))?;
+    let spawned = super::spawn(
+        &ready,
+        "exit 0",
+        dir.path(),
+        false,
+        false,
+        &Rlimits::default(),
+    )
+    .map_err(|e| SetupError::io("starting the first sandboxed run", &e))?;
     spawned.wait_probe()
 }
 

@@ -13,6 +13,15 @@
 //! the kernel kills everything left in the namespace. Every step that can
 //! fail reports which one it was, through the same pipe.
 //!
+//! The case's folder the program sees is the quota's tmpfs, not the
+//! folder on the machine: the init copies the files of the machine's
+//! folder into it before the program starts, and copies them back after
+//! everything in the namespace is dead (`output.txt` and its first MiB
+//! only, unless the run keeps its files from run to run, as a referee's
+//! program keeps its notes from move to move). Only regular files at the
+//! top of the folder make the trip; a symbolic link, a pipe or a folder
+//! does not. A run that filled the quota is reported so.
+//!
 //! Everything the two processes use is made before the `clone`, in
 //! [`Child`]: paths as C strings, the argument and environment arrays.
 
@@ -21,6 +30,7 @@ use std::fmt;
 use std::fs::File;
 use std::io::{self, Read, Write};
 use std::os::fd::{AsRawFd, FromRawFd, OwnedFd};
+use std::os::unix::fs::OpenOptionsExt;
 use std::path::Path;
 
 use libc::{c_char, c_int, c_ulong, pid_t};
@@ -98,7 +108,16 @@ pub(crate) struct SetupError {
     /// The layout step, when it was one.
     pub(crate) step: Option<StepKind>,
     what: String,
-    errno: i32,
+    pub(crate) errno: i32,
+}
+
+impl From<SetupError> for super::capabilities::Unavailable {
+    fn from(e: SetupError) -> Self {
+        super::capabilities::Unavailable::Refused {
+            what: e.what,
+            errno: e.errno,
+        }
+    }
 }
 
 impl SetupError {
@@ -110,16 +129,16 @@ impl SetupError {
             errno: e.raw_os_error().unwrap_or(0),
         }
     }
-
-    /// The system's words for the error number.
-    pub(crate) fn errno_text(&self) -> String {
-        io::Error::from_raw_os_error(self.errno).to_string()
-    }
 }
 
 impl fmt::Display for SetupError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{} refused: {}", self.what, self.errno_text())
+        write!(
+            f,
+            "{} refused: {}",
+            self.what,
+            super::capabilities::errno_text(self.errno)
+        )
     }
 }
 
@@ -136,6 +155,10 @@ pub(crate) const STOP: c_int = libc::SIGUSR1;
 /// Record tags on the status pipe.
 const SETUP_FAILED: u32 = 1;
 const EXITED: u32 = 2;
+const DISK_FULL: u32 = 3;
+
+/// The most of `output.txt` copied back: what the grader reads of it.
+const OUTPUT_BYTES: u64 = crate::play::referee::MAX_OUTPUT + 1;
 
 /// A run started in its box.
 #[derive(Debug)]
@@ -148,6 +171,8 @@ pub(crate) struct Spawned {
     pub(crate) stderr: Option<File>,
     status: File,
     cgroups: Option<RunCgroups>,
+    /// The quota, in MiB, and whether the run filled it.
+    disk: (u64, bool),
     /// The folder the new root is mounted on (in the run's namespace only).
     _root: tempfile::TempDir,
 }
@@ -191,15 +216,20 @@ impl Spawned {
                     });
                 }
                 EXITED => exited = Some(word(1) as c_int),
+                DISK_FULL => self.disk.1 = true,
                 _ => {}
             }
         }
         exited.map_or(Outcome::Killed, Outcome::Exited)
     }
 
-    /// The limit the run went past, as its cgroups counted.
+    /// The limit the run went past, as its cgroups counted, or the quota
+    /// it filled (known once [`Spawned::outcome`] has read the report).
     pub(crate) fn hit(&self) -> Option<LimitHit> {
-        self.cgroups.as_ref().and_then(RunCgroups::hit)
+        self.cgroups
+            .as_ref()
+            .and_then(RunCgroups::hit)
+            .or_else(|| self.disk.1.then_some(LimitHit::Disk { mb: self.disk.0 }))
     }
 
     /// For the probe: waits for the run and says whether the box was built
@@ -220,19 +250,26 @@ impl Spawned {
     }
 }
 
-/// Starts `sh -c command` in `dir` in the box `ready` describes.
+/// Starts `sh -c command` in `dir` in the box `ready` describes; the
+/// files it leaves at the top of its folder come back to `dir` whole when
+/// `keep_files`, else only `output.txt` (its first MiB) and the others'
+/// names.
 pub(crate) fn spawn(
     ready: &Ready,
     command: &str,
     dir: &Path,
     keep_stdout: bool,
+    keep_files: bool,
     limits: &Rlimits,
 ) -> io::Result<Spawned> {
     let ns = ready.how.ns.clone().map_err(io::Error::other)?;
     let (uid, gid) = ns.program_ids();
-    if ns.as_root {
-        std::os::unix::fs::chown(dir, Some(uid), Some(gid))?;
-    }
+    let real_dir = OwnedFd::from(
+        std::fs::OpenOptions::new()
+            .read(true)
+            .custom_flags(libc::O_DIRECTORY | libc::O_CLOEXEC)
+            .open(dir)?,
+    );
     let root = tempfile::Builder::new()
         .prefix("stakeraid-root-")
         .tempdir()?;
@@ -272,7 +309,10 @@ pub(crate) fn spawn(
             status_w.as_raw_fd(),
             err_w.as_raw_fd(),
             out.as_ref().map_or(-1, |(_, w)| w.as_raw_fd()),
+            real_dir.as_raw_fd(),
         ],
+        real_dir: real_dir.as_raw_fd(),
+        others_bytes: if keep_files { u64::MAX } else { 0 },
         go: go_r.as_raw_fd(),
         status: status_w.as_raw_fd(),
         err: err_w.as_raw_fd(),
@@ -346,6 +386,7 @@ pub(crate) fn spawn(
         stderr: Some(File::from(err_r)),
         status: File::from(status_r),
         cgroups,
+        disk: (settings.disk_mb, false),
         _root: root,
     })
 }
@@ -408,7 +449,11 @@ unsafe fn raw_clone(flags: c_ulong) -> pid_t {
 
 /// Everything the new processes use, made before the clone.
 struct Child<'a> {
-    keep: [c_int; 4],
+    keep: [c_int; 5],
+    /// The case's folder on the machine.
+    real_dir: c_int,
+    /// The most copied back of each file but `output.txt`.
+    others_bytes: u64,
     go: c_int,
     status: c_int,
     err: c_int,
@@ -527,6 +572,16 @@ unsafe fn init(ch: &Child) -> ! {
     );
     check(ch, Stage::Pivot, libc::umount2(dot, libc::MNT_DETACH));
     check(ch, Stage::Pivot, libc::chdir(c"/".as_ptr()));
+    let case = libc::open(
+        ch.case.as_ptr(),
+        libc::O_RDONLY | libc::O_DIRECTORY | libc::O_CLOEXEC,
+    );
+    check(ch, Stage::Chdir, case);
+    if ch.as_root {
+        check(ch, Stage::Ids, libc::fchown(case, ch.uid, ch.gid));
+    }
+    let owner = ch.as_root.then_some((ch.uid, ch.gid));
+    copy_files(ch.real_dir, case, &|_| u64::MAX, owner);
     if let Err(e) = read_only(c"/") {
         fail(ch, Stage::Step(StepKind::ReadOnly), e);
     }
@@ -576,6 +631,24 @@ unsafe fn init(ch: &Child) -> ! {
             break;
         }
     }
+    let mut fs: libc::statfs = std::mem::zeroed();
+    if libc::fstatfs(case, &mut fs) == 0 && (fs.f_bfree == 0 || fs.f_ffree == 0) {
+        report(ch, [DISK_FULL, 0, 0]);
+    }
+    remove_files(ch.real_dir);
+    let others = ch.others_bytes;
+    copy_files(
+        case,
+        ch.real_dir,
+        &|name| {
+            if name.to_bytes() == b"output.txt" {
+                OUTPUT_BYTES
+            } else {
+                others
+            }
+        },
+        None,
+    );
     if let (Some(st), false) = (status, stopped) {
         report(ch, [EXITED, st as u32, 0]);
     }
@@ -694,7 +767,111 @@ unsafe fn apply(step: &Step) -> Result<(), c_int> {
             std::ptr::null(),
         )),
         Step::ReadOnly(path) => read_only(path),
+        Step::Chmod(path, mode) => ok(libc::chmod(path.as_ptr(), *mode)),
+        Step::Detach(path) => {
+            ok(libc::umount2(path.as_ptr(), libc::MNT_DETACH))?;
+            ok(libc::rmdir(path.as_ptr()))
+        }
     }
+}
+
+/// Calls `each` with the name of every regular file at the top of the
+/// folder `dir` (read from its start), without allocating.
+unsafe fn each_file(dir: c_int, each: &mut dyn FnMut(&CStr)) {
+    let mut buf = [0u8; 4096];
+    libc::lseek(dir, 0, libc::SEEK_SET);
+    loop {
+        let n = libc::syscall(
+            libc::SYS_getdents64,
+            dir,
+            buf.as_mut_ptr(),
+            buf.len() as c_ulong,
+        );
+        if n <= 0 {
+            return;
+        }
+        let mut at = 0usize;
+        while at + 19 < n as usize {
+            // struct linux_dirent64: ino (8), off (8), reclen (2), type
+            // (1), the name NUL-terminated.
+            let reclen = u16::from_ne_bytes([buf[at + 16], buf[at + 17]]) as usize;
+            if reclen == 0 {
+                return;
+            }
+            let name = CStr::from_ptr(buf.as_ptr().add(at + 19).cast());
+            let mut st: libc::stat = std::mem::zeroed();
+            let regular = name.to_bytes() != b"."
+                && name.to_bytes() != b".."
+                && libc::fstatat(dir, name.as_ptr(), &mut st, libc::AT_SYMLINK_NOFOLLOW) == 0
+                && st.st_mode & libc::S_IFMT == libc::S_IFREG;
+            if regular {
+                each(name);
+            }
+            at += reclen;
+        }
+    }
+}
+
+/// Removes the regular files at the top of `dir`.
+unsafe fn remove_files(dir: c_int) {
+    // Names are gathered a buffer at a time, so removing them does not
+    // change what is still to be read: each pass removes what it saw,
+    // until a pass sees none.
+    loop {
+        let mut removed = 0;
+        each_file(dir, &mut |name| {
+            if libc::unlinkat(dir, name.as_ptr(), 0) == 0 {
+                removed += 1;
+            }
+        });
+        if removed == 0 {
+            return;
+        }
+    }
+}
+
+/// Copies the regular files at the top of `from` into `to`, at most
+/// `cap(name)` bytes of each, owned by `owner` when given. A file that
+/// cannot be read or written is left out.
+unsafe fn copy_files(
+    from: c_int,
+    to: c_int,
+    cap: &dyn Fn(&CStr) -> u64,
+    owner: Option<(u32, u32)>,
+) {
+    each_file(from, &mut |name| {
+        let src = libc::openat(
+            from,
+            name.as_ptr(),
+            libc::O_RDONLY | libc::O_NOFOLLOW | libc::O_NONBLOCK | libc::O_CLOEXEC,
+        );
+        if src < 0 {
+            return;
+        }
+        let dst = libc::openat(
+            to,
+            name.as_ptr(),
+            libc::O_WRONLY | libc::O_CREAT | libc::O_TRUNC | libc::O_NOFOLLOW | libc::O_CLOEXEC,
+            0o644 as libc::c_uint,
+        );
+        if dst >= 0 {
+            if let Some((uid, gid)) = owner {
+                libc::fchown(dst, uid, gid);
+            }
+            let mut left = cap(name);
+            let mut buf = [0u8; 16 << 10];
+            while left > 0 {
+                let want = buf.len().min(usize::try_from(left).unwrap_or(usize::MAX));
+                let n = libc::read(src, buf.as_mut_ptr().cast(), want);
+                if n <= 0 || libc::write(dst, buf.as_ptr().cast(), n as usize) != n {
+                    break;
+                }
+                left -= n as u64;
+            }
+            libc::close(dst);
+        }
+        libc::close(src);
+    });
 }
 
 unsafe fn read_only(path: &CStr) -> Result<(), c_int> {
@@ -756,7 +933,7 @@ unsafe fn loopback_up() {
 }
 
 /// Closes every descriptor but the standard three and `keep`.
-unsafe fn close_others(keep: &[c_int; 4]) {
+unsafe fn close_others(keep: &[c_int; 5]) {
     let mut sorted = *keep;
     sorted.sort_unstable();
     let mut low: c_int = 3;

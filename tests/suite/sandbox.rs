@@ -180,7 +180,9 @@ fn the_home_folder_is_not_readable() {
     let home = tempfile::tempdir().unwrap();
     let secret = format!("secret-{}", std::process::id());
     std::fs::write(home.path().join("secret.txt"), &secret).unwrap();
-    let g = escape("read_home.py", home.path(), &[], &[]);
+    // The program's HOME is in its box: the grader's is named to it.
+    let home_text = home.path().display().to_string();
+    let g = escape("read_home.py", home.path(), &[], &[&home_text]);
     if g.unboxed() {
         return;
     }
@@ -542,5 +544,370 @@ fn a_missing_script_or_class_is_refused_before_the_first_case() {
             "{program:?}: {err}"
         );
         assert!(out.stdout.is_empty(), "no case was run: {program:?}");
+    }
+}
+
+/// True when the tests run as root (the program then runs as `nobody`).
+fn as_root() -> bool {
+    // SAFETY: a plain system call without arguments.
+    unsafe { libc::geteuid() == 0 }
+}
+
+#[test]
+fn the_graders_environment_does_not_reach_the_program_or_any_report() {
+    let home = tempfile::tempdir().unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let name = "STAKERAID_TEST_TOKEN";
+    let secret = format!("token-{}-abc", std::process::id());
+    let (json, results) = (dir.path().join("r.json"), dir.path().join("results.json"));
+    let run = |extra: &[&str]| {
+        let out = Command::new(env!("CARGO_BIN_EXE_stakeraid"))
+            .args(["grade", "--cases", "2", "--shrink-runs", "0", "--json"])
+            .arg(&json)
+            .arg("--gradescope")
+            .arg(&results)
+            .args(extra)
+            .args(["--", python(), "-B", &fixture("environment.py"), name])
+            .current_dir(dir.path())
+            .env("HOME", home.path())
+            .env(name, &secret)
+            .stdin(Stdio::null())
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+        assert_eq!(out.status.code(), Some(1), "{stderr}");
+        let text = String::from_utf8_lossy(&out.stdout).into_owned();
+        let json = std::fs::read_to_string(&json).unwrap();
+        let results = std::fs::read_to_string(&results).unwrap();
+        (text, json, results)
+    };
+    let (text, json_text, results_text) = run(&[]);
+    let report: Value = serde_json::from_str(&json_text).unwrap();
+    let line = text.lines().nth(1).unwrap_or_default();
+    assert!(line.contains("environment: cleared ("), "{text}");
+    for (what, body) in [
+        ("the text report", &text),
+        ("the JSON", &json_text),
+        ("results.json", &results_text),
+    ] {
+        assert!(!body.contains(&secret), "the secret is in {what}: {body}");
+    }
+    // The program ran, and said what it was given.
+    let said = report["cases"][0]["stderr"].as_str().unwrap();
+    assert!(said.contains(&format!("{name}=(not given)")), "{said}");
+    let output = report["cases"][0]["output"].as_str().unwrap();
+    assert!(output.contains("LANG=C.UTF-8"), "{output}");
+    assert!(!output.contains("\nSHELL="), "{output}");
+    // Passed on purpose, it is there: the check above can fail.
+    let (_, json_text, _) = run(&["--env", name]);
+    assert!(json_text.contains(&secret), "{json_text}");
+    let (_, json_text, _) = run(&["--env", &format!("{name}=given")]);
+    assert!(json_text.contains(&format!("{name}=given")) && !json_text.contains(&secret));
+}
+
+#[test]
+fn a_referee_side_gets_none_of_the_graders_environment() {
+    let dir = tempfile::tempdir().unwrap();
+    let name = "STAKERAID_TEST_TOKEN";
+    let secret = format!("token-{}-xyz", std::process::id());
+    let side = format!("cmd:{} -B {} {name}", python(), fixture("environment.py"));
+    let json = dir.path().join("match.json");
+    let run = |extra: &[&str]| {
+        let out = Command::new(env!("CARGO_BIN_EXE_stakeraid"))
+            .args(["referee", &side, "greedy", "--boards", "1", "--size", "3"])
+            .arg("--json")
+            .arg(&json)
+            .args(extra)
+            .current_dir(dir.path())
+            .env(name, &secret)
+            .stdin(Stdio::null())
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let text = String::from_utf8_lossy(&out.stdout).into_owned();
+        (text, std::fs::read_to_string(&json).unwrap())
+    };
+    let (text, json_text) = run(&[]);
+    assert!(text.contains("environment: cleared ("), "{text}");
+    assert!(!text.contains(&secret), "{text}");
+    assert!(!json_text.contains(&secret), "{json_text}");
+    assert!(json_text.contains("(not given)"), "{json_text}");
+    // Given on purpose, the side sees it (and its forfeit says so).
+    let (_, json_text) = run(&["--env", name]);
+    assert!(json_text.contains(&secret), "{json_text}");
+}
+
+/// The free bytes of the file system `path` is on.
+fn free_bytes(path: &Path) -> u64 {
+    let c = std::ffi::CString::new(path.as_os_str().as_encoded_bytes()).unwrap();
+    // SAFETY: `st` is a plain C struct the call fills in.
+    let mut st: libc::statvfs = unsafe { std::mem::zeroed() };
+    assert_eq!(unsafe { libc::statvfs(c.as_ptr(), &mut st) }, 0);
+    st.f_bavail as u64 * st.f_frsize as u64
+}
+
+#[test]
+fn two_gib_of_files_stop_at_the_disk_quota() {
+    let home = tempfile::tempdir().unwrap();
+    let tmp = std::env::temp_dir();
+    let before = free_bytes(&tmp);
+    // The least free space seen while the program writes and waits.
+    let done = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let watcher = {
+        let done = done.clone();
+        let tmp = tmp.clone();
+        std::thread::spawn(move || {
+            let mut least = u64::MAX;
+            while !done.load(std::sync::atomic::Ordering::Relaxed) {
+                least = least.min(free_bytes(&tmp));
+                std::thread::sleep(Duration::from_millis(20));
+            }
+            least
+        })
+    };
+    let g = escape(
+        "disk.py",
+        home.path(),
+        &["--cases", "1", "--disk-mb", "128"],
+        &[],
+    );
+    done.store(true, std::sync::atomic::Ordering::Relaxed);
+    let least = watcher.join().unwrap();
+    if g.unboxed() {
+        return;
+    }
+    assert_eq!(
+        g.failures(),
+        vec![Value::from("disk_limit")],
+        "{}",
+        g.said()
+    );
+    let said = g.said();
+    assert!(said.contains("STOPPED after"), "{said}");
+    let written: u64 = said
+        .split("STOPPED after ")
+        .nth(1)
+        .and_then(|s| s.split(' ').next())
+        .and_then(|n| n.parse().ok())
+        .unwrap();
+    assert!(
+        written <= 128 << 20,
+        "{written} bytes written past the quota"
+    );
+    // Others build on this machine: a margin, far below what got out
+    // before the quota (2 GiB).
+    let margin = 768 << 20;
+    assert!(
+        least + margin >= before,
+        "the machine's free space fell by {} MiB",
+        (before - least) >> 20
+    );
+    let line = g.report["sandbox"]["enforced"].to_string();
+    assert!(line.contains("disk 128 MiB"), "{line}");
+}
+
+#[test]
+fn ten_thousand_files_stop_at_the_quota_of_files() {
+    let home = tempfile::tempdir().unwrap();
+    let g = escape("files.py", home.path(), &["--cases", "1"], &[]);
+    if g.unboxed() {
+        return;
+    }
+    assert_eq!(
+        g.failures(),
+        vec![Value::from("disk_limit")],
+        "{}",
+        g.said()
+    );
+    assert!(g.said().contains("STOPPED after"), "{}", g.said());
+    // Only the names come back out of the box, and only those kept.
+    let files = g.cases()[0]["files"].as_array().unwrap().len();
+    assert!(files <= 20, "{files} names kept");
+}
+
+#[test]
+fn a_note_left_by_one_case_is_not_found_by_the_next() {
+    let home = tempfile::tempdir().unwrap();
+    let student = tempfile::tempdir().unwrap();
+    let note = student.path().join("note.py");
+    std::fs::copy(fixture("note.py"), &note).unwrap();
+    let tag = format!("NOTE_TAG={}", std::process::id());
+    let dir = tempfile::tempdir().unwrap();
+    let g = grade(
+        dir.path(),
+        home.path(),
+        &["--cases", "3", "--jobs", "1", "--env", &tag],
+        &[python(), "-B", &note.display().to_string()],
+    );
+    if g.unboxed() {
+        return;
+    }
+    let said = g.said();
+    assert!(!said.contains("FOUND"), "{said}");
+    // Each case could leave its note in /tmp and /dev/shm, its own.
+    assert!(
+        said.contains("LEFT /tmp/") && said.contains("LEFT /dev/shm/"),
+        "{said}"
+    );
+    // Its own folder is read-only, and nothing is left on the machine.
+    assert!(!said.contains(&format!("LEFT {}", student.path().display())));
+    let name = format!("stakeraid-note-{}.txt", std::process::id());
+    for folder in [student.path(), &std::env::temp_dir(), Path::new("/dev/shm")] {
+        assert!(
+            !folder.join(&name).exists(),
+            "a note in {}",
+            folder.display()
+        );
+    }
+}
+
+#[test]
+fn a_root_grader_runs_a_program_in_a_closed_folder() {
+    if !as_root() {
+        eprintln!("skipping: only a root grader runs the program as nobody");
+        return;
+    }
+    let home = tempfile::tempdir().unwrap();
+    // Mode 700, as mktemp -d makes it.
+    let student = tempfile::tempdir().unwrap();
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(student.path(), std::fs::Permissions::from_mode(0o700)).unwrap();
+    std::fs::copy(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/grade-fixtures/textbook.py"),
+        student.path().join("textbook.py"),
+    )
+    .unwrap();
+    let g = grade(
+        student.path(),
+        home.path(),
+        &["--cases", "2"],
+        &[python(), "-B", "textbook.py"],
+    );
+    if g.unboxed() {
+        return;
+    }
+    assert_eq!(g.failures(), vec![Value::Null; 2], "{}", g.said());
+    assert_eq!(g.report["strict"]["points"], 100);
+}
+
+#[test]
+fn a_hidden_interpreter_is_named_at_the_top_and_read_shows_it() {
+    let interpreter = PathBuf::from(python());
+    let system = ["/usr", "/bin", "/lib", "/opt", "/nix"];
+    if system.iter().any(|s| interpreter.starts_with(s)) {
+        eprintln!("skipping: the interpreter is in a system folder the box shows");
+        return;
+    }
+    let home = tempfile::tempdir().unwrap();
+    let student = tempfile::tempdir().unwrap();
+    std::fs::copy(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/grade-fixtures/textbook.py"),
+        student.path().join("textbook.py"),
+    )
+    .unwrap();
+    let wrapper = student.path().join("run.sh");
+    std::fs::write(
+        &wrapper,
+        format!(
+            "#!/bin/sh\nexec {} -B \"$(dirname \"$0\")/textbook.py\"\n",
+            interpreter.display()
+        ),
+    )
+    .unwrap();
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(&wrapper, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_stakeraid"))
+        .args([
+            "grade",
+            "--cases",
+            "2",
+            "--shrink-runs",
+            "0",
+            "--",
+            "./run.sh",
+        ])
+        .current_dir(student.path())
+        .env("HOME", home.path())
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    if text.contains("MISSING: files") {
+        eprintln!("skipping: this machine cannot sandbox");
+        return;
+    }
+    let notes: Vec<&str> = text.lines().filter(|l| l.starts_with("NOTE: ")).collect();
+    assert_eq!(notes.len(), 1, "{text}");
+    assert!(
+        notes[0].contains(&interpreter.display().to_string()),
+        "{text}"
+    );
+    let root = notes[0]
+        .split("--read ")
+        .nth(1)
+        .and_then(|s| s.split(' ').next())
+        .unwrap_or_else(|| panic!("no --read in {}", notes[0]));
+    assert!(interpreter.starts_with(root), "{root}");
+    let g = grade(
+        student.path(),
+        home.path(),
+        &["--cases", "2", "--read", root],
+        &["./run.sh"],
+    );
+    assert_eq!(g.failures(), vec![Value::Null; 2], "{}", g.said());
+    assert!(g.report.get("sandbox_note").is_none());
+}
+
+#[test]
+fn java_run_from_the_class_folder_scores_in_the_sandbox() {
+    let student = tempfile::tempdir().unwrap();
+    std::fs::write(
+        student.path().join("homework.java"),
+        "import java.nio.file.*;\n\
+         public class homework {\n\
+             public static void main(String[] args) throws Exception {\n\
+                 Files.copy(Paths.get(args[0]), Paths.get(\"output.txt\"));\n\
+             }\n\
+         }\n",
+    )
+    .unwrap();
+    let compiled = Command::new("javac")
+        .arg("homework.java")
+        .current_dir(student.path())
+        .status();
+    if !compiled.is_ok_and(|s| s.success()) {
+        eprintln!("skipping: no javac on this machine");
+        return;
+    }
+    honest(student.path(), &["java", "homework", "answer.txt"]);
+}
+
+#[test]
+fn malformed_box_options_are_refused_before_the_first_case() {
+    let dir = tempfile::tempdir().unwrap();
+    for (args, word) in [
+        (&["--env", "1BAD"][..], "--env"),
+        (&["--env", "=x"][..], "--env"),
+        (&["--disk-mb", "0"][..], "--disk-mb"),
+        (&["--read", "/no/such/path"][..], "/no/such/path"),
+    ] {
+        let out = Command::new(env!("CARGO_BIN_EXE_stakeraid"))
+            .args(["grade", "--cases", "1"])
+            .args(args)
+            .args(["--", "/bin/true"])
+            .current_dir(dir.path())
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+        assert!(
+            err.contains(word) && err.trim().lines().count() == 1,
+            "{args:?}: {err}"
+        );
+        assert!(out.stdout.is_empty(), "no case was run: {args:?}");
     }
 }

@@ -34,6 +34,7 @@ pub fn judge(case: &Case, run: &CaseRun, time_limit: Duration) -> Verdict {
     match run.limit {
         Some(LimitHit::Memory { mb }) => return Verdict::MemoryLimit { mb },
         Some(LimitHit::Processes { max }) => return Verdict::TooManyProcesses { max },
+        Some(LimitHit::Disk { mb }) => return Verdict::DiskLimit { mb },
         None => {}
     }
     let limit = time_limit.as_secs_f64();

@@ -152,6 +152,11 @@ pub enum Verdict {
         /// The limit.
         max: u32,
     },
+    /// The run filled the sandbox's disk quota (or its count of files).
+    DiskLimit {
+        /// The quota, in MiB.
+        mb: u64,
+    },
     /// No `output.txt`, and the program failed (a non-zero exit code or a
     /// signal).
     Crash {
@@ -191,6 +196,8 @@ pub enum Failure {
     MemoryLimit,
     /// Past the limit on processes.
     TooManyProcesses,
+    /// Past the disk quota.
+    DiskLimit,
     /// A crash.
     Crash,
 }
@@ -211,6 +218,7 @@ impl Failure {
             Failure::Timeout => "timeout",
             Failure::MemoryLimit => "memory limit",
             Failure::TooManyProcesses => "too many processes",
+            Failure::DiskLimit => "disk limit",
             Failure::Crash => "crash",
         }
     }
@@ -248,6 +256,7 @@ impl Verdict {
             Verdict::Timeout { .. } => Failure::Timeout,
             Verdict::MemoryLimit { .. } => Failure::MemoryLimit,
             Verdict::TooManyProcesses { .. } => Failure::TooManyProcesses,
+            Verdict::DiskLimit { .. } => Failure::DiskLimit,
             Verdict::Crash { .. } => Failure::Crash,
         })
     }
@@ -392,6 +401,11 @@ impl fmt::Display for Verdict {
             Verdict::TooManyProcesses { max } => write!(
                 f,
                 "too many processes: the run went past {max} processes and threads at once"
+            ),
+            Verdict::DiskLimit { mb } => write!(
+                f,
+                "disk limit: the run filled its {mb} MiB (or {} files) of case folder and /tmp",
+                crate::sandbox::DISK_FILES
             ),
             Verdict::Crash { exit, stderr } => {
                 match exit {

@@ -18,7 +18,7 @@ use super::program::ProgramMover;
 use super::side::Side;
 
 /// How each game is played.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct GameSettings {
     /// CPU seconds per side per game.
     pub time: f64,
@@ -44,7 +44,7 @@ impl<'a> Seated<'a> {
                 command,
                 p,
                 settings.guard,
-                settings.sandbox,
+                &settings.sandbox,
             )?),
         })
     }

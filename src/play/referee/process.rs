@@ -113,6 +113,11 @@ pub struct RunLimits {
     /// Keep the start and end of standard output in
     /// [`ProgramRun::stdout`]; otherwise it goes to `/dev/null`.
     pub keep_stdout: bool,
+    /// In a sandbox, keep every file the run leaves in its folder for the
+    /// next run (a referee's program keeps notes from move to move);
+    /// otherwise only `output.txt` comes out of the box, the other files
+    /// by name.
+    pub keep_files: bool,
 }
 
 impl RunLimits {
@@ -123,6 +128,7 @@ impl RunLimits {
             cpu: None,
             file_bytes: None,
             keep_stdout: false,
+            keep_files: true,
         }
     }
 }
@@ -271,6 +277,7 @@ impl Started {
         dir: &Path,
         keep_stdout: bool,
         rlimits: Rlimits,
+        env: Option<Vec<(std::ffi::OsString, std::ffi::OsString)>>,
     ) -> io::Result<Started> {
         let stdout = if keep_stdout {
             Stdio::piped()
@@ -285,6 +292,9 @@ impl Started {
             .stdout(stdout)
             .stderr(Stdio::piped())
             .process_group(0);
+        if let Some(env) = env {
+            sh.env_clear().envs(env);
+        }
         // SAFETY: the closure only calls setrlimit, which is async-signal-safe,
         // on values copied in before the fork.
         unsafe {
@@ -350,7 +360,7 @@ fn run(
         data: sandbox.and_then(Sandbox::plain_memory_limit),
     };
     let start = Instant::now();
-    let mut started = start_run(command, dir, limits.keep_stdout, rlimits, sandbox)?;
+    let mut started = start_run(command, dir, limits, rlimits, sandbox)?;
     let pid = started.pid;
     let listed = Listed::new(pid);
     let out_stream = started.stdout.take().map(read_stream);
@@ -425,17 +435,24 @@ fn run(
 fn start_run(
     command: &str,
     dir: &Path,
-    keep_stdout: bool,
+    limits: &RunLimits,
     rlimits: Rlimits,
     sandbox: Option<&Sandbox>,
 ) -> io::Result<Started> {
     #[cfg(target_os = "linux")]
     if let Some(ready) = sandbox.and_then(Sandbox::boxed) {
-        let limits = crate::sandbox::Rlimits {
+        let boxed_limits = crate::sandbox::Rlimits {
             cpu: rlimits.cpu,
             file: rlimits.file,
         };
-        let mut spawned = crate::sandbox::spawn(ready, command, dir, keep_stdout, &limits)?;
+        let mut spawned = crate::sandbox::spawn(
+            ready,
+            command,
+            dir,
+            limits.keep_stdout,
+            limits.keep_files,
+            &boxed_limits,
+        )?;
         return Ok(Started {
             pid: spawned.pid,
             stdout: spawned.stdout.take(),
@@ -443,8 +460,8 @@ fn start_run(
             boxed: Some(spawned),
         });
     }
-    let _ = sandbox;
-    Started::plain(command, dir, keep_stdout, rlimits)
+    let env = sandbox.and_then(|s| s.plain_environment(dir));
+    Started::plain(command, dir, limits.keep_stdout, rlimits, env)
 }
 
 /// A stream being read on a thread of its own into a [`Captured`].
@@ -755,6 +772,7 @@ mod tests {
             cpu: Some(Duration::from_millis(200)),
             file_bytes: Some(1 << 16),
             keep_stdout: true,
+            keep_files: false,
         };
         let run = |command: &str| run_limited(command, dir.path(), "x\n", &limits).unwrap();
         // Spinning is stopped by the CPU limit (1 s), long before the wall clock.

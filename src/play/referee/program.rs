@@ -32,10 +32,10 @@ impl<'a> ProgramMover<'a> {
         command: &'a str,
         player: Player,
         guard: WallGuard,
-        sandbox: SandboxSettings,
+        sandbox: &SandboxSettings,
     ) -> io::Result<Self> {
         let words: Vec<String> = command.split_whitespace().map(str::to_owned).collect();
-        let sandbox = Sandbox::new(sandbox, &words, &[]).map_err(io::Error::other)?;
+        let sandbox = Sandbox::new(sandbox.clone(), &words, &[]).map_err(io::Error::other)?;
         let dir = tempfile::Builder::new()
             .prefix(&format!("stakeraid-{}-", player.symbol()))
             .tempdir()?;
