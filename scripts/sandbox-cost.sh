@@ -15,8 +15,9 @@
 #
 # OUT (default: standard output) receives the measurements with the exact
 # commands, the build, the machine and what the sandbox enforced. CASES
-# (default 200) and REPS (default 5) set the size. Take the numbers on a
-# quiet machine.
+# (default 200) and REPS (default 5) set the size; BIN takes another build
+# than this checkout's release build (an older one, to compare). Take the
+# numbers on a quiet machine.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -26,8 +27,13 @@ build="$(git rev-parse --short HEAD)$(git diff --quiet -- . ':!profiles' || echo
 cases="${CASES:-200}"
 reps="${REPS:-5}"
 python="${PYTHON:-$(python3 -c 'import sys; print(sys.executable)')}"
-cargo build --quiet --release --locked
-bin="$PWD/target/release/stakeraid"
+if [ -n "${BIN:-}" ]; then
+  bin="$(realpath "$BIN")"
+  build="$("$bin" --version) at $bin"
+else
+  cargo build --quiet --release --locked
+  bin="$PWD/target/release/stakeraid"
+fi
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
