@@ -469,25 +469,37 @@ fn python_2_runs_in_the_sandbox() {
     honest(student.path(), &[&python2.display().to_string(), "copy.py"]);
 }
 
-#[test]
-fn java_runs_in_the_sandbox() {
-    let student = tempfile::tempdir().unwrap();
+/// Compiles, in `dir`, a Java class `class` that copies the file its first
+/// argument names to `output.txt`; false (said on standard error) where
+/// this machine has no `javac`.
+fn java_copy(dir: &Path, class: &str) -> bool {
     std::fs::write(
-        student.path().join("Copy.java"),
-        "import java.nio.file.*;\n\
-         public class Copy {\n\
-             public static void main(String[] args) throws Exception {\n\
-                 Files.copy(Paths.get(args[0]), Paths.get(\"output.txt\"));\n\
-             }\n\
-         }\n",
+        dir.join(format!("{class}.java")),
+        format!(
+            "import java.nio.file.*;\n\
+             public class {class} {{\n\
+                 public static void main(String[] args) throws Exception {{\n\
+                     Files.copy(Paths.get(args[0]), Paths.get(\"output.txt\"));\n\
+                 }}\n\
+             }}\n"
+        ),
     )
     .unwrap();
     let compiled = Command::new("javac")
-        .arg("Copy.java")
-        .current_dir(student.path())
+        .arg(format!("{class}.java"))
+        .current_dir(dir)
         .status();
-    if !compiled.is_ok_and(|s| s.success()) {
+    let ok = compiled.is_ok_and(|s| s.success());
+    if !ok {
         eprintln!("skipping: no javac on this machine");
+    }
+    ok
+}
+
+#[test]
+fn java_runs_in_the_sandbox() {
+    let student = tempfile::tempdir().unwrap();
+    if !java_copy(student.path(), "Copy") {
         return;
     }
     let folder = student.path().display().to_string();
@@ -865,22 +877,7 @@ fn a_hidden_interpreter_is_named_at_the_top_and_read_shows_it() {
 #[test]
 fn java_run_from_the_class_folder_scores_in_the_sandbox() {
     let student = tempfile::tempdir().unwrap();
-    std::fs::write(
-        student.path().join("homework.java"),
-        "import java.nio.file.*;\n\
-         public class homework {\n\
-             public static void main(String[] args) throws Exception {\n\
-                 Files.copy(Paths.get(args[0]), Paths.get(\"output.txt\"));\n\
-             }\n\
-         }\n",
-    )
-    .unwrap();
-    let compiled = Command::new("javac")
-        .arg("homework.java")
-        .current_dir(student.path())
-        .status();
-    if !compiled.is_ok_and(|s| s.success()) {
-        eprintln!("skipping: no javac on this machine");
+    if !java_copy(student.path(), "homework") {
         return;
     }
     honest(student.path(), &["java", "homework", "answer.txt"]);
