@@ -205,7 +205,7 @@ mod tests {
             fs::write(closed.join(i.to_string()), "").unwrap();
         }
         fs::set_permissions(&closed, fs::Permissions::from_mode(0o700)).unwrap();
-        let e = stage(&[closed.clone()], &[]).unwrap_err();
+        let e = stage(std::slice::from_ref(&closed), &[]).unwrap_err();
         assert!(matches!(e, SandboxError::Unreadable(_)), "{e}");
         let text = e.to_string();
         assert!(
