@@ -41,26 +41,26 @@ use std::time::Duration;
 mod cases;
 mod diagnosis;
 mod folder;
+mod models;
 mod report;
 mod result;
 mod run;
 mod shrink;
 mod verdict;
 
-pub use crate::search::bug_models::Bug;
 pub use cases::{
-    generate_cases, textbook_nodes, textbook_seconds, Case, CaseKind, CaseSettings, CaseSize,
-    Dispute, GradeBy, ASSIGNMENT_CASES,
+    generate_cases, Case, CaseKind, CaseSettings, CaseSize, Dispute, GradeBy, ASSIGNMENT_CASES,
 };
-pub use diagnosis::{Diagnosis, Suspect};
+pub use diagnosis::{Diagnosis, Outside, Suspect};
+pub use models::{textbook_nodes, textbook_seconds, Bug, Convention, Restriction};
 pub use folder::{cases_from_dir, select_cases, CasesError};
 pub use report::{gradescope_json, GradeReport, Score, Visibility};
 pub use result::CaseResult;
 pub use run::{run_case, CaseRun, Program, RunSettings, MAX_FILE_BYTES};
 pub use shrink::{shrink, shrink_toward, ShrinkBudget, Shrunk, ShrunkSummary, Stopped};
 pub use verdict::{
-    judge, judge_output, model_output, with_other_mode, CellDiff, Failure, Miss, Models, Spacing,
-    Verdict,
+    judge, judge_output, model_output, with_other_mode, CellDiff, Failure, Miss, Model, Models,
+    Spacing, Verdict,
 };
 // Why a GradeBy or a Visibility could not be read from text.
 pub use cases::UnknownGradeBy;
@@ -187,7 +187,7 @@ pub fn grade(
 /// model runs when no case failed with an output.
 fn diagnose(cases: &[Case], results: &[&CaseResult], jobs: usize) -> io::Result<Option<Diagnosis>> {
     let verdicts: Vec<&Verdict> = results.iter().map(|r| &r.verdict).collect();
-    let suspects = diagnosis::suspects(&verdicts);
+    let suspects = diagnosis::suspects(cases, &verdicts);
     let passed: Vec<&Case> = cases
         .iter()
         .zip(&verdicts)
@@ -201,11 +201,11 @@ fn diagnose(cases: &[Case], results: &[&CaseResult], jobs: usize) -> io::Result<
             Ok(diagnosis::ruled_out_by_pass(case, &suspects))
         })?
     };
-    let standing: Vec<Bug> = suspects
+    let standing: Vec<diagnosis::Candidate> = suspects
         .into_iter()
         .filter(|b| !ruled_out.iter().any(|out| out.contains(b)))
         .collect();
-    Ok(Diagnosis::new(results, &standing))
+    Ok(Diagnosis::new(cases, results, &standing))
 }
 
 /// The case failing as `failure` that shows the bugs `named` best: every

@@ -4,8 +4,8 @@
 use serde::Serialize;
 
 use crate::play::referee::Exit;
-use crate::search::bug_models::Bug;
 
+use super::models::Bug;
 use super::cases::{Case, CaseKind, CaseSize, Dispute};
 use super::run::CaseRun;
 use super::verdict::{Failure, Verdict};

@@ -9,7 +9,9 @@ use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
 use serde_json::Value;
-use stakeraid::grade::{generate_cases, model_output, textbook_seconds, Bug, Case, CaseSettings};
+use stakeraid::grade::{
+    generate_cases, model_output, textbook_seconds, Bug, Case, CaseSettings, Convention,
+};
 use stakeraid::{answer_text, parse_problem, SearchMode};
 
 use crate::util::{assert_gone, case_folders, run, textbook, wait_gone};
@@ -900,7 +902,10 @@ fn telling_cases(bug: Bug) -> (Vec<Case>, Vec<Bug>) {
         });
         let outputs = all
             .iter()
-            .map(|c| Bug::ALL.iter().map(|&b| model_output(c, b)).collect())
+            .map(|c| Bug::ALL
+                    .iter()
+                    .map(|&b| model_output(c, b, Convention::QuietRaids))
+                    .collect())
             .collect();
         (all, outputs)
     });

@@ -129,10 +129,15 @@ pub fn judge_output(case: &Case, output: &[u8]) -> Verdict {
                 Cell { line, .. } | RowLength { line, .. } => Some(*line),
                 NotText | Empty | RowCount { .. } => None,
             };
-            return Verdict::Malformed {
-                line,
-                reason: e.to_string(),
+            // The error names its line; the verdict says it once.
+            let reason = e.to_string();
+            let reason = match line {
+                Some(l) => reason
+                    .strip_prefix(&format!("line {l}: "))
+                    .map_or(reason.clone(), str::to_owned),
+                None => reason,
             };
+            return Verdict::Malformed { line, reason };
         }
     };
     let mv = answer.mv;
@@ -243,7 +248,7 @@ mod tests {
     use crate::api::{analyse, Limits, Position};
     use crate::grade::cases::CaseKind;
     use crate::parse_problem;
-    use crate::search::bug_models::Bug;
+    use crate::grade::Bug;
     use crate::search::reference;
     use crate::text::SearchMode;
 
