@@ -2,9 +2,9 @@
 //! grader draws them, or read from a folder of `input.txt` / `output.txt`
 //! pairs. Every case carries its exact answer, from the fast engine in
 //! MINIMAX mode so that every root move's value is exact. Drawn cases
-//! expose every modelled bug: past the first cases, a bug no case so far
-//! exposes gets a case of its own, where its model's answer is not the
-//! textbook's.
+//! expose every modelled bug, under every convention and in each mode:
+//! past the first cases, a bug no case so far exposes so gets a case of
+//! its own, where its model's answer is not the textbook's.
 
 use std::fmt;
 use std::time::Duration;
@@ -336,15 +336,16 @@ const KIND_ATTEMPTS: usize = 60;
 
 /// The cases of `settings`, named `case 1`, `case 2`, ... Each case has
 /// its own generator, seeded from the seed and its number. Past the first
-/// kinds ([`FIRST_KINDS`]), a case goes to the first modelled bug that no
-/// case before it exposes ([`exposing_case`]), until every bug is exposed;
+/// kinds ([`FIRST_KINDS`]), a case goes to the first modelled bug (under a
+/// convention, then in a mode) that no case before it exposes
+/// ([`exposing_case`]), until every one is exposed;
 /// so the first cases of a longer list are still those of a shorter one.
 pub fn generate_cases(settings: &CaseSettings) -> Vec<Case> {
     let budget = settings.time_limit.as_secs_f64() * BUDGET_SHARE;
     let mut cases: Vec<Case> = Vec::with_capacity(settings.count);
     // The bugs exposed by the cases so far (or given up on), worked out
     // once the first kinds are drawn.
-    let mut exposed: Option<Vec<(Bug, Convention)>> = None;
+    let mut exposed: Option<Vec<Exposure>> = None;
     for i in 0..settings.count {
         let mut rng = Rng::new(
             settings
@@ -356,10 +357,10 @@ pub fn generate_cases(settings: &CaseSettings) -> Vec<Case> {
         if i >= FIRST_KINDS.len() {
             let exposed =
                 exposed.get_or_insert_with(|| cases.iter().flat_map(exposed_by).collect());
-            if let Some((bug, convention)) = every_model().find(|m| !exposed.contains(m)) {
+            if let Some(key) = every_exposure().find(|m| !exposed.contains(m)) {
                 // A model no position of the draw exposes is not tried again.
-                exposed.push((bug, convention));
-                if let Some(case) = exposing_case(&name, bug, convention, &mut rng, budget) {
+                exposed.push(key);
+                if let Some(case) = exposing_case(&name, key, &mut rng, budget) {
                     exposed.extend(exposed_by(&case));
                     cases.push(case);
                     continue;
@@ -403,16 +404,51 @@ fn every_model() -> impl Iterator<Item = (Bug, Convention)> {
         .flat_map(|b| Convention::ALL.into_iter().map(move |c| (b, c)))
 }
 
-/// The bugs, each under a convention, whose model answers `case`
-/// otherwise than the textbook.
-fn exposed_by(case: &Case) -> Vec<(Bug, Convention)> {
+/// What a drawn case may expose: a bug under a convention, in any mode
+/// (`None`) or in the one named (so that a bug in one mode only is caught
+/// there, and told apart from the bugs it resembles).
+type Exposure = (Bug, Convention, Option<SearchMode>);
+
+/// Everything the drawn cases expose, in the order cases are drawn for
+/// them: every bug under every convention, then every bug in each mode
+/// it can show in.
+fn every_exposure() -> impl Iterator<Item = Exposure> {
+    let anywhere = every_model().map(|(b, c)| (b, c, None));
+    let per_mode = Bug::ALL.into_iter().flat_map(|b| {
+        [SearchMode::Minimax, SearchMode::AlphaBeta]
+            .into_iter()
+            .filter(move |&m| b != Bug::OpponentMaximizes || m == SearchMode::AlphaBeta)
+            .map(move |m| (b, Convention::QuietRaids, Some(m)))
+    });
+    anywhere.chain(per_mode)
+}
+
+/// What `case` exposes: the bugs, each under a convention, whose model
+/// answers it otherwise than the textbook; in its mode, those whose answer
+/// no other bug's model gives.
+fn exposed_by(case: &Case) -> Vec<Exposure> {
     if case.problem.board.n() > EXPOSE_MAX_SIDE {
         return Vec::new();
     }
     let mut models = case.models(EXPOSE_NODES);
-    every_model()
+    let mode = case.mode();
+    let differing: Vec<(Bug, Convention)> = every_model()
         .filter(|&(b, c)| models.differs(b, c))
-        .collect()
+        .collect();
+    let mut out: Vec<Exposure> = differing.iter().map(|&(b, c)| (b, c, None)).collect();
+    // In one mode, a bug is exposed only where no other bug writes its
+    // answer: what tells a bug in that mode only from its look-alikes.
+    for &(bug, c) in &differing {
+        let text = models.text(bug, c).map(str::to_owned);
+        if differing
+            .iter()
+            .filter(|&&(b, _)| b != bug)
+            .all(|&(b, d)| models.text(b, d).map(str::to_owned) != text)
+        {
+            out.push((bug, c, Some(mode)));
+        }
+    }
+    out
 }
 
 /// Positions tried for a case that exposes a bug, the smallest boards first.
@@ -422,19 +458,15 @@ const EXPOSE_ATTEMPTS: usize = 400;
 /// other model gives the same answer.
 const ALONE_ATTEMPTS: usize = 40;
 
-/// A case named `name` on which `bug`'s model answers otherwise than the
-/// textbook, found among seeded random positions (2x2 boards first, then
+/// A case named `name` on which the model of `key`'s bug, under its
+/// convention (and in its mode, if it names one), answers otherwise than
+/// the textbook, found among seeded random positions (2x2 boards first, then
 /// 3x3, ...; each within `budget` seconds of a textbook Python program),
 /// preferring one where no other model gives that answer, so that the
 /// case tells the bug apart as well as exposing it. `None` when no
 /// position tried exposes it.
-fn exposing_case(
-    name: &str,
-    bug: Bug,
-    convention: Convention,
-    rng: &mut Rng,
-    budget: f64,
-) -> Option<Case> {
+fn exposing_case(name: &str, key: Exposure, rng: &mut Rng, budget: f64) -> Option<Case> {
+    let (bug, convention, in_mode) = key;
     let mut first: Option<(Case, usize)> = None;
     for attempt in 0..EXPOSE_ATTEMPTS {
         if first
@@ -450,8 +482,9 @@ fn exposing_case(
             _ if rng.chance(0.5) => Player::X,
             _ => Player::O,
         };
-        let mode = match bug {
-            Bug::OpponentMaximizes => SearchMode::AlphaBeta,
+        let mode = match (bug, in_mode) {
+            (_, Some(mode)) => mode,
+            (Bug::OpponentMaximizes, None) => SearchMode::AlphaBeta,
             _ if rng.chance(0.5) => SearchMode::Minimax,
             _ => SearchMode::AlphaBeta,
         };
@@ -751,7 +784,7 @@ mod tests {
                 );
             }
             let own: Vec<Bug> = cases.iter().filter_map(|c| c.exposes).collect();
-            assert!(own.len() <= every_model().count(), "{own:?}");
+            assert!(own.len() <= every_exposure().count(), "{own:?}");
             for c in cases.iter().filter(|c| c.exposes.is_some()) {
                 assert_eq!(c.kind, CaseKind::BugModel);
                 let seconds = textbook_seconds(c.problem.board.n(), c.textbook_nodes);

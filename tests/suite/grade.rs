@@ -18,7 +18,7 @@ use crate::util::{assert_gone, case_folders, run, textbook, wait_gone};
 
 /// The Python interpreter itself (not a version manager's shim, whose
 /// start-up would cost every run of every case).
-fn python() -> &'static str {
+pub(crate) fn python() -> &'static str {
     static PYTHON: OnceLock<String> = OnceLock::new();
     PYTHON.get_or_init(|| {
         let out = std::process::Command::new("python3")
@@ -115,6 +115,11 @@ fn check_shrunk(report: &Value) {
             .unwrap();
         assert_eq!(first["failure"], failure);
         assert_eq!(s["verdict"]["verdict"], failure, "{s:#}");
+        // It names no bug its case did not.
+        let was = reproduced_by(first);
+        for bug in reproduced_by(s) {
+            assert!(was.contains(&bug), "{bug}: {s:#} from {first:#}");
+        }
         assert_eq!(s["from_size"], first["size"]);
         let size = |v: &Value, k: &str| v[k].as_u64().unwrap();
         for k in ["n", "empties", "depth", "distinct_values"] {
