@@ -10,7 +10,8 @@ use anyhow::Context;
 use indicatif::{ProgressBar, ProgressStyle};
 use stakeraid::class::ClassSettings;
 use stakeraid::grade::{
-    grade, select_cases, GradeBy, GradeSettings, Program, RunSettings, Visibility,
+    grade, select_cases, textbook_seconds, Case, GradeBy, GradeSettings, Program, RunSettings,
+    Visibility,
 };
 use stakeraid::sandbox::{SandboxMode, SandboxSettings};
 
@@ -217,6 +218,7 @@ pub fn run_grade(args: &GradeArgs) -> anyhow::Result<bool> {
         args.cases,
         args.time_limit,
     )?;
+    warn_costly(&cases, args.time_limit);
     let settings = grade_settings(args);
 
     let terminal = std::io::stderr().is_terminal();
@@ -308,6 +310,7 @@ fn run_class(args: &GradeArgs, dir: &Path) -> anyhow::Result<()> {
         args.cases,
         args.time_limit,
     )?;
+    warn_costly(&cases, args.time_limit);
     let settings = ClassSettings {
         grade: grade_settings(args),
         sandbox,
@@ -317,4 +320,29 @@ fn run_class(args: &GradeArgs, dir: &Path) -> anyhow::Result<()> {
     };
     end_on_signal(std::io::stderr().is_terminal());
     super::class::run_class(&subs, &cases, &settings, &out)
+}
+
+/// Says before the run which cases a plain textbook search (minimax, in
+/// Python) is estimated to need more than `limit` for: a folder's cases
+/// may, drawn ones never do.
+fn warn_costly(cases: &[Case], limit: Duration) {
+    let costly: Vec<&str> = cases
+        .iter()
+        .filter(|c| textbook_seconds(c.problem.board.n(), c.textbook_nodes) > limit.as_secs_f64())
+        .map(|c| c.name.as_str())
+        .collect();
+    if costly.is_empty() {
+        return;
+    }
+    let shown: Vec<&str> = costly.iter().take(8).copied().collect();
+    let more = if costly.len() > 8 { ", ..." } else { "" };
+    let verb = if costly.len() == 1 { "needs" } else { "need" };
+    eprintln!(
+        "stakeraid: {} of the {} cases {verb} more than the {} s limit from a plain textbook \
+         minimax search in Python (estimated): {}{more}",
+        costly.len(),
+        cases.len(),
+        limit.as_secs_f64(),
+        shown.join(", ")
+    );
 }
