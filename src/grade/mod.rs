@@ -183,28 +183,40 @@ pub fn grade(
 }
 
 /// The diagnosis of `results` (the cases' results, in order): the
-/// suspects of the failing cases, each checked on the passing cases; no
-/// model runs when no case failed with an output.
+/// suspects of the failing cases, each checked on the passing cases (the
+/// restricted ones only when no bug stands everywhere); no model runs when
+/// no case failed with an output.
 fn diagnose(cases: &[Case], results: &[&CaseResult], jobs: usize) -> io::Result<Option<Diagnosis>> {
     let verdicts: Vec<&Verdict> = results.iter().map(|r| &r.verdict).collect();
-    let suspects = diagnosis::suspects(cases, &verdicts);
     let passed: Vec<&Case> = cases
         .iter()
         .zip(&verdicts)
         .filter(|(_, v)| diagnosis::wrote_the_answer(v))
         .map(|(c, _)| c)
         .collect();
-    let ruled_out = if suspects.is_empty() {
-        Vec::new()
-    } else {
-        par_map(&passed, jobs, |case| {
-            Ok(diagnosis::ruled_out_by_pass(case, &suspects))
-        })?
-    };
-    let standing: Vec<diagnosis::Candidate> = suspects
+    // The bugs everywhere first; restricted ones only when none stands,
+    // as the diagnosis names them only then.
+    let (everywhere, restricted): (Vec<_>, Vec<_>) = diagnosis::suspects(cases, &verdicts)
         .into_iter()
-        .filter(|b| !ruled_out.iter().any(|out| out.contains(b)))
-        .collect();
+        .partition(|&(_, _, r)| r.is_none());
+    let mut standing = Vec::new();
+    for suspects in [everywhere, restricted] {
+        let ruled_out = if suspects.is_empty() {
+            Vec::new()
+        } else {
+            par_map(&passed, jobs, |case| {
+                Ok(diagnosis::ruled_out_by_pass(case, &suspects))
+            })?
+        };
+        standing.extend(
+            suspects
+                .into_iter()
+                .filter(|b| !ruled_out.iter().any(|out| out.contains(b))),
+        );
+        if !standing.is_empty() {
+            break;
+        }
+    }
     Ok(Diagnosis::new(cases, results, &standing))
 }
 

@@ -437,8 +437,13 @@ fn the_text_report_and_gradescope_results() {
     );
     assert!(text.contains("Diagnosis"), "{text}");
     let tests = json["tests"].as_array().unwrap();
-    // The score, the three cases, the smallest failing inputs.
-    assert_eq!(tests.len(), 5, "{json:#}");
+    // The score, the three cases, the smallest failing inputs, the
+    // diagnosis (in the top-level output too, the inputs being visible).
+    assert_eq!(tests.len(), 6, "{json:#}");
+    assert_eq!(tests[5]["name"], "Diagnosis across the cases", "{json:#}");
+    let diagnosis = tests[5]["output"].as_str().unwrap();
+    assert!(diagnosis.contains("Raids tried before Stakes"), "{diagnosis}");
+    assert!(json["output"].as_str().unwrap().contains(diagnosis), "{json:#}");
     // What the tests add up to is the score Gradescope shows.
     let sum: u64 = tests.iter().filter_map(|t| t["score"].as_u64()).sum();
     let max: u64 = tests.iter().filter_map(|t| t["max_score"].as_u64()).sum();

@@ -312,8 +312,12 @@ mod tests {
         let case = example("ALPHABETA", 4);
         let v = verdict(&case, "C3 Raid\n..XX.\n..XOX\n..XX.\n..X?.\n.....\n");
         assert!(matches!(v, Verdict::Malformed { line: Some(5), .. }), "{v}");
+        // The line is said once.
+        assert!(v.to_string().starts_with("malformed output.txt, line 5: "), "{v}");
+        assert_eq!(v.to_string().matches("line 5").count(), 1, "{v}");
         let v = verdict(&case, &RAID.replace("C3 Raid", "c3 raid"));
         assert!(matches!(v, Verdict::Malformed { line: Some(1), .. }), "{v}");
+        assert_eq!(v.to_string().matches("line 1").count(), 1, "{v}");
         assert!(matches!(
             verdict(&case, ""),
             Verdict::Malformed { line: None, .. }
@@ -324,6 +328,17 @@ mod tests {
         // The answer's board under another name is a label, legal or not.
         let v = verdict(&case, &RAID.replace("C3 Raid", "C1 Stake"));
         assert_eq!(v.failure(), Some(Failure::WrongLabel), "{v}");
+        // A model given up says nothing of a name: no "not run" on a label.
+        let label = Verdict::WrongLabel {
+            mv: "C1 Stake".parse().unwrap(),
+            answer: "C3 Raid".parse().unwrap(),
+            swapped: false,
+            models: Models {
+                not_run: vec![Bug::OneDeep],
+                ..Models::default()
+            },
+        };
+        assert!(!label.to_string().contains("not run"), "{label}");
         let unchanged = "C1 Stake\n..XX.\n..XOX\n...O.\n..OO.\n.....\n";
         let v = verdict(&case, unchanged);
         assert_eq!(
