@@ -459,6 +459,7 @@ mod tests {
             name: "case 1".into(),
             kind: CaseKind::Random,
             exposes: None,
+            exposes_under: None,
             summary: String::new(),
             size: CaseSize {
                 n: 1,
