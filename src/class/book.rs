@@ -93,7 +93,9 @@ impl Row {
     pub fn cannot_run(student: &str, why: &str, key: &str) -> Row {
         Row {
             student: student.to_owned(),
-            status: Status::CannotRun { why: why.to_owned() },
+            status: Status::CannotRun {
+                why: why.to_owned(),
+            },
             strict: 0,
             lenient: 0,
             failures: Vec::new(),
@@ -109,8 +111,11 @@ impl Row {
         match &self.status {
             Status::CannotRun { .. } => "cannot run".to_owned(),
             Status::Graded => {
-                let list: Vec<String> =
-                    self.failures.iter().map(|(f, n)| format!("{f}: {n}")).collect();
+                let list: Vec<String> = self
+                    .failures
+                    .iter()
+                    .map(|(f, n)| format!("{f}: {n}"))
+                    .collect();
                 list.join("; ")
             }
         }

@@ -76,8 +76,11 @@ pub fn grade_class(
         0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
         jobs => jobs,
     };
-    // Students side by side, each with its share of the runs at once.
+    // Students side by side, each with its share of the runs at once. The
+    // settings are cloned whole, so that a field added to them (they may
+    // stop being `Copy`) reaches every student.
     let side_by_side = jobs.clamp(1, subs.len().max(1));
+    #[allow(clippy::clone_on_copy)]
     let per_student = GradeSettings {
         jobs: (jobs / side_by_side).max(1),
         ..settings.grade.clone()
@@ -143,7 +146,9 @@ pub fn grade_class(
 }
 
 /// One student graded: the row, with the report written beside it; a
-/// program that cannot run is a row that says why.
+/// program that cannot run is a row that says why. The box's settings are
+/// cloned whole (they may stop being `Copy`).
+#[allow(clippy::clone_on_copy)]
 fn grade_one(
     sub: &Submission,
     cases: &[Case],

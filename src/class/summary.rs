@@ -56,7 +56,10 @@ pub fn summary(book: &Gradebook, cases: &[Case], source: &str) -> String {
         let _ = writeln!(out, "  {n:>4}  {bug}");
     }
     if unnamed > 0 {
-        let _ = writeln!(out, "  {unnamed:>4}  wrong outputs no modelled bug explains");
+        let _ = writeln!(
+            out,
+            "  {unnamed:>4}  wrong outputs no modelled bug explains"
+        );
     }
     if bugs.is_empty() && unnamed == 0 {
         let _ = writeln!(out, "  none: no student wrote a wrong output");
@@ -69,7 +72,12 @@ pub fn summary(book: &Gradebook, cases: &[Case], source: &str) -> String {
     }
     let mut failing: Vec<(&str, usize)> = failing.into_iter().collect();
     // Most students first, then in the cases' order.
-    let order = |name: &str| cases.iter().position(|c| c.name == name).unwrap_or(usize::MAX);
+    let order = |name: &str| {
+        cases
+            .iter()
+            .position(|c| c.name == name)
+            .unwrap_or(usize::MAX)
+    };
     failing.sort_by(|a, b| b.1.cmp(&a.1).then(order(a.0).cmp(&order(b.0))));
     let _ = writeln!(out, "\nCases failing most (students failing them):");
     if failing.is_empty() {

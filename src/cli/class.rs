@@ -40,7 +40,11 @@ pub fn run_class(
             Status::CannotRun { why } => format!("cannot run: {why}"),
             Status::Graded => format!("{} / 100", r.strict),
         };
-        let resumed = if p.resumed { " (from the earlier run)" } else { "" };
+        let resumed = if p.resumed {
+            " (from the earlier run)"
+        } else {
+            ""
+        };
         eprintln!("[{}/{}] {}: {what}{resumed}", p.done, p.total, r.student);
     };
     let book = grade_class(subs, cases, settings, out, &on_student).context("grading the class")?;

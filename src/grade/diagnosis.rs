@@ -66,7 +66,7 @@ pub(crate) type Candidate = (Bug, Convention, Option<Restriction>);
 
 /// True when `case` lies inside `restriction` (everywhere for `None`).
 fn inside(case: &Case, restriction: Option<Restriction>) -> bool {
-    restriction.map_or(true, |r| r.holds(case.mode(), case.depth()))
+    restriction.is_none_or(|r| r.holds(case.mode(), case.depth()))
 }
 
 /// The candidates not ruled out by the failing cases of `verdicts` (one a

@@ -52,8 +52,8 @@ pub use cases::{
     generate_cases, Case, CaseKind, CaseSettings, CaseSize, Dispute, GradeBy, ASSIGNMENT_CASES,
 };
 pub use diagnosis::{Diagnosis, Outside, Suspect};
-pub use models::{textbook_nodes, textbook_seconds, Bug, Convention, Restriction};
 pub use folder::{cases_from_dir, select_cases, CasesError};
+pub use models::{textbook_nodes, textbook_seconds, Bug, Convention, Restriction};
 pub use report::{gradescope_json, GradeReport, Score, Visibility};
 pub use result::CaseResult;
 pub use run::{run_case, CaseRun, Program, RunSettings, MAX_FILE_BYTES};

@@ -5,8 +5,8 @@ use serde::Serialize;
 
 use crate::play::referee::Exit;
 
-use super::models::{Bug, Convention};
 use super::cases::{Case, CaseKind, CaseSize, Dispute};
+use super::models::{Bug, Convention};
 use super::run::CaseRun;
 use super::verdict::{Failure, Verdict};
 

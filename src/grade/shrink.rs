@@ -16,9 +16,9 @@ use serde::Serialize;
 use crate::game::{Board, Player, Square};
 use crate::text::{Problem, Question};
 
-use super::models::Bug;
 use super::cases::{with_values, Case, CaseKind, CaseSize};
 use super::judge_case;
+use super::models::Bug;
 use super::run::{CaseRun, Program, RunSettings};
 use super::verdict::{Failure, Verdict};
 

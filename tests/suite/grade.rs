@@ -442,8 +442,14 @@ fn the_text_report_and_gradescope_results() {
     assert_eq!(tests.len(), 6, "{json:#}");
     assert_eq!(tests[5]["name"], "Diagnosis across the cases", "{json:#}");
     let diagnosis = tests[5]["output"].as_str().unwrap();
-    assert!(diagnosis.contains("Raids tried before Stakes"), "{diagnosis}");
-    assert!(json["output"].as_str().unwrap().contains(diagnosis), "{json:#}");
+    assert!(
+        diagnosis.contains("Raids tried before Stakes"),
+        "{diagnosis}"
+    );
+    assert!(
+        json["output"].as_str().unwrap().contains(diagnosis),
+        "{json:#}"
+    );
     // What the tests add up to is the score Gradescope shows.
     let sum: u64 = tests.iter().filter_map(|t| t["score"].as_u64()).sum();
     let max: u64 = tests.iter().filter_map(|t| t["max_score"].as_u64()).sum();
@@ -912,10 +918,12 @@ fn telling_cases(bug: Bug) -> (Vec<Case>, Vec<Bug>) {
         });
         let outputs = all
             .iter()
-            .map(|c| Bug::ALL
+            .map(|c| {
+                Bug::ALL
                     .iter()
                     .map(|&b| model_output(c, b, Convention::QuietRaids))
-                    .collect())
+                    .collect()
+            })
             .collect();
         (all, outputs)
     });

@@ -37,8 +37,23 @@ fn class(root: &Path) -> PathBuf {
 /// The arguments grading `class` into `out`: few cheap cases.
 fn args<'a>(class: &'a str, out: &'a str) -> Vec<&'a str> {
     vec![
-        "grade", "--class", class, "--class-out", out, "--cases", "6", "--time-limit", "1",
-        "--jobs", "2", "--shrink-runs", "0", "--", python(), "-B", "homework.py",
+        "grade",
+        "--class",
+        class,
+        "--class-out",
+        out,
+        "--cases",
+        "6",
+        "--time-limit",
+        "1",
+        "--jobs",
+        "2",
+        "--shrink-runs",
+        "0",
+        "--",
+        python(),
+        "-B",
+        "homework.py",
     ]
 }
 
@@ -57,18 +72,42 @@ fn a_class_is_graded_in_one_command_and_resumed_after_an_interruption() {
     let book = read(&root.path().join("out/gradebook.csv"));
     let lines: Vec<&str> = book.lines().collect();
     assert_eq!(lines.len(), 7, "{book}");
-    assert_eq!(lines[0], "student,score_strict,score_lenient,failures,diagnosis");
-    assert!(lines[1].starts_with("\"Doe, Jane_1001_late\",100,100,,"), "{book}");
+    assert_eq!(
+        lines[0],
+        "student,score_strict,score_lenient,failures,diagnosis"
+    );
+    assert!(
+        lines[1].starts_with("\"Doe, Jane_1001_late\",100,100,,"),
+        "{book}"
+    );
     let row = |name: &str| *lines.iter().find(|l| l.contains(name)).unwrap();
-    assert!(row("Roe Richard").contains("ties won by the last best move"), "{book}");
-    assert!(row("Poe, Edgar").contains("leaves scored for the side to move"), "{book}");
-    assert!(row("crash_1004").starts_with("crash_1004,0,0,crash: 6,"), "{book}");
+    assert!(
+        row("Roe Richard").contains("ties won by the last best move"),
+        "{book}"
+    );
+    assert!(
+        row("Poe, Edgar").contains("leaves scored for the side to move"),
+        "{book}"
+    );
+    assert!(
+        row("crash_1004").starts_with("crash_1004,0,0,crash: 6,"),
+        "{book}"
+    );
     assert!(row("slow_1005").contains("timeout: 6"), "{book}");
     assert!(row("empty_1006").contains("cannot run: "), "{book}");
-    assert!(row("empty_1006").contains("homework.py does not exist"), "{book}");
+    assert!(
+        row("empty_1006").contains("homework.py does not exist"),
+        "{book}"
+    );
     let summary = read(&root.path().join("out/summary.txt"));
-    assert!(summary.starts_with("Class summary: 6 submissions, 6 cases"), "{summary}");
-    assert!(summary.contains("1  ties won by the last best move (>=)"), "{summary}");
+    assert!(
+        summary.starts_with("Class summary: 6 submissions, 6 cases"),
+        "{summary}"
+    );
+    assert!(
+        summary.contains("1  ties won by the last best move (>=)"),
+        "{summary}"
+    );
     assert!(summary.contains("Cases failing most"), "{summary}");
     assert!(String::from_utf8_lossy(&out.stdout).contains("Gradebook: "));
     for name in ["Doe, Jane_1001_late", "Roe Richard_1002", "slow_1005"] {
@@ -97,7 +136,10 @@ fn a_class_is_graded_in_one_command_and_resumed_after_an_interruption() {
     };
     let start = Instant::now();
     while rows() < 1 && child.try_wait().unwrap().is_none() {
-        assert!(start.elapsed() < Duration::from_secs(120), "no student finished");
+        assert!(
+            start.elapsed() < Duration::from_secs(120),
+            "no student finished"
+        );
         std::thread::sleep(Duration::from_millis(20));
     }
     // SAFETY: a signal to the child this test started.
@@ -109,7 +151,11 @@ fn a_class_is_graded_in_one_command_and_resumed_after_an_interruption() {
     let out = run(root.path(), &args(&c, "again"), b"");
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(0), "{stderr}");
-    assert_eq!(stderr.matches("(from the earlier run)").count(), kept, "{stderr}");
+    assert_eq!(
+        stderr.matches("(from the earlier run)").count(),
+        kept,
+        "{stderr}"
+    );
     assert_eq!(read(&again.join("gradebook.csv")), book);
 
     // A row of other cases is graded again, not reused.
@@ -135,7 +181,13 @@ fn bad_class_input_is_one_line_before_anything_runs() {
         let stderr = String::from_utf8_lossy(&got.stderr);
         assert_eq!(got.status.code(), Some(2), "{class}: {stderr}");
         assert_eq!(stderr.lines().count(), 1, "{stderr}");
-        assert!(stderr.starts_with("stakeraid: ") && stderr.contains(says), "{stderr}");
-        assert!(!root.path().join("out").exists(), "{class}: nothing written");
+        assert!(
+            stderr.starts_with("stakeraid: ") && stderr.contains(says),
+            "{stderr}"
+        );
+        assert!(
+            !root.path().join("out").exists(),
+            "{class}: nothing written"
+        );
     }
 }

@@ -25,10 +25,22 @@ enum Expect {
 }
 
 const ZOO: [(&str, Expect); 10] = [
-    ("root_ge.py", Expect::Bug("last_tie", Some("no_quiet_raids"), None)),
-    ("raids_first.py", Expect::Bug("raids_first", Some("no_quiet_raids"), None)),
-    ("alphabeta_short.py", Expect::Bug("one_short", None, Some("alpha_beta"))),
-    ("leaf_for_mover.py", Expect::Bug("leaves_for_mover", None, None)),
+    (
+        "root_ge.py",
+        Expect::Bug("last_tie", Some("no_quiet_raids"), None),
+    ),
+    (
+        "raids_first.py",
+        Expect::Bug("raids_first", Some("no_quiet_raids"), None),
+    ),
+    (
+        "alphabeta_short.py",
+        Expect::Bug("one_short", None, Some("alpha_beta")),
+    ),
+    (
+        "leaf_for_mover.py",
+        Expect::Bug("leaves_for_mover", None, None),
+    ),
     ("piece_one.py", Expect::NoBug),
     ("diagonal_raid.py", Expect::NoBug),
     ("wrong_column.py", Expect::NoBug),
@@ -47,13 +59,25 @@ fn grade_zoo(name: &str) -> Value {
         .display()
         .to_string();
     let args = [
-        "grade", "--json", "-", "--cases", "50", "--time-limit", "2", "--jobs", "2",
-        "--shrink-runs", "8", "--", python(), "-B", &path,
+        "grade",
+        "--json",
+        "-",
+        "--cases",
+        "50",
+        "--time-limit",
+        "2",
+        "--jobs",
+        "2",
+        "--shrink-runs",
+        "8",
+        "--",
+        python(),
+        "-B",
+        &path,
     ];
     let out = run(dir.path(), &args, b"");
-    serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
-        panic!("{name}: {e}: {}", String::from_utf8_lossy(&out.stderr))
-    })
+    serde_json::from_slice(&out.stdout)
+        .unwrap_or_else(|e| panic!("{name}: {e}: {}", String::from_utf8_lossy(&out.stderr)))
 }
 
 fn names(v: &Value, key: &str) -> Vec<String> {
@@ -78,7 +102,12 @@ fn check(name: &str, expect: &Expect, report: &Value) {
         }
         Expect::NoBug => {
             assert!(failing > 0, "{name}: every case passes");
-            assert_eq!(bugs.map(Vec::len), Some(0), "{name}: {:#}", report["diagnosis"]);
+            assert_eq!(
+                bugs.map(Vec::len),
+                Some(0),
+                "{name}: {:#}",
+                report["diagnosis"]
+            );
         }
         Expect::Full => {
             assert_eq!(failing, 0, "{name}: {:?}", report["shrunk"]);
@@ -90,7 +119,10 @@ fn check(name: &str, expect: &Expect, report: &Value) {
         let from = cases.iter().find(|c| c["name"] == s["from"]).unwrap();
         let was = names(&from["verdict"], "reproduced_by");
         for bug in names(&s["verdict"], "reproduced_by") {
-            assert!(was.contains(&bug), "{name}: {bug} named by {s:#}, not by {from:#}");
+            assert!(
+                was.contains(&bug),
+                "{name}: {bug} named by {s:#}, not by {from:#}"
+            );
         }
     }
 }

@@ -184,4 +184,3 @@ impl fmt::Display for Bug {
         f.write_str(self.describe())
     }
 }
-

@@ -60,9 +60,8 @@ impl<'a> CaseModels<'a> {
                 // spend the budget to be given up.
                 let plies = rules.plies(depth, empties);
                 let estimate = textbook_nodes(&p.board, p.player, plies);
-                let w = (estimate / HOPELESS <= self.max_nodes).then(|| {
-                    written(&rules, &p.board, p.player, self.mode, depth, self.max_nodes)
-                });
+                let w = (estimate / HOPELESS <= self.max_nodes)
+                    .then(|| written(&rules, &p.board, p.player, self.mode, depth, self.max_nodes));
                 self.seen.push((rules, w.flatten().map(|w| w.text)));
                 self.seen.len() - 1
             }
@@ -71,7 +70,12 @@ impl<'a> CaseModels<'a> {
     }
 
     /// Whether the model writes `output` (`None`: not run).
-    pub(crate) fn writes(&mut self, bug: Bug, convention: Convention, output: &str) -> Option<bool> {
+    pub(crate) fn writes(
+        &mut self,
+        bug: Bug,
+        convention: Convention,
+        output: &str,
+    ) -> Option<bool> {
         self.text(bug, convention).map(|t| t == output)
     }
 

@@ -36,8 +36,8 @@ impl Restriction {
         match self {
             Restriction::Minimax => mode == SearchMode::Minimax,
             Restriction::AlphaBeta => mode == SearchMode::AlphaBeta,
-            Restriction::OddDepths => depth % 2 == 1,
-            Restriction::EvenDepths => depth % 2 == 0,
+            Restriction::OddDepths => !depth.is_multiple_of(2),
+            Restriction::EvenDepths => depth.is_multiple_of(2),
         }
     }
 

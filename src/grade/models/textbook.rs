@@ -264,7 +264,9 @@ impl Plain {
                     (_, Some(q)) => q == p,
                 })
             })
-            .filter(|&i| rules.quiet_raids || self.near(i).any(|j| self.cells[j] == Some(p.other())))
+            .filter(|&i| {
+                rules.quiet_raids || self.near(i).any(|j| self.cells[j] == Some(p.other()))
+            })
             .map(|i| at(i, MoveKind::Raid));
         match rules.order {
             Order::Canonical => stakes.chain(raids).collect(),

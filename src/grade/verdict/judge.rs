@@ -247,8 +247,8 @@ mod tests {
     use super::*;
     use crate::api::{analyse, Limits, Position};
     use crate::grade::cases::CaseKind;
-    use crate::parse_problem;
     use crate::grade::Bug;
+    use crate::parse_problem;
     use crate::search::reference;
     use crate::text::SearchMode;
 
@@ -313,7 +313,10 @@ mod tests {
         let v = verdict(&case, "C3 Raid\n..XX.\n..XOX\n..XX.\n..X?.\n.....\n");
         assert!(matches!(v, Verdict::Malformed { line: Some(5), .. }), "{v}");
         // The line is said once.
-        assert!(v.to_string().starts_with("malformed output.txt, line 5: "), "{v}");
+        assert!(
+            v.to_string().starts_with("malformed output.txt, line 5: "),
+            "{v}"
+        );
         assert_eq!(v.to_string().matches("line 5").count(), 1, "{v}");
         let v = verdict(&case, &RAID.replace("C3 Raid", "c3 raid"));
         assert!(matches!(v, Verdict::Malformed { line: Some(1), .. }), "{v}");
