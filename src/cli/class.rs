@@ -13,10 +13,11 @@ use super::io::{check_writable, write_stdout};
 /// the submissions, and `out` made and writable.
 pub fn check_class(dir: &Path, out: &Path) -> anyhow::Result<Vec<Submission>> {
     let subs = stakeraid::class::submissions(dir)?;
-    let absolute = std::path::absolute(out).unwrap_or_else(|_| out.to_owned());
+    // Inside DIR, the output would be a submission of the next run.
+    let absolute = |p: &Path| std::path::absolute(p).unwrap_or_else(|_| p.to_owned());
     anyhow::ensure!(
-        !subs.iter().any(|s| absolute.starts_with(&s.path)),
-        "--class-out {}: inside a submission folder; give a folder outside {}",
+        !absolute(out).starts_with(absolute(dir)),
+        "--class-out {}: inside the class folder; give a folder outside {}",
         out.display(),
         dir.display()
     );

@@ -176,6 +176,7 @@ fn bad_class_input_is_one_line_before_anything_runs() {
         ("nowhere", "out", "--class nowhere: "),
         ("empty", "out", "no submission folder"),
         ("class", "file/out", "cannot write the gradebook"),
+        ("class", "class/out", "inside the class folder"),
     ] {
         let got = run(root.path(), &args(class, out), b"");
         let stderr = String::from_utf8_lossy(&got.stderr);
