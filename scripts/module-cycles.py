@@ -2,18 +2,23 @@
 """Lists the cycles between the crate's modules (one module per file):
 module A depends on module B when A's `use` lines name an item of B.
 
-    scripts/module-cycles.py [SRC]   (default: src)
+    scripts/module-cycles.py [--strict] [SRC]   (default: src)
 
 A module's use of its own ancestors (`super::X` for an item of the parent)
 is how Rust modules share a parent's vocabulary and is not counted; every
-other dependency is. Prints each cycle, one per line, and exits 1 if there
+other dependency is. With --strict, so is a child module named without
+`self::` (`use cause::X;` in `verdict/mod.rs`), which Rust resolves as
+`self::cause::X`. Prints each cycle, one per line, and exits 1 if there
 is one; prints "no cycles" and exits 0 otherwise.
 """
 import pathlib
 import re
 import sys
 
-root = pathlib.Path(sys.argv[1] if len(sys.argv) > 1 else "src")
+args = sys.argv[1:]
+strict = "--strict" in args
+args = [a for a in args if a != "--strict"]
+root = pathlib.Path(args[0] if args else "src")
 modules = {}
 for path in sorted(root.rglob("*.rs")):
     parts = list(path.relative_to(root).with_suffix("").parts)
@@ -58,6 +63,8 @@ def target(module, path):
             if rest[0] == "super":
                 base = base[:-1]
             rest = rest[1:]
+    elif strict and module + (path[0],) in modules:
+        base, rest = module, path
     else:
         return None
     full = base + tuple(rest)

@@ -66,6 +66,7 @@
 
 pub mod api;
 pub mod bench;
+pub mod class;
 mod engine;
 mod game;
 pub mod grade;

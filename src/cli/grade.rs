@@ -8,8 +8,10 @@ use std::time::Duration;
 
 use anyhow::Context;
 use indicatif::{ProgressBar, ProgressStyle};
+use stakeraid::class::ClassSettings;
 use stakeraid::grade::{
-    grade, select_cases, GradeBy, GradeSettings, Program, RunSettings, Visibility,
+    grade, select_cases, textbook_seconds, Case, GradeBy, GradeSettings, Program, RunSettings,
+    Visibility,
 };
 use stakeraid::sandbox::{EnvVar, SandboxMode, SandboxSettings};
 
@@ -29,8 +31,15 @@ files and --read's, writes only its case's folder and /tmp, has no network, \
 cannot see or outlive the grader, and is held to --memory-mb, --processes \
 and --disk-mb. The report's first lines say what was enforced.
 
-Exit status: 0 when every case passes byte for byte, 1 when a case fails, \
-2 on a usage error (the program is checked before the first case).")]
+With --class DIR, each folder of DIR is a student's submission (the \
+folder names of Canvas, Moodle and Gradescope exports, spaces and commas \
+included), the program after -- is run from each, and the gradebook, \
+reports and summary go to --class-out; run it again after an interruption \
+to grade only the students not yet done.
+
+Exit status: 0 when every case passes byte for byte (with --class: when the \
+class is graded), 1 when a case fails, 2 on a usage error (the program is \
+checked before the first case).")]
 pub struct GradeArgs {
     /// The program: cmd:COMMAND, or -- PROGRAM [ARGS...].
     #[arg(required = true, value_name = "COMMAND")]
@@ -95,6 +104,16 @@ pub struct GradeArgs {
         requires = "gradescope"
     )]
     gradescope_visibility: Visibility,
+    /// Grade a class: every submission folder of DIR on the same cases, the
+    /// program (-- PROGRAM ARGS...) run from each folder; writes a
+    /// gradebook, one report per student and a class summary into
+    /// --class-out, and resumes there after an interruption.
+    #[arg(long, value_name = "DIR", conflicts_with_all = ["json", "gradescope"])]
+    class: Option<PathBuf>,
+    /// Where --class writes gradebook.csv, summary.txt and reports/ (one
+    /// report per student) [default: grades].
+    #[arg(long, value_name = "DIR", requires = "class")]
+    class_out: Option<PathBuf>,
 }
 
 /// The sandbox's options, shared by `grade` and `referee`.
@@ -199,6 +218,9 @@ pub fn run_grade(args: &GradeArgs) -> anyhow::Result<bool> {
         !(json_out && gradescope_out),
         "--json - and --gradescope - would both write to standard output: give one of them a file"
     );
+    if let Some(dir) = &args.class {
+        return run_class(args, dir).map(|()| true);
+    }
     let program = program(&args.command)?;
     program.check()?;
     let hidden: Vec<PathBuf> = args.cases_from.iter().cloned().collect();
@@ -216,14 +238,8 @@ pub fn run_grade(args: &GradeArgs) -> anyhow::Result<bool> {
         args.cases,
         args.time_limit,
     )?;
-    let settings = GradeSettings {
-        run: RunSettings {
-            time_limit: args.time_limit,
-        },
-        jobs: args.jobs,
-        shrink_runs: args.shrink_runs,
-        shrink_time: args.shrink_time,
-    };
+    warn_costly(&cases, args.time_limit);
+    let settings = grade_settings(args);
 
     let terminal = std::io::stderr().is_terminal();
     end_on_signal(terminal);
@@ -278,4 +294,75 @@ pub fn run_grade(args: &GradeArgs) -> anyhow::Result<bool> {
         }
     }
     Ok(report.all_pass())
+}
+
+/// The grade's settings, from the arguments: one program's, and each
+/// student's under --class.
+fn grade_settings(args: &GradeArgs) -> GradeSettings {
+    GradeSettings {
+        run: RunSettings {
+            time_limit: args.time_limit,
+        },
+        jobs: args.jobs,
+        shrink_runs: args.shrink_runs,
+        shrink_time: args.shrink_time,
+    }
+}
+
+/// `--class DIR`: bad input refused before anything runs, then every
+/// submission graded with the settings built here, carried whole.
+fn run_class(args: &GradeArgs, dir: &Path) -> anyhow::Result<()> {
+    anyhow::ensure!(
+        !args.command.iter().any(|w| w.starts_with("cmd:")) || args.command.len() > 1,
+        "--class runs -- PROGRAM ARGS... from each submission folder; cmd: is for one program"
+    );
+    let out = args
+        .class_out
+        .clone()
+        .unwrap_or_else(|| PathBuf::from("grades"));
+    let subs = super::class::check_class(dir, &out)?;
+    let hidden: Vec<PathBuf> = args.cases_from.iter().cloned().collect();
+    let sandbox = args.sandbox.settings()?;
+    let (cases, source) = select_cases(
+        args.cases_from.as_deref(),
+        args.expected,
+        args.seed,
+        args.cases,
+        args.time_limit,
+    )?;
+    warn_costly(&cases, args.time_limit);
+    let settings = ClassSettings {
+        grade: grade_settings(args),
+        sandbox,
+        hidden,
+        command: args.command.clone(),
+        source,
+    };
+    end_on_signal(std::io::stderr().is_terminal());
+    super::class::run_class(&subs, &cases, &settings, &out)
+}
+
+/// Says before the run which cases a plain textbook search (minimax, in
+/// Python) is estimated to need more than `limit` for: a folder's cases
+/// may, drawn ones never do.
+fn warn_costly(cases: &[Case], limit: Duration) {
+    let costly: Vec<&str> = cases
+        .iter()
+        .filter(|c| textbook_seconds(c.problem.board.n(), c.textbook_nodes) > limit.as_secs_f64())
+        .map(|c| c.name.as_str())
+        .collect();
+    if costly.is_empty() {
+        return;
+    }
+    let shown: Vec<&str> = costly.iter().take(8).copied().collect();
+    let more = if costly.len() > 8 { ", ..." } else { "" };
+    let verb = if costly.len() == 1 { "needs" } else { "need" };
+    eprintln!(
+        "stakeraid: {} of the {} cases {verb} more than the {} s limit from a plain textbook \
+         minimax search in Python (estimated): {}{more}",
+        costly.len(),
+        cases.len(),
+        limit.as_secs_f64(),
+        shown.join(", ")
+    );
 }

@@ -12,6 +12,7 @@ macro_rules! agents {
 
 pub mod analyse;
 pub mod bench;
+mod class;
 mod deep;
 pub mod driver;
 pub mod grade;

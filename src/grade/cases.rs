@@ -2,9 +2,9 @@
 //! grader draws them, or read from a folder of `input.txt` / `output.txt`
 //! pairs. Every case carries its exact answer, from the fast engine in
 //! MINIMAX mode so that every root move's value is exact. Drawn cases
-//! expose every modelled bug: past the first cases, a bug no case so far
-//! exposes gets a case of its own, where its model's answer is not the
-//! textbook's.
+//! expose every modelled bug, under every convention and in each mode:
+//! past the first cases, a bug no case so far exposes so gets a case of
+//! its own, where its model's answer is not the textbook's.
 
 use std::fmt;
 use std::time::Duration;
@@ -13,11 +13,10 @@ use serde::Serialize;
 
 use crate::api::{analyse, Analysis, ApiError, Limits, Position};
 use crate::game::random::{random_board_from, Rng};
-use crate::game::{legal_moves, Board, MoveKind, Player, Square};
-use crate::search::bug_models::Bug;
+use crate::game::{Board, MoveKind, Player, Square};
 use crate::text::{input_text, Problem, Question, SearchMode};
 
-use super::verdict::CaseModels;
+use super::models::{textbook_nodes, textbook_seconds, Bug, CaseModels, Convention};
 
 /// Why a case was drawn: a course-style random position, or one of the
 /// positions that catch a common mistake.
@@ -93,6 +92,8 @@ pub struct Case {
     pub dispute: Option<Dispute>,
     /// The bug this case was drawn to expose: its model answers otherwise.
     pub exposes: Option<Bug>,
+    /// The convention it was exposed under.
+    pub exposes_under: Option<Convention>,
 }
 
 /// What a case read from a folder is graded against when the folder's
@@ -197,6 +198,7 @@ impl Case {
             textbook_nodes: textbook_nodes(&problem.board, problem.player, depth),
             dispute: None,
             exposes: None,
+            exposes_under: None,
             analysis,
             problem,
         })
@@ -250,6 +252,11 @@ impl Case {
             .is_some_and(|d| d.graded_by == GradeBy::Folder)
     }
 
+    /// The bug models on this case, each allowed `max_nodes` positions.
+    pub(crate) fn models(&self, max_nodes: u64) -> CaseModels<'_> {
+        CaseModels::new(&self.problem, self.analysis.output_text(), max_nodes)
+    }
+
     /// The same position asked in the other mode (MINIMAX for ALPHABETA and
     /// the reverse): the same answer.
     pub fn other_mode(&self) -> Case {
@@ -273,48 +280,6 @@ fn exact_depth(question: Question) -> Result<u32, ApiError> {
         Question::Exact { depth, .. } => Ok(depth),
         Question::Competition { .. } => Err(ApiError::NotExact(question.name())),
     }
-}
-
-/// Estimated positions a textbook minimax search to `depth` visits, the
-/// root included: the first two plies counted exactly, deeper plies
-/// extrapolated from the second ply's average number of moves, shrinking
-/// with the empty cells. Alpha-beta visits fewer.
-pub fn textbook_nodes(board: &Board, player: Player, depth: u32) -> u64 {
-    let empties = board.empty_count();
-    let depth = depth.min(empties);
-    let root = legal_moves(board, player);
-    let mut nodes = 1.0 + root.len() as f64;
-    if depth <= 1 {
-        return nodes as u64;
-    }
-    let mut b = board.clone();
-    let mut second = 0usize;
-    for &mv in &root {
-        let undo = b.make(mv, player);
-        second += legal_moves(&b, player.other()).len();
-        b.unmake(undo);
-    }
-    nodes += second as f64;
-    let per_move = second as f64 / root.len() as f64;
-    let mut level = second as f64;
-    for k in 2..depth {
-        level *= per_move * f64::from(empties - k) / f64::from(empties - 1);
-        nodes += level;
-    }
-    nodes.min(u64::MAX as f64) as u64
-}
-
-/// Microseconds a plain Python textbook program spends on a position of an
-/// `n` x `n` board (copying the board, listing its moves, scoring it),
-/// measured on the textbook fixture: about 4 + 0.09 n^2.
-fn textbook_micros_per_node(n: usize) -> f64 {
-    4.0 + 0.09 * (n * n) as f64
-}
-
-/// The estimated CPU seconds of a plain Python textbook program on a
-/// search of `nodes` positions of an `n` x `n` board.
-pub fn textbook_seconds(n: usize, nodes: u64) -> f64 {
-    nodes as f64 * textbook_micros_per_node(n) * 1e-6
 }
 
 /// The number of cases the assignment's grader runs.
@@ -371,15 +336,16 @@ const KIND_ATTEMPTS: usize = 60;
 
 /// The cases of `settings`, named `case 1`, `case 2`, ... Each case has
 /// its own generator, seeded from the seed and its number. Past the first
-/// kinds ([`FIRST_KINDS`]), a case goes to the first modelled bug that no
-/// case before it exposes ([`exposing_case`]), until every bug is exposed;
+/// kinds ([`FIRST_KINDS`]), a case goes to the first modelled bug (under a
+/// convention, then in a mode) that no case before it exposes
+/// ([`exposing_case`]), until every one is exposed;
 /// so the first cases of a longer list are still those of a shorter one.
 pub fn generate_cases(settings: &CaseSettings) -> Vec<Case> {
     let budget = settings.time_limit.as_secs_f64() * BUDGET_SHARE;
     let mut cases: Vec<Case> = Vec::with_capacity(settings.count);
     // The bugs exposed by the cases so far (or given up on), worked out
     // once the first kinds are drawn.
-    let mut exposed: Option<Vec<Bug>> = None;
+    let mut exposed: Option<Vec<Exposure>> = None;
     for i in 0..settings.count {
         let mut rng = Rng::new(
             settings
@@ -391,10 +357,10 @@ pub fn generate_cases(settings: &CaseSettings) -> Vec<Case> {
         if i >= FIRST_KINDS.len() {
             let exposed =
                 exposed.get_or_insert_with(|| cases.iter().flat_map(exposed_by).collect());
-            if let Some(bug) = Bug::ALL.into_iter().find(|b| !exposed.contains(b)) {
-                // A bug no position of the draw exposes is not tried again.
-                exposed.push(bug);
-                if let Some(case) = exposing_case(&name, bug, &mut rng, budget) {
+            if let Some(key) = every_exposure().find(|m| !exposed.contains(m)) {
+                // A model no position of the draw exposes is not tried again.
+                exposed.push(key);
+                if let Some(case) = exposing_case(&name, key, &mut rng, budget) {
                     exposed.extend(exposed_by(&case));
                     cases.push(case);
                     continue;
@@ -430,16 +396,59 @@ const EXPOSE_NODES: u64 = 100_000;
 /// expose: larger ones cost the models more than they tell.
 const EXPOSE_MAX_SIDE: usize = 8;
 
-/// The bugs whose model answers `case` otherwise than the textbook.
-fn exposed_by(case: &Case) -> Vec<Bug> {
+/// Every bug under every convention, in the order cases are drawn for
+/// them.
+fn every_model() -> impl Iterator<Item = (Bug, Convention)> {
+    Bug::ALL
+        .into_iter()
+        .flat_map(|b| Convention::ALL.into_iter().map(move |c| (b, c)))
+}
+
+/// What a drawn case may expose: a bug under a convention, in any mode
+/// (`None`) or in the one named (so that a bug in one mode only is caught
+/// there, and told apart from the bugs it resembles).
+type Exposure = (Bug, Convention, Option<SearchMode>);
+
+/// Everything the drawn cases expose, in the order cases are drawn for
+/// them: every bug under every convention, then every bug in each mode
+/// it can show in.
+fn every_exposure() -> impl Iterator<Item = Exposure> {
+    let anywhere = every_model().map(|(b, c)| (b, c, None));
+    let per_mode = Bug::ALL.into_iter().flat_map(|b| {
+        [SearchMode::Minimax, SearchMode::AlphaBeta]
+            .into_iter()
+            .filter(move |&m| b != Bug::OpponentMaximizes || m == SearchMode::AlphaBeta)
+            .map(move |m| (b, Convention::QuietRaids, Some(m)))
+    });
+    anywhere.chain(per_mode)
+}
+
+/// What `case` exposes: the bugs, each under a convention, whose model
+/// answers it otherwise than the textbook; in its mode, those whose answer
+/// no other bug's model gives.
+fn exposed_by(case: &Case) -> Vec<Exposure> {
     if case.problem.board.n() > EXPOSE_MAX_SIDE {
         return Vec::new();
     }
-    let mut models = CaseModels::new(case, EXPOSE_NODES);
-    Bug::ALL
-        .into_iter()
-        .filter(|&b| models.differs(b))
-        .collect()
+    let mut models = case.models(EXPOSE_NODES);
+    let mode = case.mode();
+    let differing: Vec<(Bug, Convention)> = every_model()
+        .filter(|&(b, c)| models.differs(b, c))
+        .collect();
+    let mut out: Vec<Exposure> = differing.iter().map(|&(b, c)| (b, c, None)).collect();
+    // In one mode, a bug is exposed only where no other bug writes its
+    // answer: what tells a bug in that mode only from its look-alikes.
+    for &(bug, c) in &differing {
+        let text = models.text(bug, c).map(str::to_owned);
+        if differing
+            .iter()
+            .filter(|&&(b, _)| b != bug)
+            .all(|&(b, d)| models.text(b, d).map(str::to_owned) != text)
+        {
+            out.push((bug, c, Some(mode)));
+        }
+    }
+    out
 }
 
 /// Positions tried for a case that exposes a bug, the smallest boards first.
@@ -449,13 +458,15 @@ const EXPOSE_ATTEMPTS: usize = 400;
 /// other model gives the same answer.
 const ALONE_ATTEMPTS: usize = 40;
 
-/// A case named `name` on which `bug`'s model answers otherwise than the
-/// textbook, found among seeded random positions (2x2 boards first, then
+/// A case named `name` on which the model of `key`'s bug, under its
+/// convention (and in its mode, if it names one), answers otherwise than
+/// the textbook, found among seeded random positions (2x2 boards first, then
 /// 3x3, ...; each within `budget` seconds of a textbook Python program),
 /// preferring one where no other model gives that answer, so that the
 /// case tells the bug apart as well as exposing it. `None` when no
 /// position tried exposes it.
-fn exposing_case(name: &str, bug: Bug, rng: &mut Rng, budget: f64) -> Option<Case> {
+fn exposing_case(name: &str, key: Exposure, rng: &mut Rng, budget: f64) -> Option<Case> {
+    let (bug, convention, in_mode) = key;
     let mut first: Option<(Case, usize)> = None;
     for attempt in 0..EXPOSE_ATTEMPTS {
         if first
@@ -471,8 +482,9 @@ fn exposing_case(name: &str, bug: Bug, rng: &mut Rng, budget: f64) -> Option<Cas
             _ if rng.chance(0.5) => Player::X,
             _ => Player::O,
         };
-        let mode = match bug {
-            Bug::OpponentMaximizes => SearchMode::AlphaBeta,
+        let mode = match (bug, in_mode) {
+            (_, Some(mode)) => mode,
+            (Bug::OpponentMaximizes, None) => SearchMode::AlphaBeta,
             _ if rng.chance(0.5) => SearchMode::Minimax,
             _ => SearchMode::AlphaBeta,
         };
@@ -496,15 +508,15 @@ fn exposing_case(name: &str, bug: Bug, rng: &mut Rng, budget: f64) -> Option<Cas
             continue;
         };
         case.exposes = Some(bug);
-        let mut models = CaseModels::new(&case, EXPOSE_NODES);
-        if !models.differs(bug) {
+        case.exposes_under = Some(convention);
+        let mut models = case.models(EXPOSE_NODES);
+        if !models.differs(bug, convention) {
             continue;
         }
-        let answer = models.text(bug).map(str::to_owned);
-        let alone = Bug::ALL
-            .into_iter()
-            .filter(|&b| b != bug)
-            .all(|b| models.text(b).map(str::to_owned) != answer);
+        let answer = models.text(bug, convention).map(str::to_owned);
+        let alone = every_model()
+            .filter(|&(b, _)| b != bug)
+            .all(|(b, c)| models.text(b, c).map(str::to_owned) != answer);
         drop(models);
         if alone {
             return Some(case);
@@ -758,18 +770,21 @@ mod tests {
     }
 
     #[test]
-    fn thirty_cases_expose_every_modelled_bug() {
+    fn thirty_cases_expose_every_modelled_bug_under_every_convention() {
         for seed in 1..=3 {
             let cases = generate_cases(&settings(seed, 30));
-            for bug in Bug::ALL {
+            for (bug, convention) in every_model() {
                 let exposing = cases.iter().find(|c| {
                     c.problem.board.n() <= EXPOSE_MAX_SIDE
-                        && CaseModels::new(c, EXPOSE_NODES).differs(bug)
+                        && c.models(EXPOSE_NODES).differs(bug, convention)
                 });
-                assert!(exposing.is_some(), "seed {seed}: {bug:?} is not exposed");
+                assert!(
+                    exposing.is_some(),
+                    "seed {seed}: {bug:?} under {convention:?} is not exposed"
+                );
             }
             let own: Vec<Bug> = cases.iter().filter_map(|c| c.exposes).collect();
-            assert!(own.len() <= Bug::ALL.len(), "{own:?}");
+            assert!(own.len() <= every_exposure().count(), "{own:?}");
             for c in cases.iter().filter(|c| c.exposes.is_some()) {
                 assert_eq!(c.kind, CaseKind::BugModel);
                 let seconds = textbook_seconds(c.problem.board.n(), c.textbook_nodes);

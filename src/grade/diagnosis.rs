@@ -1,33 +1,54 @@
 //! The diagnosis across cases: the modelled bugs consistent with every
-//! case. A bug stays when its model writes every wrong `output.txt` the
-//! program wrote (an illegal or wrong move, a wrong board or label) and the
-//! answer of every case the program passed; a case where its model was
-//! given up (too costly) rules nothing out. One case often fits several
-//! bugs; fifty narrow them down, and when none does "one of" is said
-//! rather than one picked.
+//! case. A bug, under a convention, stays when its model writes every
+//! wrong `output.txt` the program wrote (an illegal or wrong move, a wrong
+//! board or label) and the answer of every case the program passed; a
+//! case where its model was given up (too costly) rules nothing out. When
+//! no bug stays everywhere, each is tried restricted to one mode or one
+//! depth parity: every wrong output inside the restriction written by the
+//! model, none outside it. One case often fits several bugs; fifty narrow
+//! them down, and when none does "one of" is said rather than one picked.
 
 use std::fmt;
 
 use serde::Serialize;
 
-use crate::search::bug_models::Bug;
-
 use super::cases::Case;
+use super::models::{Bug, Convention, Restriction, MODEL_NODES};
 use super::result::CaseResult;
-use super::verdict::{CaseModels, Verdict, MODEL_NODES};
+use super::verdict::Verdict;
 
 /// One bug a diagnosis names.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Suspect {
     /// The bug.
     pub bug: Bug,
+    /// The only convention under which its model writes every case, if
+    /// only one does.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub convention: Option<Convention>,
+    /// Where the bug shows, when its model fits only there.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub restriction: Option<Restriction>,
     /// The wrong outputs its model writes exactly.
     pub support: usize,
+    /// With a restriction: the cases outside it, and how many of them
+    /// passed (none wrote a wrong output).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub outside: Option<Outside>,
     /// The case that shows it best: the fewest other models writing the
     /// same output there, then the smallest.
     pub best_case: String,
     /// True when no other model writes that case's output.
     pub alone: bool,
+}
+
+/// The cases outside a restriction.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct Outside {
+    /// How many.
+    pub cases: usize,
+    /// How many of them the program passed.
+    pub passed: usize,
 }
 
 /// The bugs that explain a program's wrong outputs.
@@ -40,28 +61,53 @@ pub struct Diagnosis {
     pub bugs: Vec<Suspect>,
 }
 
-/// The bugs not ruled out by the failing cases of `verdicts`: each model
-/// writes every wrong output (or was not run there) and at least one.
-pub(crate) fn suspects(verdicts: &[&Verdict]) -> Vec<Bug> {
-    let evidence: Vec<_> = verdicts.iter().filter_map(|v| v.models()).collect();
-    Bug::ALL
-        .into_iter()
-        .filter(|&bug| {
-            evidence.iter().all(|m| m.allows(bug))
-                && evidence.iter().any(|m| m.reproduced_by.contains(&bug))
-        })
-        .collect()
+/// A bug under a convention, everywhere (`None`) or under a restriction.
+pub(crate) type Candidate = (Bug, Convention, Option<Restriction>);
+
+/// True when `case` lies inside `restriction` (everywhere for `None`).
+fn inside(case: &Case, restriction: Option<Restriction>) -> bool {
+    restriction.is_none_or(|r| r.holds(case.mode(), case.depth()))
 }
 
-/// The `suspects` a case the program passed rules out: their model writes
-/// another answer there.
-pub(crate) fn ruled_out_by_pass(case: &Case, suspects: &[Bug]) -> Vec<Bug> {
-    let mut models = CaseModels::new(case, MODEL_NODES);
+/// The candidates not ruled out by the failing cases of `verdicts` (one a
+/// case, in the cases' order): each model writes every wrong output inside
+/// its restriction (or was not run there), at least one, and no case
+/// outside it wrote a wrong output.
+pub(crate) fn suspects(cases: &[Case], verdicts: &[&Verdict]) -> Vec<Candidate> {
+    let evidence: Vec<(&Case, _)> = cases
+        .iter()
+        .zip(verdicts)
+        .filter_map(|(c, v)| Some((c, v.models()?)))
+        .collect();
+    let restrictions = std::iter::once(None).chain(Restriction::ALL.map(Some));
+    let mut out = Vec::new();
+    for restriction in restrictions {
+        for bug in Bug::ALL {
+            for convention in Convention::ALL {
+                let fits = evidence
+                    .iter()
+                    .all(|(c, m)| inside(c, restriction) && m.allows(bug, convention))
+                    && evidence.iter().any(|(_, m)| m.writes(bug, convention));
+                if fits {
+                    out.push((bug, convention, restriction));
+                }
+            }
+        }
+    }
+    out
+}
+
+/// The `suspects` a case the program passed rules out: inside their
+/// restriction, their model writes another answer there.
+pub(crate) fn ruled_out_by_pass(case: &Case, suspects: &[Candidate]) -> Vec<Candidate> {
+    let mut models = case.models(MODEL_NODES);
     let answer = case.analysis.output_text();
     suspects
         .iter()
         .copied()
-        .filter(|&bug| models.writes(bug, &answer) == Some(false))
+        .filter(|&(bug, convention, restriction)| {
+            inside(case, restriction) && models.writes(bug, convention, &answer) == Some(false)
+        })
         .collect()
 }
 
@@ -75,10 +121,16 @@ pub(crate) fn wrote_the_answer(v: &Verdict) -> bool {
 }
 
 impl Diagnosis {
-    /// The diagnosis of `results` given the bugs still standing after the
-    /// passing cases; `None` when no failing case wrote an output the
-    /// models could be tried on.
-    pub(crate) fn new(results: &[&CaseResult], standing: &[Bug]) -> Option<Diagnosis> {
+    /// The diagnosis of `results` (on `cases`, in the same order) given
+    /// the candidates still standing after the passing cases: the bugs
+    /// that stand everywhere, or when none does, those that stand under a
+    /// restriction; `None` when no failing case wrote an output the models
+    /// could be tried on.
+    pub(crate) fn new(
+        cases: &[Case],
+        results: &[&CaseResult],
+        standing: &[Candidate],
+    ) -> Option<Diagnosis> {
         let evidence: Vec<&CaseResult> = results
             .iter()
             .copied()
@@ -87,31 +139,63 @@ impl Diagnosis {
         if evidence.is_empty() {
             return None;
         }
-        let bugs = standing
-            .iter()
-            .filter_map(|&bug| {
-                let writes: Vec<&CaseResult> = evidence
+        let everywhere = standing.iter().any(|&(_, _, r)| r.is_none());
+        let mut bugs = Vec::new();
+        let restrictions = std::iter::once(None).chain(Restriction::ALL.map(Some));
+        for restriction in restrictions {
+            if everywhere && restriction.is_some() {
+                break;
+            }
+            for bug in Bug::ALL {
+                let conventions: Vec<Convention> = standing
                     .iter()
-                    .copied()
-                    .filter(|r| {
-                        r.verdict
-                            .models()
-                            .is_some_and(|m| m.reproduced_by.contains(&bug))
-                    })
+                    .filter(|&&(b, _, r)| b == bug && r == restriction)
+                    .map(|&(_, c, _)| c)
                     .collect();
+                let convention = match conventions[..] {
+                    [] => continue,
+                    [one] => Some(one),
+                    _ => None,
+                };
+                let writes = |r: &CaseResult| {
+                    r.verdict.models().is_some_and(|m| match convention {
+                        Some(c) => m.writes(bug, c),
+                        None => m.reproduced_by.contains(&bug),
+                    })
+                };
                 let others =
                     |r: &CaseResult| r.verdict.models().map_or(0, |m| m.reproduced_by.len());
-                let best = writes
+                let support = evidence.iter().filter(|r| writes(r)).count();
+                let Some(best) = evidence
                     .iter()
-                    .min_by_key(|r| (others(r), r.size.n, r.size.empties, r.size.depth))?;
-                Some(Suspect {
+                    .filter(|r| writes(r))
+                    .min_by_key(|r| (others(r), r.size.n, r.size.empties, r.size.depth))
+                else {
+                    continue;
+                };
+                let outside = restriction.map(|restriction| {
+                    let out: Vec<&CaseResult> = cases
+                        .iter()
+                        .zip(results)
+                        .filter(|(c, _)| !inside(c, Some(restriction)))
+                        .map(|(_, r)| *r)
+                        .collect();
+                    Outside {
+                        cases: out.len(),
+                        passed: out.iter().filter(|r| wrote_the_answer(&r.verdict)).count(),
+                    }
+                });
+                bugs.push(Suspect {
                     bug,
-                    support: writes.len(),
+                    convention,
+                    restriction,
+                    support,
+                    outside,
                     best_case: best.name.clone(),
                     alone: others(best) == 1,
-                })
-            })
-            .collect();
+                });
+            }
+        }
         Some(Diagnosis {
             evidence: evidence.len(),
             bugs,
@@ -120,7 +204,24 @@ impl Diagnosis {
 
     /// The bugs named, for the shrinker to keep writing.
     pub fn named(&self) -> Vec<Bug> {
-        self.bugs.iter().map(|s| s.bug).collect()
+        let mut bugs: Vec<Bug> = self.bugs.iter().map(|s| s.bug).collect();
+        bugs.dedup();
+        bugs
+    }
+}
+
+impl Suspect {
+    /// The bug with its convention, when it is not the textbook's, and
+    /// its restriction: `one ply short, in ALPHABETA only`.
+    pub fn title(&self) -> String {
+        let mut t = self.bug.to_string();
+        if let Some(c @ Convention::NoQuietRaids) = self.convention {
+            t.push_str(&format!(" ({c})"));
+        }
+        if let Some(r) = self.restriction {
+            t.push_str(&format!(", {r}"));
+        }
+        t
     }
 }
 
@@ -131,30 +232,54 @@ impl fmt::Display for Diagnosis {
             [] => write!(
                 f,
                 "no modelled bug writes every wrong output ({} case{plural}) and the answer \
-                 of every passing case: no bug is named",
+                 of every passing case, in either mode or at either depth parity: no bug is \
+                 named",
                 self.evidence
             ),
-            [one] => write!(
-                f,
-                "{}: its model writes {} of the {} wrong output{plural} and the answer of \
-                 every passing case; {} shows it best{}",
-                one.bug,
-                one.support,
-                self.evidence,
-                one.best_case,
-                if one.alone {
+            [one] => {
+                let alone = if one.alone {
                     " (no other model writes it)"
                 } else {
                     ""
+                };
+                match (one.restriction, one.outside) {
+                    (Some(r), Some(out)) => {
+                        write!(
+                            f,
+                            "{}: writes {} of the {} {} failure{plural}; ",
+                            one.title(),
+                            one.support,
+                            self.evidence,
+                            r.inside()
+                        )?;
+                        if out.passed == out.cases {
+                            write!(f, "every {} case passes", r.outside())?;
+                        } else {
+                            write!(f, "no {} case writes a wrong answer", r.outside())?;
+                        }
+                        write!(f, "; {} shows it best{alone}", one.best_case)
+                    }
+                    _ => write!(
+                        f,
+                        "{}: its model writes {} of the {} wrong output{plural} and the answer \
+                         of every passing case; {} shows it best{alone}",
+                        one.title(),
+                        one.support,
+                        self.evidence,
+                        one.best_case,
+                    ),
                 }
-            ),
+            }
             several => {
                 let list: Vec<String> = several
                     .iter()
                     .map(|s| {
                         format!(
                             "{} ({} of {}, {})",
-                            s.bug, s.support, self.evidence, s.best_case
+                            s.title(),
+                            s.support,
+                            self.evidence,
+                            s.best_case
                         )
                     })
                     .collect();

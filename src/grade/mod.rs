@@ -41,26 +41,26 @@ use std::time::Duration;
 mod cases;
 mod diagnosis;
 mod folder;
+mod models;
 mod report;
 mod result;
 mod run;
 mod shrink;
 mod verdict;
 
-pub use crate::search::bug_models::Bug;
 pub use cases::{
-    generate_cases, textbook_nodes, textbook_seconds, Case, CaseKind, CaseSettings, CaseSize,
-    Dispute, GradeBy, ASSIGNMENT_CASES,
+    generate_cases, Case, CaseKind, CaseSettings, CaseSize, Dispute, GradeBy, ASSIGNMENT_CASES,
 };
-pub use diagnosis::{Diagnosis, Suspect};
+pub use diagnosis::{Diagnosis, Outside, Suspect};
 pub use folder::{cases_from_dir, select_cases, CasesError};
+pub use models::{textbook_nodes, textbook_seconds, Bug, Convention, Restriction};
 pub use report::{gradescope_json, GradeReport, Score, Visibility};
 pub use result::CaseResult;
 pub use run::{run_case, CaseRun, Program, RunSettings, MAX_FILE_BYTES};
 pub use shrink::{shrink, shrink_toward, ShrinkBudget, Shrunk, ShrunkSummary, Stopped};
 pub use verdict::{
-    judge, judge_output, model_output, with_other_mode, CellDiff, Failure, Miss, Models, Spacing,
-    Verdict,
+    judge, judge_output, model_output, with_other_mode, CellDiff, Failure, Miss, Model, Models,
+    Spacing, Verdict,
 };
 // Why a GradeBy or a Visibility could not be read from text.
 pub use cases::UnknownGradeBy;
@@ -183,29 +183,41 @@ pub fn grade(
 }
 
 /// The diagnosis of `results` (the cases' results, in order): the
-/// suspects of the failing cases, each checked on the passing cases; no
-/// model runs when no case failed with an output.
+/// suspects of the failing cases, each checked on the passing cases (the
+/// restricted ones only when no bug stands everywhere); no model runs when
+/// no case failed with an output.
 fn diagnose(cases: &[Case], results: &[&CaseResult], jobs: usize) -> io::Result<Option<Diagnosis>> {
     let verdicts: Vec<&Verdict> = results.iter().map(|r| &r.verdict).collect();
-    let suspects = diagnosis::suspects(&verdicts);
     let passed: Vec<&Case> = cases
         .iter()
         .zip(&verdicts)
         .filter(|(_, v)| diagnosis::wrote_the_answer(v))
         .map(|(c, _)| c)
         .collect();
-    let ruled_out = if suspects.is_empty() {
-        Vec::new()
-    } else {
-        par_map(&passed, jobs, |case| {
-            Ok(diagnosis::ruled_out_by_pass(case, &suspects))
-        })?
-    };
-    let standing: Vec<Bug> = suspects
+    // The bugs everywhere first; restricted ones only when none stands,
+    // as the diagnosis names them only then.
+    let (everywhere, restricted): (Vec<_>, Vec<_>) = diagnosis::suspects(cases, &verdicts)
         .into_iter()
-        .filter(|b| !ruled_out.iter().any(|out| out.contains(b)))
-        .collect();
-    Ok(Diagnosis::new(results, &standing))
+        .partition(|&(_, _, r)| r.is_none());
+    let mut standing = Vec::new();
+    for suspects in [everywhere, restricted] {
+        let ruled_out = if suspects.is_empty() {
+            Vec::new()
+        } else {
+            par_map(&passed, jobs, |case| {
+                Ok(diagnosis::ruled_out_by_pass(case, &suspects))
+            })?
+        };
+        standing.extend(
+            suspects
+                .into_iter()
+                .filter(|b| !ruled_out.iter().any(|out| out.contains(b))),
+        );
+        if !standing.is_empty() {
+            break;
+        }
+    }
+    Ok(Diagnosis::new(cases, results, &standing))
 }
 
 /// The case failing as `failure` that shows the bugs `named` best: every

@@ -286,9 +286,22 @@ pub fn gradescope_json(report: &GradeReport, inputs: Visibility) -> serde_json::
             "visibility": inputs,
         }));
     }
+    let mut output = format!("Score: {rule}");
+    if let Some(d) = &report.diagnosis {
+        // The diagnosis names cases: it is shown as the cases are.
+        let text = format!("Diagnosis across the cases:\n{d}\n");
+        if inputs == Visibility::Visible {
+            output.push_str(&format!("\n{text}"));
+        }
+        tests.push(json!({
+            "name": "Diagnosis across the cases",
+            "output": text,
+            "visibility": inputs,
+        }));
+    }
     json!({
         "score": report.strict.points,
-        "output": format!("Score: {rule}"),
+        "output": output,
         "tests": tests,
     })
 }
@@ -476,6 +489,7 @@ mod tests {
             name: "case 1".into(),
             kind: CaseKind::Random,
             exposes: None,
+            exposes_under: None,
             summary: String::new(),
             size: CaseSize {
                 n: 1,

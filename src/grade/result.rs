@@ -4,9 +4,9 @@
 use serde::Serialize;
 
 use crate::play::referee::Exit;
-use crate::search::bug_models::Bug;
 
 use super::cases::{Case, CaseKind, CaseSize, Dispute};
+use super::models::{Bug, Convention};
 use super::run::CaseRun;
 use super::verdict::{Failure, Verdict};
 
@@ -20,6 +20,9 @@ pub struct CaseResult {
     /// The bug it was drawn to expose, if any.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub exposes: Option<Bug>,
+    /// The convention it was drawn to expose the bug under.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub exposes_under: Option<Convention>,
     /// The case in one line.
     pub summary: String,
     /// Its size.
@@ -57,6 +60,7 @@ impl CaseResult {
             name: case.name.clone(),
             kind: case.kind,
             exposes: case.exposes,
+            exposes_under: case.exposes_under,
             summary: case.summary(),
             size: case.size(),
             input: case.input.clone(),

@@ -132,7 +132,7 @@ impl Program {
     }
 
     /// [`Program::check`] from the folder `cwd`.
-    fn check_in(&self, cwd: &Path) -> Result<(), ProgramError> {
+    pub fn check_in(&self, cwd: &Path) -> Result<(), ProgramError> {
         let words: Vec<&str> = self.words.iter().map(String::as_str).collect();
         let problem = match &self.word {
             Some(word) => program_problem(word)

@@ -4,8 +4,9 @@
 //! of it), fewer empty cells, fewer distinct values; each step keeps the
 //! first smaller input that still fails, until none does or the budget is
 //! spent. A failure that diagnosed bugs write keeps them writing it, each
-//! step with no more other models writing it than before: the smallest
-//! input then shows the diagnosed bug, and ideally only it.
+//! step with no model writing it that did not write the step before: the
+//! smallest input then shows the diagnosed bug, and ideally only it, and
+//! never a bug its case did not show.
 
 use std::io;
 use std::time::{Duration, Instant};
@@ -13,11 +14,11 @@ use std::time::{Duration, Instant};
 use serde::Serialize;
 
 use crate::game::{Board, Player, Square};
-use crate::search::bug_models::Bug;
 use crate::text::{Problem, Question};
 
 use super::cases::{with_values, Case, CaseKind, CaseSize};
 use super::judge_case;
+use super::models::Bug;
 use super::run::{CaseRun, Program, RunSettings};
 use super::verdict::{Failure, Verdict};
 
@@ -244,18 +245,16 @@ pub fn shrink_toward(
     Ok(best)
 }
 
-/// True when every bug of `toward` writes the output judged `now`, and no
-/// more models write it than the output judged `before`.
+/// True when every bug of `toward` writes the output judged `now`, and
+/// every model writing it (a bug under a convention) wrote the output
+/// judged `before` too: a smaller input never names a bug that the case
+/// it came from did not, whatever the diagnosis.
 fn still_written(before: &Verdict, now: &Verdict, toward: &[Bug]) -> bool {
-    if toward.is_empty() {
-        return true;
-    }
-    let writers = |v| Verdict::models(v).map(|m| m.reproduced_by.as_slice());
-    match (writers(before), writers(now)) {
+    match (before.models(), now.models()) {
         (Some(before), Some(now)) => {
-            toward.iter().all(|b| now.contains(b)) && now.len() <= before.len()
+            toward.iter().all(|b| now.reproduced_by.contains(b)) && now.within(before)
         }
-        _ => false,
+        _ => toward.is_empty(),
     }
 }
 

@@ -2,16 +2,13 @@
 //! (what stays public here are types its settings and results name).
 //! `reference.rs` holds the textbook oracle (the answer of
 //! [`crate::api::Engine::Reference`]) and `trace.rs` a recording copy of
-//! it ([`crate::api::alphabeta_dot`]), `bug_models.rs` the same search
-//! with one common student bug at a time (the grader names a bug by it);
-//! `root/` the fast exact engines
+//! it ([`crate::api::alphabeta_dot`]); `root/` the fast exact engines
 //! behind the tie-break layer (see `README.md` here):
 //! the root picks one engine for a search, the general one (`general/`,
 //! any board) or the compact one (`compact/`, up to 64 cells), and both
 //! search with a window and one worker per thread, stopped by a
 //! [`Deadline`] and reporting to a [`Progress`].
 
-pub(crate) mod bug_models;
 mod choice;
 mod compact;
 pub mod counters;

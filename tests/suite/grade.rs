@@ -9,14 +9,16 @@ use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
 use serde_json::Value;
-use stakeraid::grade::{generate_cases, model_output, textbook_seconds, Bug, Case, CaseSettings};
+use stakeraid::grade::{
+    generate_cases, model_output, textbook_seconds, Bug, Case, CaseSettings, Convention,
+};
 use stakeraid::{answer_text, parse_problem, SearchMode};
 
 use crate::util::{assert_gone, case_folders, run, textbook, wait_gone};
 
 /// The Python interpreter itself (not a version manager's shim, whose
 /// start-up would cost every run of every case).
-fn python() -> &'static str {
+pub(crate) fn python() -> &'static str {
     static PYTHON: OnceLock<String> = OnceLock::new();
     PYTHON.get_or_init(|| {
         let out = std::process::Command::new("python3")
@@ -113,6 +115,11 @@ fn check_shrunk(report: &Value) {
             .unwrap();
         assert_eq!(first["failure"], failure);
         assert_eq!(s["verdict"]["verdict"], failure, "{s:#}");
+        // It names no bug its case did not.
+        let was = reproduced_by(first);
+        for bug in reproduced_by(s) {
+            assert!(was.contains(&bug), "{bug}: {s:#} from {first:#}");
+        }
         assert_eq!(s["from_size"], first["size"]);
         let size = |v: &Value, k: &str| v[k].as_u64().unwrap();
         for k in ["n", "empties", "depth", "distinct_values"] {
@@ -430,8 +437,19 @@ fn the_text_report_and_gradescope_results() {
     );
     assert!(text.contains("Diagnosis"), "{text}");
     let tests = json["tests"].as_array().unwrap();
-    // The score, the three cases, the smallest failing inputs.
-    assert_eq!(tests.len(), 5, "{json:#}");
+    // The score, the three cases, the smallest failing inputs, the
+    // diagnosis (in the top-level output too, the inputs being visible).
+    assert_eq!(tests.len(), 6, "{json:#}");
+    assert_eq!(tests[5]["name"], "Diagnosis across the cases", "{json:#}");
+    let diagnosis = tests[5]["output"].as_str().unwrap();
+    assert!(
+        diagnosis.contains("Raids tried before Stakes"),
+        "{diagnosis}"
+    );
+    assert!(
+        json["output"].as_str().unwrap().contains(diagnosis),
+        "{json:#}"
+    );
     // What the tests add up to is the score Gradescope shows.
     let sum: u64 = tests.iter().filter_map(|t| t["score"].as_u64()).sum();
     let max: u64 = tests.iter().filter_map(|t| t["max_score"].as_u64()).sum();
@@ -900,7 +918,12 @@ fn telling_cases(bug: Bug) -> (Vec<Case>, Vec<Bug>) {
         });
         let outputs = all
             .iter()
-            .map(|c| Bug::ALL.iter().map(|&b| model_output(c, b)).collect())
+            .map(|c| {
+                Bug::ALL
+                    .iter()
+                    .map(|&b| model_output(c, b, Convention::QuietRaids))
+                    .collect()
+            })
             .collect();
         (all, outputs)
     });

@@ -11,6 +11,8 @@ mod docs;
 mod dominance;
 mod golden;
 mod grade;
+mod grade_class;
+mod grade_zoo;
 mod layout;
 mod legacy;
 mod long_solve;

@@ -1,28 +1,18 @@
 //! The cause of a wrong answer, proved rather than guessed: the bug models
-//! (`src/search/bug_models.rs`) run on the case, and a bug is named only
-//! when its model writes exactly the program's `output.txt`. When none
-//! does, only what is certain is said.
+//! (`src/grade/models/`) run on the case, each bug under each convention,
+//! and a bug is named only when its model writes exactly the program's
+//! `output.txt`. When none does, only what is certain is said.
 
 use serde::Serialize;
 
 use crate::api::move_text;
 use crate::game::Move;
-use crate::search::bug_models::{written, Bug, Rules};
 use crate::text::SearchMode;
 
-use super::super::cases::{textbook_nodes, Case};
+use super::super::cases::Case;
+use super::super::models::{Bug, Convention, MODEL_NODES};
 use super::spacing::normalized;
 use super::Verdict;
-
-/// Positions one model may search on one case before it is given up (a
-/// few tenths of a second): a case is cheap for a textbook program, but a
-/// model one ply deeper, or one running to the full board, need not be.
-pub(crate) const MODEL_NODES: u64 = 3_000_000;
-
-/// How far past the budget a search's estimated minimax positions may be
-/// and the search still be tried: alpha-beta (which most models run, see
-/// `Rules`) visits far fewer, often the square root of them.
-const HOPELESS: u64 = 50;
 
 /// What the bug models say of a program's `output.txt` on a case.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
@@ -31,23 +21,74 @@ pub struct Models {
     /// aside), in [`Bug::ALL`]'s order.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub reproduced_by: Vec<Bug>,
+    /// Of those, the bugs whose model writes it under one convention only,
+    /// with that convention.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub only_under: Vec<Model>,
     /// The bugs whose model was given up on this case (past its budget of
-    /// positions): neither named nor ruled out here.
+    /// positions) and written nothing matching: neither named nor ruled
+    /// out here.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub not_run: Vec<Bug>,
 }
 
+/// A bug under a convention.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+pub struct Model {
+    /// The bug.
+    pub bug: Bug,
+    /// The convention.
+    pub convention: Convention,
+}
+
 impl Models {
-    /// Whether `bug` is consistent with this case: its model writes the
-    /// output, or was not run.
-    pub fn allows(&self, bug: Bug) -> bool {
-        self.reproduced_by.contains(&bug) || self.not_run.contains(&bug)
+    /// Whether `bug` under `convention` writes the output.
+    pub fn writes(&self, bug: Bug, convention: Convention) -> bool {
+        self.reproduced_by.contains(&bug)
+            && self
+                .only_under
+                .iter()
+                .all(|m| m.bug != bug || m.convention == convention)
+    }
+
+    /// Whether `bug` under `convention` is consistent with this case: its
+    /// model writes the output, or was not run.
+    pub fn allows(&self, bug: Bug, convention: Convention) -> bool {
+        self.writes(bug, convention) || self.not_run.contains(&bug)
+    }
+
+    /// Whether every model writing this output writes `other`'s too (the
+    /// bugs named here are among those named there).
+    pub fn within(&self, other: &Models) -> bool {
+        Bug::ALL.into_iter().all(|bug| {
+            Convention::ALL
+                .into_iter()
+                .all(|c| !self.writes(bug, c) || other.writes(bug, c))
+        })
+    }
+
+    /// How many bug and convention pairs write the output.
+    pub fn count(&self) -> usize {
+        Bug::ALL
+            .into_iter()
+            .flat_map(|b| Convention::ALL.into_iter().map(move |c| (b, c)))
+            .filter(|&(b, c)| self.writes(b, c))
+            .count()
     }
 
     /// The reproducing bugs in words: `what a program with X writes`, or
     /// `one of: X; Y`; `None` when none does.
     pub(super) fn named(&self) -> Option<String> {
-        let list: Vec<&str> = self.reproduced_by.iter().map(|b| b.describe()).collect();
+        let list: Vec<String> = self
+            .reproduced_by
+            .iter()
+            .map(|&b| match self.only_under.iter().find(|m| m.bug == b) {
+                Some(m) if m.convention != Convention::QuietRaids => {
+                    format!("{b} ({})", m.convention)
+                }
+                _ => b.to_string(),
+            })
+            .collect();
         match list.len() {
             0 => None,
             1 => Some(format!("what a program with {} writes", list[0])),
@@ -86,99 +127,43 @@ pub enum Miss {
     Unexplained,
 }
 
-/// The `output.txt` each model writes on one case, each distinct set of
-/// rules searched once (a bug that changes nothing for this player or
-/// mode is the textbook, whose answer the case holds).
-pub(crate) struct CaseModels<'a> {
-    case: &'a Case,
-    /// Rules searched, and what they write (`None`: past the budget).
-    seen: Vec<(Rules, Option<String>)>,
-    max_nodes: u64,
-}
-
-impl<'a> CaseModels<'a> {
-    /// The models of `case`, each allowed `max_nodes` positions.
-    pub(crate) fn new(case: &'a Case, max_nodes: u64) -> CaseModels<'a> {
-        let textbook = normalized(&case.analysis.output_text());
-        CaseModels {
-            case,
-            seen: vec![(Rules::TEXTBOOK, Some(textbook))],
-            max_nodes,
-        }
-    }
-
-    /// What a program with `bug` writes on the case (normalized), `None`
-    /// past the budget.
-    pub(crate) fn text(&mut self, bug: Bug) -> Option<&str> {
-        let p = &self.case.problem;
-        let (depth, empties) = (self.case.depth(), p.board.empty_count());
-        let rules = bug
-            .rules(p.player, self.case.mode())
-            .on_case(depth, empties);
-        let i = match self.seen.iter().position(|(r, _)| *r == rules) {
-            Some(i) => i,
-            None => {
-                // A search whose estimate is far past the budget would only
-                // spend the budget to be given up.
-                let plies = rules.plies(depth, empties);
-                let estimate = textbook_nodes(&p.board, p.player, plies);
-                let w = (estimate / HOPELESS <= self.max_nodes).then(|| {
-                    written(
-                        &rules,
-                        &p.board,
-                        p.player,
-                        self.case.mode(),
-                        depth,
-                        self.max_nodes,
-                    )
-                });
-                self.seen.push((rules, w.flatten().map(|w| w.text)));
-                self.seen.len() - 1
-            }
-        };
-        self.seen[i].1.as_deref()
-    }
-
-    /// Whether `bug`'s model writes `output` (`None`: not run).
-    pub(crate) fn writes(&mut self, bug: Bug, output: &str) -> Option<bool> {
-        let output = normalized(output);
-        self.text(bug).map(|t| t == output)
-    }
-
-    /// True when `bug`'s answer here is not the textbook's (`false` past
-    /// the budget).
-    pub(crate) fn differs(&mut self, bug: Bug) -> bool {
-        let textbook = self.seen[0].1.clone();
-        self.text(bug)
-            .is_some_and(|t| Some(t) != textbook.as_deref())
-    }
-
-    /// Every model against the program's `output`.
-    pub(crate) fn of(&mut self, output: &str) -> Models {
-        let mut models = Models::default();
-        for bug in Bug::ALL {
-            match self.writes(bug, output) {
-                Some(true) => models.reproduced_by.push(bug),
-                Some(false) => {}
-                None => models.not_run.push(bug),
-            }
-        }
-        models
-    }
-}
-
-/// The `output.txt` a program with `bug` writes on `case` (white space
-/// as the grader writes it); `None` when its model needs more positions
-/// than the grader gives one.
-pub fn model_output(case: &Case, bug: Bug) -> Option<String> {
-    CaseModels::new(case, MODEL_NODES)
-        .text(bug)
+/// The `output.txt` a program with `bug` under `convention` writes on
+/// `case` (white space as the grader writes it); `None` when its model
+/// needs more positions than the grader gives one.
+pub fn model_output(case: &Case, bug: Bug, convention: Convention) -> Option<String> {
+    case.models(MODEL_NODES)
+        .text(bug, convention)
         .map(str::to_owned)
 }
 
 /// What the models say of `output`, written on `case`.
 pub(super) fn models_of(case: &Case, output: &str) -> Models {
-    CaseModels::new(case, MODEL_NODES).of(output)
+    let output = normalized(output);
+    let mut models = case.models(MODEL_NODES);
+    let mut out = Models::default();
+    for bug in Bug::ALL {
+        let writes: Vec<Option<bool>> = Convention::ALL
+            .into_iter()
+            .map(|c| models.writes(bug, c, &output))
+            .collect();
+        let under: Vec<Convention> = Convention::ALL
+            .into_iter()
+            .zip(&writes)
+            .filter(|(_, w)| **w == Some(true))
+            .map(|(c, _)| c)
+            .collect();
+        if under.is_empty() {
+            if writes.contains(&None) {
+                out.not_run.push(bug);
+            }
+            continue;
+        }
+        out.reproduced_by.push(bug);
+        if let [convention] = under[..] {
+            out.only_under.push(Model { bug, convention });
+        }
+    }
+    out
 }
 
 /// `verdict` on a case, refined by the program's run on the same position

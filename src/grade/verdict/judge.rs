@@ -130,10 +130,15 @@ pub fn judge_output(case: &Case, output: &[u8]) -> Verdict {
                 Cell { line, .. } | RowLength { line, .. } => Some(*line),
                 NotText | Empty | RowCount { .. } => None,
             };
-            return Verdict::Malformed {
-                line,
-                reason: e.to_string(),
+            // The error names its line; the verdict says it once.
+            let reason = e.to_string();
+            let reason = match line {
+                Some(l) => reason
+                    .strip_prefix(&format!("line {l}: "))
+                    .map_or(reason.clone(), str::to_owned),
+                None => reason,
             };
+            return Verdict::Malformed { line, reason };
         }
     };
     let mv = answer.mv;
@@ -243,8 +248,8 @@ mod tests {
     use super::*;
     use crate::api::{analyse, Limits, Position};
     use crate::grade::cases::CaseKind;
+    use crate::grade::Bug;
     use crate::parse_problem;
-    use crate::search::bug_models::Bug;
     use crate::search::reference;
     use crate::text::SearchMode;
 
@@ -308,8 +313,15 @@ mod tests {
         let case = example("ALPHABETA", 4);
         let v = verdict(&case, "C3 Raid\n..XX.\n..XOX\n..XX.\n..X?.\n.....\n");
         assert!(matches!(v, Verdict::Malformed { line: Some(5), .. }), "{v}");
+        // The line is said once.
+        assert!(
+            v.to_string().starts_with("malformed output.txt, line 5: "),
+            "{v}"
+        );
+        assert_eq!(v.to_string().matches("line 5").count(), 1, "{v}");
         let v = verdict(&case, &RAID.replace("C3 Raid", "c3 raid"));
         assert!(matches!(v, Verdict::Malformed { line: Some(1), .. }), "{v}");
+        assert_eq!(v.to_string().matches("line 1").count(), 1, "{v}");
         assert!(matches!(
             verdict(&case, ""),
             Verdict::Malformed { line: None, .. }
@@ -320,6 +332,17 @@ mod tests {
         // The answer's board under another name is a label, legal or not.
         let v = verdict(&case, &RAID.replace("C3 Raid", "C1 Stake"));
         assert_eq!(v.failure(), Some(Failure::WrongLabel), "{v}");
+        // A model given up says nothing of a name: no "not run" on a label.
+        let label = Verdict::WrongLabel {
+            mv: "C1 Stake".parse().unwrap(),
+            answer: "C3 Raid".parse().unwrap(),
+            swapped: false,
+            models: Models {
+                not_run: vec![Bug::OneDeep],
+                ..Models::default()
+            },
+        };
+        assert!(!label.to_string().contains("not run"), "{label}");
         let unchanged = "C1 Stake\n..XX.\n..XOX\n...O.\n..OO.\n.....\n";
         let v = verdict(&case, unchanged);
         assert_eq!(

@@ -18,8 +18,7 @@ mod cause;
 mod judge;
 mod spacing;
 
-pub use cause::{model_output, with_other_mode, Miss, Models};
-pub(crate) use cause::{CaseModels, MODEL_NODES};
+pub use cause::{model_output, with_other_mode, Miss, Model, Models};
 pub use judge::{judge, judge_output};
 pub use spacing::Spacing;
 pub(super) use spacing::{visible, VISIBLE_KEY};
@@ -343,7 +342,11 @@ impl fmt::Display for Verdict {
                 if *swapped {
                     f.write_str(": its column and row are swapped")?;
                 }
-                models_suffix(f, models)
+                // A search given up says nothing of a name: no "not run".
+                match models.named() {
+                    Some(named) => write!(f, "; {named}"),
+                    None => Ok(()),
+                }
             }
             Verdict::Disputed { answer, value } => write!(
                 f,

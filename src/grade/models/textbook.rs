@@ -1,185 +1,14 @@
-//! The textbook search with one common student bug at a time: the models
-//! the grader runs on a case to name a program's bug by reproducing its
-//! `output.txt`, never by guessing from values.
-//!
-//! [`Rules`] says how a program searches and writes: every field at its
-//! textbook setting ([`Rules::TEXTBOOK`]) is AIMA minimax and alpha-beta
-//! exactly as `reference.rs` runs them (tested equal below), and each
-//! [`Bug`] changes one field. The search is plain on purpose, on its own
+//! The textbook search with switches: how a program searches and writes
+//! ([`Rules`]). Every switch at its textbook setting ([`Rules::TEXTBOOK`])
+//! is AIMA minimax and alpha-beta exactly as `search/reference.rs` runs
+//! them (tested equal below); a bug ([`super::Bug`]) turns one switch, a
+//! convention ([`super::Convention`]) another that leaves a correct
+//! program's answer alone. The search is plain on purpose, on its own
 //! small board: a bug such as a Raid next to any piece plays moves the
 //! engine's board refuses.
 
-use std::fmt;
-
-use serde::Serialize;
-
 use crate::game::{Board, Move, MoveKind, Player, Square};
 use crate::text::SearchMode;
-
-/// A common student bug, each one change to the textbook search.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Bug {
-    /// A root move replaces the best so far when it is as good (`>=`), so
-    /// the last best move wins a tie; in ALPHABETA mode a later move whose
-    /// bound (what pruning returns) equals the best wins too.
-    LastTie,
-    /// Raids listed before Stakes, so a Raid wins a tie with a Stake.
-    RaidsFirst,
-    /// The search stops one ply short of the depth asked (at least one).
-    OneShort,
-    /// The search goes one ply deeper than the depth asked.
-    OneDeep,
-    /// The root counted as depth 1 and the cut-off `depth == DEPTH` tried
-    /// below it: one ply short, and at depth 1 never met (the search runs
-    /// to the full board).
-    DepthFromOne,
-    /// Every position scored for the other player.
-    OtherSide,
-    /// Every position scored for X, whoever plays (right for X).
-    AlwaysX,
-    /// Every position scored for O, whoever plays (right for O).
-    AlwaysO,
-    /// The root's best value starts at 0, the first move its default: a
-    /// move must be worth more than 0 to be chosen.
-    StartAtZero,
-    /// The root's best value starts at -100, the first move its default.
-    StartAtMinus100,
-    /// A Raid turns nothing over, in the search and on the board written.
-    RaidsFlipNothing,
-    /// A Raid allowed next to any piece, not only the mover's own.
-    RaidNextToAny,
-    /// Only Stakes are tried, by both players.
-    StakesOnly,
-    /// In ALPHABETA mode the opponent's node is a copy of the mover's: its
-    /// replies are maximized too.
-    OpponentMaximizes,
-    /// The search is right, but the board written leaves out the flips.
-    FlipsNotWritten,
-}
-
-impl Bug {
-    /// Every bug modelled, in the order reports list them.
-    pub const ALL: [Bug; 15] = [
-        Bug::LastTie,
-        Bug::RaidsFirst,
-        Bug::OneShort,
-        Bug::OneDeep,
-        Bug::DepthFromOne,
-        Bug::OtherSide,
-        Bug::AlwaysX,
-        Bug::AlwaysO,
-        Bug::StartAtZero,
-        Bug::StartAtMinus100,
-        Bug::RaidsFlipNothing,
-        Bug::RaidNextToAny,
-        Bug::StakesOnly,
-        Bug::OpponentMaximizes,
-        Bug::FlipsNotWritten,
-    ];
-
-    /// The bug in a few words.
-    pub const fn describe(self) -> &'static str {
-        match self {
-            Bug::LastTie => "ties won by the last best move (>=)",
-            Bug::RaidsFirst => "Raids tried before Stakes",
-            Bug::OneShort => "one ply short",
-            Bug::OneDeep => "one ply deep",
-            Bug::DepthFromOne => "the root counted as depth 1 (depth == DEPTH below it)",
-            Bug::OtherSide => "every position scored for the other player",
-            Bug::AlwaysX => "every position scored for X",
-            Bug::AlwaysO => "every position scored for O",
-            Bug::StartAtZero => "the root's best value starting at 0",
-            Bug::StartAtMinus100 => "the root's best value starting at -100",
-            Bug::RaidsFlipNothing => "a Raid that turns nothing over",
-            Bug::RaidNextToAny => "a Raid allowed next to any piece",
-            Bug::StakesOnly => "Stakes only",
-            Bug::OpponentMaximizes => "the opponent's replies maximized in ALPHABETA",
-            Bug::FlipsNotWritten => "the flips left off the board written",
-        }
-    }
-
-    /// The textbook rules with this bug, for `player` to move: a bug that
-    /// changes nothing for that player or mode gives the textbook rules.
-    pub(crate) fn rules(self, player: Player, mode: SearchMode) -> Rules {
-        let t = Rules::TEXTBOOK;
-        let scored = |p: Player| {
-            if p == player {
-                Scored::Mover
-            } else {
-                Scored::Other
-            }
-        };
-        match self {
-            Bug::LastTie => Rules {
-                ties: Ties::Last,
-                ..t
-            },
-            Bug::RaidsFirst => Rules {
-                order: Order::RaidsFirst,
-                ..t
-            },
-            Bug::OneShort => Rules {
-                plies: Plies::Short,
-                ..t
-            },
-            Bug::OneDeep => Rules {
-                plies: Plies::Deep,
-                ..t
-            },
-            Bug::DepthFromOne => Rules {
-                plies: Plies::FromOne,
-                ..t
-            },
-            Bug::OtherSide => Rules {
-                scored: Scored::Other,
-                ..t
-            },
-            Bug::AlwaysX => Rules {
-                scored: scored(Player::X),
-                ..t
-            },
-            Bug::AlwaysO => Rules {
-                scored: scored(Player::O),
-                ..t
-            },
-            Bug::StartAtZero => Rules {
-                start: Some(0),
-                ..t
-            },
-            Bug::StartAtMinus100 => Rules {
-                start: Some(-100),
-                ..t
-            },
-            Bug::RaidsFlipNothing => Rules {
-                raids: Raids::FlipNothing,
-                ..t
-            },
-            Bug::RaidNextToAny => Rules {
-                raids: Raids::NextToAny,
-                ..t
-            },
-            Bug::StakesOnly => Rules {
-                raids: Raids::None,
-                ..t
-            },
-            Bug::OpponentMaximizes => Rules {
-                opponent_maximizes: mode == SearchMode::AlphaBeta,
-                ..t
-            },
-            Bug::FlipsNotWritten => Rules {
-                flips_written: false,
-                ..t
-            },
-        }
-    }
-}
-
-impl fmt::Display for Bug {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.describe())
-    }
-}
 
 /// Which root move wins a tie.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -232,6 +61,8 @@ pub(crate) enum Scored {
     Mover,
     /// The other player's.
     Other,
+    /// At each leaf, the side to move there.
+    SideToMove,
 }
 
 /// How a program searches and writes its answer: the textbook, or the
@@ -250,6 +81,9 @@ pub(crate) struct Rules {
     pub opponent_maximizes: bool,
     /// The flips shown on the board written (the textbook).
     pub flips_written: bool,
+    /// Raids with no enemy neighbour (they turn nothing over) generated:
+    /// the textbook; off, a program lists only the Raids that can flip.
+    pub quiet_raids: bool,
 }
 
 impl Rules {
@@ -264,6 +98,7 @@ impl Rules {
         start: None,
         opponent_maximizes: false,
         flips_written: true,
+        quiet_raids: true,
     };
 
     /// These rules on a case asked `depth` with `empties` empty cells: a
@@ -290,6 +125,17 @@ impl Rules {
             Plies::FromOne => depth - 1,
         };
         plies.min(empties)
+    }
+
+    /// True when these rules without quiet Raids write what they write
+    /// with them. A quiet Raid reaches the position of the Stake on its
+    /// cell (the model's own flips included: a Raid with no enemy
+    /// neighbour turns nothing over under every rule), so no value
+    /// anywhere changes; only the root's choice between the two can, and
+    /// with Stakes first and the first maximal move kept, the Stake
+    /// always wins it.
+    pub(crate) fn quiet_raids_matter(&self) -> bool {
+        self.ties == Ties::Last || self.order == Order::RaidsFirst
     }
 
     /// True when alpha-beta chooses the root move plain minimax chooses:
@@ -327,7 +173,7 @@ pub(crate) fn written(
         rules,
         root: player,
         scored_for: match rules.scored {
-            Scored::Mover => player,
+            Scored::Mover | Scored::SideToMove => player,
             Scored::Other => player.other(),
         },
         plies: rules.plies(depth, b.empties),
@@ -417,6 +263,9 @@ impl Plain {
                     (Raids::NextToAny, Some(_)) => true,
                     (_, Some(q)) => q == p,
                 })
+            })
+            .filter(|&i| {
+                rules.quiet_raids || self.near(i).any(|j| self.cells[j] == Some(p.other()))
             })
             .map(|i| at(i, MoveKind::Raid));
         match rules.order {
@@ -518,7 +367,11 @@ impl Search<'_> {
             return None;
         }
         if depth >= self.plies || b.empties == 0 {
-            return Some(b.score(self.scored_for));
+            let scored_for = match self.rules.scored {
+                Scored::SideToMove => p,
+                _ => self.scored_for,
+            };
+            return Some(b.score(scored_for));
         }
         let (mut alpha, mut beta) = (alpha, beta);
         let maximizing = p == self.root || self.rules.opponent_maximizes;
@@ -555,6 +408,7 @@ impl Search<'_> {
 
 #[cfg(test)]
 mod tests {
+    use super::super::Bug;
     use super::*;
     use crate::game::random::{random_board, random_board_from, Rng};
     use crate::search::reference;
@@ -704,5 +558,70 @@ mod tests {
         assert_eq!(move_of(Bug::OneShort, &b, x, mm, 1), "B1 Stake");
         assert_eq!(move_of(Bug::StartAtZero, &b, x, mm, 1), "A1 Stake");
         assert_eq!(move_of(Bug::StartAtMinus100, &b, x, mm, 1), "B1 Stake");
+    }
+    #[test]
+    fn without_quiet_raids_only_ties_to_later_moves_answer_otherwise() {
+        // The convention leaves the textbook's answer alone, and every bug
+        // whose ties go to the first move in canonical order; the claim
+        // `Convention::apply` relies on to search those rules once.
+        let mut rng = Rng::new(21);
+        let mut differed = 0;
+        for i in 0..150 {
+            let n = 2 + (i % 3) as usize;
+            let board = if i % 2 == 0 {
+                random_board_from(&mut rng, n, 1, 3, 0.5)
+            } else {
+                random_board(&mut rng, n, 30, 0.5)
+            };
+            if board.is_full() {
+                continue;
+            }
+            for p in [Player::X, Player::O] {
+                for mode in [SearchMode::Minimax, SearchMode::AlphaBeta] {
+                    for depth in 1..=3 {
+                        for bug in Bug::ALL {
+                            let with = bug.rules(p, mode);
+                            let without = Rules {
+                                quiet_raids: false,
+                                ..with
+                            };
+                            let a = written(&with, &board, p, mode, depth, 200_000);
+                            let b = written(&without, &board, p, mode, depth, 200_000);
+                            // Fewer moves may fit the budget where more do not.
+                            let (Some(a), Some(b)) = (a, b) else { continue };
+                            if with.quiet_raids_matter() {
+                                differed += usize::from(a != b);
+                            } else {
+                                assert_eq!(a, b, "{bug:?} {mode:?} {depth}");
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        assert!(differed > 0, "the convention never mattered");
+    }
+
+    #[test]
+    fn leaves_for_the_mover_are_right_at_even_plies_and_the_other_side_at_odd() {
+        let mut rng = Rng::new(22);
+        for _ in 0..60 {
+            let board = random_board(&mut rng, 4, 40, 0.3);
+            for p in [Player::X, Player::O] {
+                for depth in 1..=3u32 {
+                    if depth >= board.empty_count() {
+                        continue;
+                    }
+                    let mm = SearchMode::Minimax;
+                    let got = move_of(Bug::LeavesForMover, &board, p, mm, depth);
+                    let like = if depth % 2 == 0 {
+                        reference::alphabeta(&board, p, depth).best
+                    } else {
+                        reference::alphabeta_scored_for(&board, p, depth, p.other()).best
+                    };
+                    assert_eq!(got, like.to_string(), "depth {depth}");
+                }
+            }
+        }
     }
 }

@@ -1,0 +1,248 @@
+//! The gradebook: one row per student (the CSV a course's gradebook
+//! imports), each row kept beside the student's report as it is done, so
+//! that a resumed run reads it back rather than grading again.
+
+use std::fmt::Write as _;
+use std::io;
+use std::path::Path;
+
+use serde::{Deserialize, Serialize};
+
+use crate::grade::{Case, GradeReport};
+
+use super::{write_atomically, ClassSettings, Submission};
+
+/// Whether a student's program ran.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "status", rename_all = "snake_case")]
+pub enum Status {
+    /// Graded on every case.
+    Graded,
+    /// It could not run at all (no program in the folder, ...): why.
+    CannotRun {
+        /// Why, in one line.
+        why: String,
+    },
+}
+
+/// One student's line of the gradebook.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Row {
+    /// The submission folder's name.
+    pub student: String,
+    /// Ran or not.
+    #[serde(flatten)]
+    pub status: Status,
+    /// The score, byte for byte (0 when it cannot run).
+    pub strict: u32,
+    /// The score with white space forgiven.
+    pub lenient: u32,
+    /// Each kind of failure and how many cases fail so, in order of first
+    /// appearance.
+    pub failures: Vec<(String, usize)>,
+    /// The diagnosis in one line; empty when no model ran.
+    pub diagnosis: String,
+    /// The bugs the diagnosis names (each with its convention and
+    /// restriction), or `one of: ...` when it cannot tell them apart.
+    pub named: Option<String>,
+    /// The cases failed.
+    pub failing: Vec<String>,
+    /// What the student was graded on (the cases and the command): a row
+    /// of other cases is graded again.
+    pub key: String,
+}
+
+impl Row {
+    /// The row of a student graded as `report` says.
+    pub fn of(student: &str, report: &GradeReport, key: &str) -> Row {
+        let named = report.diagnosis.as_ref().and_then(|d| {
+            let titles: Vec<String> = d.bugs.iter().map(|s| s.title()).collect();
+            match titles.len() {
+                0 => None,
+                1 => titles.into_iter().next(),
+                _ => Some(format!("one of: {}", titles.join("; "))),
+            }
+        });
+        Row {
+            student: student.to_owned(),
+            status: Status::Graded,
+            strict: report.strict.points,
+            lenient: report.lenient.points,
+            failures: report
+                .failures
+                .iter()
+                .map(|(f, names)| (failure_name(f), names.len()))
+                .collect(),
+            diagnosis: report
+                .diagnosis
+                .as_ref()
+                .map(ToString::to_string)
+                .unwrap_or_default(),
+            named,
+            failing: report
+                .cases
+                .iter()
+                .filter(|c| c.failure.is_some())
+                .map(|c| c.name.clone())
+                .collect(),
+            key: key.to_owned(),
+        }
+    }
+
+    /// The row of a student whose program cannot run.
+    pub fn cannot_run(student: &str, why: &str, key: &str) -> Row {
+        Row {
+            student: student.to_owned(),
+            status: Status::CannotRun {
+                why: why.to_owned(),
+            },
+            strict: 0,
+            lenient: 0,
+            failures: Vec::new(),
+            diagnosis: String::new(),
+            named: None,
+            failing: Vec::new(),
+            key: key.to_owned(),
+        }
+    }
+
+    /// The failures in one cell: `wrong_move: 9; timeout: 2`.
+    fn failures_cell(&self) -> String {
+        match &self.status {
+            Status::CannotRun { .. } => "cannot run".to_owned(),
+            Status::Graded => {
+                let list: Vec<String> = self
+                    .failures
+                    .iter()
+                    .map(|(f, n)| format!("{f}: {n}"))
+                    .collect();
+                list.join("; ")
+            }
+        }
+    }
+}
+
+/// A failure's name as the JSON writes it.
+fn failure_name(f: &impl Serialize) -> String {
+    serde_json::to_value(f)
+        .ok()
+        .and_then(|v| v.as_str().map(str::to_owned))
+        .unwrap_or_default()
+}
+
+/// Every student's row, in the submissions' order.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Gradebook {
+    /// The rows.
+    pub rows: Vec<Row>,
+}
+
+impl Gradebook {
+    /// The gradebook of `rows`, sorted by student.
+    pub fn of(mut rows: Vec<Row>) -> Gradebook {
+        rows.sort_by(|a, b| a.student.cmp(&b.student));
+        Gradebook { rows }
+    }
+
+    /// The CSV: a header, then `student,strict,lenient,failures,diagnosis`
+    /// per student (a student who cannot run: 0, and why).
+    pub fn csv(&self) -> String {
+        let mut out = String::from("student,score_strict,score_lenient,failures,diagnosis\n");
+        for r in &self.rows {
+            let diagnosis = match &r.status {
+                Status::CannotRun { why } => format!("cannot run: {why}"),
+                Status::Graded => r.diagnosis.clone(),
+            };
+            let _ = writeln!(
+                out,
+                "{},{},{},{},{}",
+                csv_field(&r.student),
+                r.strict,
+                r.lenient,
+                csv_field(&r.failures_cell()),
+                csv_field(&diagnosis)
+            );
+        }
+        out
+    }
+
+    /// Writes the CSV to `path` (whole, never half).
+    pub fn write_csv(&self, path: &Path) -> io::Result<()> {
+        write_atomically(path, self.csv().as_bytes())
+    }
+}
+
+/// A CSV field: quoted when it holds a comma, a quote or a line end
+/// (RFC 4180).
+fn csv_field(s: &str) -> String {
+    if s.contains([',', '"', '\n', '\r']) {
+        format!("\"{}\"", s.replace('"', "\"\""))
+    } else {
+        s.to_owned()
+    }
+}
+
+/// What the students are graded on: the cases (input and answer), the
+/// limits and the command, as a hash.
+pub(super) fn key(cases: &[Case], settings: &ClassSettings) -> String {
+    // FNV-1a: stable across runs and builds, unlike the std hasher.
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    let mut feed = |s: &str| {
+        for b in s.bytes().chain([0]) {
+            h ^= u64::from(b);
+            h = h.wrapping_mul(0x0100_0000_01b3);
+        }
+    };
+    for c in cases {
+        feed(&c.input);
+        feed(&c.expected);
+    }
+    feed(&format!("{:?}", settings.grade.run));
+    for w in &settings.command {
+        feed(w);
+    }
+    format!("{h:016x}")
+}
+
+/// The row file of `student` in `reports`.
+fn row_path(reports: &Path, student: &str) -> std::path::PathBuf {
+    reports.join(format!("{student}.row.json"))
+}
+
+/// The row an earlier run left for `sub`, if it graded the same `key`.
+pub(super) fn read_row(reports: &Path, sub: &Submission, key: &str) -> Option<Row> {
+    let text = std::fs::read(row_path(reports, &sub.name)).ok()?;
+    let row: Row = serde_json::from_slice(&text).ok()?;
+    (row.key == key && row.student == sub.name).then_some(row)
+}
+
+/// Keeps `row` for a resumed run.
+pub(super) fn write_row(reports: &Path, row: &Row) -> io::Result<()> {
+    let json = serde_json::to_string_pretty(row)? + "\n";
+    write_atomically(&row_path(reports, &row.student), json.as_bytes())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fields_with_commas_quotes_or_lines_are_quoted() {
+        assert_eq!(csv_field("plain name"), "plain name");
+        assert_eq!(csv_field("Doe, Jane"), "\"Doe, Jane\"");
+        assert_eq!(csv_field("say \"hi\""), "\"say \"\"hi\"\"\"");
+    }
+
+    #[test]
+    fn a_row_reads_back_as_written() {
+        let dir = tempfile::tempdir().unwrap();
+        let row = Row::cannot_run("Doe, Jane_1234", "homework.py does not exist", "k");
+        write_row(dir.path(), &row).unwrap();
+        let sub = Submission {
+            name: row.student.clone(),
+            path: dir.path().to_owned(),
+        };
+        assert_eq!(read_row(dir.path(), &sub, "k"), Some(row));
+        assert_eq!(read_row(dir.path(), &sub, "other cases"), None);
+    }
+}

@@ -1,0 +1,5 @@
+"""student.py with STRICT_CUTS set: see its comment there."""
+import student
+
+student.STRICT_CUTS = True
+student.main()
