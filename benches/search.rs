@@ -36,15 +36,15 @@ const NODES: &[(&str, &str, u32, u64)] = &[
     ("alphabeta", "mid8", 5, 3784),
     ("alphabeta", "mid8", 6, 28665),
     ("alphabeta", "mid8", 7, 98408),
-    ("alphabeta", "mid8", 8, 560414),
+    ("alphabeta", "mid8", 8, 550819),
     ("alphabeta", "empty26", 2, 1355),
     ("alphabeta", "empty26", 3, 2715),
     ("alphabeta", "empty26", 4, 6115),
     ("alphabeta", "end8", 6, 1284),
-    ("alphabeta", "end8", 7, 3762),
-    ("alphabeta", "end8", 8, 5064),
-    ("alphabeta", "end8", 9, 9906),
-    ("alphabeta", "end8", 10, 17728),
+    ("alphabeta", "end8", 7, 3738),
+    ("alphabeta", "end8", 8, 4983),
+    ("alphabeta", "end8", 9, 8987),
+    ("alphabeta", "end8", 10, 17068),
 ];
 
 /// The recorded node count of one search of [`NODES`].
