@@ -10,6 +10,7 @@
 
 use super::geometry::{Cells, Pos};
 use super::midgame::Run;
+use crate::search::counters;
 use crate::search::window::Window;
 use crate::search::worker::Worker;
 
@@ -92,10 +93,12 @@ impl Run<'_> {
         // are looser than the search's.
         let most = g.end_most(pos);
         if most <= alpha {
+            counters::bound(4);
             return most;
         }
         let least = g.end_least(pos);
         if least >= beta {
+            counters::bound(4);
             return least;
         }
         let mut best = i32::MIN;

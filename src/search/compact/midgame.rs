@@ -300,18 +300,22 @@ impl Run<'_> {
             let total = g.total() as i32;
             let most = total - 2 * g.sum(settled & pos.opp);
             if most <= alpha {
+                counters::bound(remaining);
                 return most;
             }
             let least = 2 * g.sum(settled & pos.own) - total;
             if least >= beta {
+                counters::bound(remaining);
                 return least;
             }
         } else {
             let (least, most) = g.limited_bounds(pos, score, remaining);
             if most <= alpha {
+                counters::bound(remaining);
                 return most;
             }
             if least >= beta {
+                counters::bound(remaining);
                 return least;
             }
         }
@@ -374,6 +378,7 @@ impl Run<'_> {
         if self.to_end && remaining >= SETTLED_ETC_MIN {
             for c in children.iter() {
                 if let Some(v) = g.child_reaches(pos, c.cell, c.flips, score + c.gain, beta) {
+                    counters::child_bound(remaining);
                     return v;
                 }
             }
