@@ -1,6 +1,7 @@
 //! Per-depth counts of the compact search, for measuring its move ordering
 //! against the minimal tree (`examples/minimal_tree.rs`): interior nodes,
-//! cut-offs, and cut-offs made by the first move searched, by plies left.
+//! cut-offs, and cut-offs made by the first move searched, by plies left;
+//! and the nodes its bounds without a move ended (`examples/bound_cuts.rs`).
 //!
 //! Built only with the `counters` feature; without it every call is empty
 //! and compiles to nothing, so the search pays for none of it.
@@ -19,6 +20,13 @@ pub struct DepthCounts {
     pub cuts: u64,
     /// Of those, the cut-offs by the first move searched.
     pub first_cuts: u64,
+    /// Nodes ended by a bound without a move (`compact/bounds.rs`): their
+    /// own, and (in a solve) a child's settled pieces. With four plies
+    /// left in a solve these are the written-out nodes the bound ended,
+    /// which `nodes` does not count.
+    pub bound_cuts: u64,
+    /// Of those, the ones by a child's settled pieces.
+    pub child_bound_cuts: u64,
 }
 
 #[cfg(feature = "counters")]
@@ -30,6 +38,17 @@ mod on {
     static NODES: [AtomicU64; DEPTHS] = [const { AtomicU64::new(0) }; DEPTHS];
     static CUTS: [AtomicU64; DEPTHS] = [const { AtomicU64::new(0) }; DEPTHS];
     static FIRST: [AtomicU64; DEPTHS] = [const { AtomicU64::new(0) }; DEPTHS];
+    static BOUND: [AtomicU64; DEPTHS] = [const { AtomicU64::new(0) }; DEPTHS];
+    static CHILD: [AtomicU64; DEPTHS] = [const { AtomicU64::new(0) }; DEPTHS];
+
+    pub(crate) fn bound(remaining: u32) {
+        BOUND[remaining as usize].fetch_add(1, Relaxed);
+    }
+
+    pub(crate) fn child_bound(remaining: u32) {
+        BOUND[remaining as usize].fetch_add(1, Relaxed);
+        CHILD[remaining as usize].fetch_add(1, Relaxed);
+    }
 
     pub(crate) fn node(remaining: u32) {
         NODES[remaining as usize].fetch_add(1, Relaxed);
@@ -49,14 +68,16 @@ mod on {
                 nodes: NODES[r].swap(0, Relaxed),
                 cuts: CUTS[r].swap(0, Relaxed),
                 first_cuts: FIRST[r].swap(0, Relaxed),
+                bound_cuts: BOUND[r].swap(0, Relaxed),
+                child_bound_cuts: CHILD[r].swap(0, Relaxed),
             })
-            .filter(|d| d.nodes > 0)
+            .filter(|d| d.nodes > 0 || d.bound_cuts > 0)
             .collect()
     }
 }
 
 #[cfg(feature = "counters")]
-pub(crate) use on::{cut, node};
+pub(crate) use on::{bound, child_bound, cut, node};
 
 #[cfg(not(feature = "counters"))]
 #[inline(always)]
@@ -65,6 +86,14 @@ pub(crate) fn node(_remaining: u32) {}
 #[cfg(not(feature = "counters"))]
 #[inline(always)]
 pub(crate) fn cut(_remaining: u32, _index: usize) {}
+
+#[cfg(not(feature = "counters"))]
+#[inline(always)]
+pub(crate) fn bound(_remaining: u32) {}
+
+#[cfg(not(feature = "counters"))]
+#[inline(always)]
+pub(crate) fn child_bound(_remaining: u32) {}
 
 /// The counts since the last call, deepest last, and zero them; empty
 /// unless built with the `counters` feature.

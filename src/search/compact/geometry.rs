@@ -30,6 +30,8 @@ pub(crate) struct Geometry {
     not_last: Cells,
     /// Every cell, most valuable first.
     by_value: [u8; 64],
+    /// Every cell, the one where a move can gain most first.
+    by_reach: [u8; 64],
     /// Each cell's neighbours as bit positions, the cell itself standing in
     /// for a side the board does not have (a move never turns over its own
     /// cell), so that which of them a move turns over reads as 4 bits.
@@ -110,6 +112,11 @@ impl Geometry {
                         .sum::<i32>();
             }
         }
+        let mut by_reach = [0u8; 64];
+        order.sort_by_key(|&i| std::cmp::Reverse(gains[i][ALL_SIDES]));
+        for (slot, &i) in by_reach.iter_mut().zip(&order) {
+            *slot = i as u8;
+        }
         Some(Geometry {
             n,
             all,
@@ -120,6 +127,7 @@ impl Geometry {
             not_first: all & !first,
             not_last: all & !last,
             by_value,
+            by_reach,
             sides,
             gains,
         })
@@ -273,6 +281,47 @@ impl Geometry {
     #[inline(always)]
     pub(crate) fn settled(&self, pos: Pos) -> Cells {
         (pos.own | pos.opp) & !self.near(self.empty(pos))
+    }
+
+    /// The values of the `k` most valuable cells of `empty`, summed apart
+    /// by rank: the 1st, 3rd, 5th, ... and the 2nd, 4th, ...
+    #[inline(always)]
+    pub(crate) fn alternate_values(&self, empty: Cells, k: u32) -> (i32, i32) {
+        let (mut odd, mut even, mut rank) = (0, 0, 0);
+        for &i in &self.by_value {
+            if rank == k {
+                break;
+            }
+            let i = usize::from(i);
+            if empty.contains(i) {
+                if rank % 2 == 0 {
+                    odd += self.values[i];
+                } else {
+                    even += self.values[i];
+                }
+                rank += 1;
+            }
+        }
+        (odd, even)
+    }
+
+    /// The most `moves` moves on different cells of `empty` can gain in
+    /// all: a move on `i` gains at most `i`'s value and twice each
+    /// neighbour's, so the sum of the `moves` largest of those.
+    #[inline(always)]
+    pub(crate) fn reach(&self, empty: Cells, moves: u32) -> i32 {
+        let (mut sum, mut left) = (0, moves);
+        for &i in &self.by_reach {
+            if left == 0 {
+                break;
+            }
+            let i = usize::from(i);
+            if empty.contains(i) {
+                sum += self.gains[i][ALL_SIDES];
+                left -= 1;
+            }
+        }
+        sum
     }
 }
 

@@ -5,6 +5,7 @@
 //! of verified entries. It answers exactly what [`super::general`] answers
 //! under the game score; the argument for each shortcut is in `../README.md`.
 
+mod bounds;
 mod cells;
 mod durable;
 mod endgame;
