@@ -13,6 +13,7 @@ mod golden;
 mod grade;
 mod grade_class;
 mod grade_zoo;
+mod grading_examples;
 mod layout;
 mod legacy;
 mod long_solve;
