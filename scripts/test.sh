@@ -3,15 +3,15 @@
 #
 #   scripts/test.sh
 #
-# 1. The Rust tests' build, and beside it the Python package's environment
-#    and wheel (scripts/python-test.sh --build-only): one is mostly the
-#    compiler on both cores, the other mostly downloads.
-# 2. The Rust tests (cargo test), and beside them the Python tests
-#    (scripts/python-test.sh --no-build, mostly waiting on Ray clusters
-#    starting and stopping) and the release check (scripts/release-check.sh,
-#    on the wheel of step 1).
-# What runs in the background writes to target/test-logs/, printed whole
-# when it ends. The last lines give each part's wall time; they are kept in
+# 1. The Rust tests' build, alone: it keeps both cores busy, and a second
+#    build beside it would only share them.
+# 2. The Rust tests (cargo test), and beside them, one after the other, the
+#    Python package's wheel (scripts/python-test.sh --build-only), its tests
+#    (--no-build: mostly waiting on Ray clusters starting and stopping) and
+#    the release check (scripts/release-check.sh, on that wheel): the Rust
+#    tests leave room on the cores that the Python side fills.
+# The Python side writes to target/test-logs/, printed whole when it ends.
+# The last lines give each part's wall time; they are kept in
 # target/test-logs/times.txt. Exits non-zero when any part fails.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -21,57 +21,50 @@ rm -rf "$logs"
 mkdir -p "$logs"
 started=$(date +%s)
 
-# Runs "$@" in the background, its output to $logs/NAME.log and its wall
-# time, once it ends, to $logs/NAME.time; the pid lands in the variable NAME.
-background() {
-  local name="$1"
-  shift
-  (
-    local t0
-    t0=$(date +%s)
-    "$@" > "$logs/$name.log" 2>&1
-    echo $(($(date +%s) - t0)) > "$logs/$name.time"
-  ) &
-  printf -v "$name" '%s' "$!"
-}
-
-# Waits for a background part and prints its log; returns its status.
-finish() {
-  local name="$1" pid="$2" status=0
-  wait "$pid" || status=$?
-  echo "== $name ($logs/$name.log)"
-  cat "$logs/$name.log"
-  [ "$status" = 0 ] || echo "scripts/test.sh: $name failed (exit $status)" >&2
-  return "$status"
-}
-
-# Runs "$@" in the foreground and records its wall time as NAME.
-timed() {
-  local name="$1" t0 status=0
+# Runs "$@" as the part NAME: its output to $logs/NAME.log unless LOG is 0,
+# its wall time, once it succeeds, to $logs/NAME.time.
+part() {
+  local name="$1" t0
   shift
   t0=$(date +%s)
-  "$@" || status=$?
+  if [ "${LOG:-1}" = 1 ]; then
+    "$@" > "$logs/$name.log" 2>&1 || return 1
+  else
+    "$@" || return 1
+  fi
   echo $(($(date +%s) - t0)) > "$logs/$name.time"
-  return "$status"
 }
 
-failed=0
-echo "== step 1: the Rust build, with the Python wheel built beside it"
-background python_build scripts/python-test.sh --build-only
-timed rust_build cargo test --locked --no-run || failed=1
-finish python_build "$python_build" || failed=1
-[ "$failed" = 0 ] || exit 1
+python_side() {
+  part python_build scripts/python-test.sh --build-only &&
+    part python_tests scripts/python-test.sh --no-build &&
+    part release_check scripts/release-check.sh
+}
 
-echo "== step 2: the Rust tests, with the Python tests and the release check beside them"
-background python_tests scripts/python-test.sh --no-build
-background release_check scripts/release-check.sh
-timed rust_tests cargo test --locked || failed=1
-finish python_tests "$python_tests" || failed=1
-finish release_check "$release_check" || failed=1
+echo "== step 1: the Rust build"
+LOG=0 part rust_build cargo test --locked --no-run || exit 1
+
+echo "== step 2: the Rust tests, with the Python wheel, its tests and the release check beside them"
+failed=0
+python_side &
+python_pid=$!
+LOG=0 part rust_tests cargo test --locked || failed=1
+python_status=0
+wait "$python_pid" || python_status=$?
+for name in python_build python_tests release_check; do
+  if [ -f "$logs/$name.log" ]; then
+    echo "== $name ($logs/$name.log)"
+    cat "$logs/$name.log"
+  fi
+done
+if [ "$python_status" != 0 ]; then
+  echo "scripts/test.sh: the Python side failed (see above)" >&2
+  failed=1
+fi
 
 {
-  for part in rust_build python_build rust_tests python_tests release_check; do
-    [ -f "$logs/$part.time" ] && printf '%-14s %5d s\n' "$part" "$(cat "$logs/$part.time")"
+  for name in rust_build rust_tests python_build python_tests release_check; do
+    [ -f "$logs/$name.time" ] && printf '%-14s %5d s\n' "$name" "$(cat "$logs/$name.time")"
   done
   printf '%-14s %5d s\n' total $(($(date +%s) - started))
 } | tee "$logs/times.txt"
