@@ -44,7 +44,7 @@ const NODES: &[(&str, &str, u32, u64)] = &[
     ("alphabeta", "end8", 7, 3738),
     ("alphabeta", "end8", 8, 4580),
     ("alphabeta", "end8", 9, 8896),
-    ("alphabeta", "end8", 10, 17068),
+    ("alphabeta", "end8", 10, 17728),
 ];
 
 /// The recorded node count of one search of [`NODES`].

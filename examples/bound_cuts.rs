@@ -38,13 +38,13 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             answer.best, answer.value, answer.nodes
         );
         println!(
-            "    {:>9} {:>13} {:>13} {:>13} {:>13}",
-            "remaining", "nodes", "move_cuts", "bound_cuts", "child_bound"
+            "    {:>9} {:>13} {:>13} {:>13}",
+            "remaining", "nodes", "move_cuts", "bound_cuts"
         );
         for d in by_depth.iter().rev() {
             println!(
-                "    {:>9} {:>13} {:>13} {:>13} {:>13}",
-                d.remaining, d.nodes, d.cuts, d.bound_cuts, d.child_bound_cuts
+                "    {:>9} {:>13} {:>13} {:>13}",
+                d.remaining, d.nodes, d.cuts, d.bound_cuts
             );
         }
     }

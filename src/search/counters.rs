@@ -20,13 +20,8 @@ pub struct DepthCounts {
     pub cuts: u64,
     /// Of those, the cut-offs by the first move searched.
     pub first_cuts: u64,
-    /// Nodes ended by a bound without a move (`compact/bounds.rs`): their
-    /// own, and (in a solve) a child's settled pieces. With four plies
-    /// left in a solve these are the written-out nodes the bound ended,
-    /// which `nodes` does not count.
+    /// Nodes ended by a bound without a move (`compact/bounds.rs`).
     pub bound_cuts: u64,
-    /// Of those, the ones by a child's settled pieces.
-    pub child_bound_cuts: u64,
 }
 
 #[cfg(feature = "counters")]
@@ -39,15 +34,9 @@ mod on {
     static CUTS: [AtomicU64; DEPTHS] = [const { AtomicU64::new(0) }; DEPTHS];
     static FIRST: [AtomicU64; DEPTHS] = [const { AtomicU64::new(0) }; DEPTHS];
     static BOUND: [AtomicU64; DEPTHS] = [const { AtomicU64::new(0) }; DEPTHS];
-    static CHILD: [AtomicU64; DEPTHS] = [const { AtomicU64::new(0) }; DEPTHS];
 
     pub(crate) fn bound(remaining: u32) {
         BOUND[remaining as usize].fetch_add(1, Relaxed);
-    }
-
-    pub(crate) fn child_bound(remaining: u32) {
-        BOUND[remaining as usize].fetch_add(1, Relaxed);
-        CHILD[remaining as usize].fetch_add(1, Relaxed);
     }
 
     pub(crate) fn node(remaining: u32) {
@@ -69,7 +58,6 @@ mod on {
                 cuts: CUTS[r].swap(0, Relaxed),
                 first_cuts: FIRST[r].swap(0, Relaxed),
                 bound_cuts: BOUND[r].swap(0, Relaxed),
-                child_bound_cuts: CHILD[r].swap(0, Relaxed),
             })
             .filter(|d| d.nodes > 0 || d.bound_cuts > 0)
             .collect()
@@ -77,7 +65,7 @@ mod on {
 }
 
 #[cfg(feature = "counters")]
-pub(crate) use on::{bound, child_bound, cut, node};
+pub(crate) use on::{bound, cut, node};
 
 #[cfg(not(feature = "counters"))]
 #[inline(always)]
@@ -91,9 +79,6 @@ pub(crate) fn cut(_remaining: u32, _index: usize) {}
 #[inline(always)]
 pub(crate) fn bound(_remaining: u32) {}
 
-#[cfg(not(feature = "counters"))]
-#[inline(always)]
-pub(crate) fn child_bound(_remaining: u32) {}
 
 /// The counts since the last call, deepest last, and zero them; empty
 /// unless built with the `counters` feature.

@@ -111,7 +111,7 @@ fn the_readme_says_what_the_tests_cost() {
         .unwrap()..];
     let note = &quick[..quick.find("## Commands").unwrap()];
     for says in [
-        "about 13 minutes",
+        "about 10 minutes",
         "downloads Python packages",
         "about 2 GB of disk",
     ] {

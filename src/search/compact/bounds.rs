@@ -4,7 +4,7 @@
 //! `../README.md`; the tests below hold every bound to the textbook
 //! search.
 
-use super::geometry::{Cells, Geometry, Pos};
+use super::geometry::{Geometry, Pos};
 
 impl Geometry {
     /// The most the side to move can end the game ahead of its current
@@ -70,25 +70,6 @@ impl Geometry {
             .min(self.reach(empty, remaining.div_ceil(2)) - even);
         (score + least, score + most)
     }
-
-    /// In a solve: the value of the move on `cell` turning over `flips`,
-    /// which leaves the side to move `after` ahead, if the settled pieces
-    /// after it already show it reaches `beta`. The reply's value is at
-    /// most `end_most` of the child ahead of the child's score `-after`,
-    /// so the move is worth at least `after - end_most`, a fail-soft
-    /// lower bound for the node.
-    #[inline(always)]
-    pub(super) fn child_reaches(
-        &self,
-        pos: Pos,
-        cell: usize,
-        flips: Cells,
-        after: i32,
-        beta: i32,
-    ) -> Option<i32> {
-        let least = after - self.end_most(self.play(pos, cell, flips));
-        (least >= beta).then_some(least)
-    }
 }
 
 #[cfg(test)]
@@ -132,20 +113,6 @@ mod tests {
                     tight_end += usize::from(least == value || most == value);
                 } else {
                     tight_reach += usize::from(least == value || most == value);
-                }
-                if remaining < empties || remaining == 1 {
-                    continue;
-                }
-                // In a solve, a child's lower bound for the mover is at
-                // most the child's value for it.
-                for cell in g.empty(pos) {
-                    let flips = g.flips(pos, cell);
-                    let after = score + g.gain(cell, flips);
-                    let mut child = board.clone();
-                    child.make(g.move_at(pos, cell), p);
-                    let worth = -reference::alphabeta(&child, p.other(), remaining - 1).value;
-                    let least = g.child_reaches(pos, cell, flips, after, i32::MIN);
-                    assert!(least.is_some_and(|least| i64::from(least) <= worth));
                 }
             }
         }

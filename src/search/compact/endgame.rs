@@ -1,6 +1,8 @@
 //! The last plies of the compact search, one function per number of
-//! plies left, written out: no table, which costs more than these nodes
-//! do, and the settled pieces' bounds only with four plies left. `last_two` serves depth-limited searches; `end_two` to
+//! plies left, written out: no table and no bounds, which cost more than
+//! these nodes do (the settled pieces' bound at four plies left saved 6%
+//! of a 21-empty solve's nodes and cost more time than that: see
+//! `bounds.rs`). `last_two` serves depth-limited searches; `end_two` to
 //! `end_five` a search that goes to the end of the game, where every
 //! node's plies left are its empty cells. Each gives the
 //! minimax value by definition; only the unrolling is new (the argument
@@ -10,7 +12,6 @@
 
 use super::geometry::{Cells, Pos};
 use super::midgame::Run;
-use crate::search::counters;
 use crate::search::window::Window;
 use crate::search::worker::Worker;
 
@@ -87,20 +88,6 @@ impl Run<'_> {
     pub(super) fn end_four(&self, pos: Pos, window: Window<i32>, w: &mut Worker<'_>) -> i32 {
         let g = self.g;
         let Window { mut alpha, beta } = window;
-        // The settled pieces' bounds (`bounds.rs`): with four plies left
-        // they save more than they cost (a 20-empty 5x5 solve: 6% fewer
-        // nodes); with three they cost nodes, as their fail-soft values
-        // are looser than the search's.
-        let most = g.end_most(pos);
-        if most <= alpha {
-            counters::bound(4);
-            return most;
-        }
-        let least = g.end_least(pos);
-        if least >= beta {
-            counters::bound(4);
-            return least;
-        }
         let mut best = i32::MIN;
         for (cell, flips, gain) in self.by_gain::<4>(pos) {
             w.nodes += 1;

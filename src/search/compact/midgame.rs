@@ -26,11 +26,6 @@ const TABLE_KEPT: usize = 1 << 20;
 /// Children are probed in the table before any is searched (enhanced
 /// transposition cut-offs) from this many plies left.
 const ETC_MIN: u32 = 7;
-/// In a solve, every child's settled pieces are looked at before any child
-/// is searched from this many plies left (the 5-ply nodes are
-/// [`Run::end_five`]'s): a 20-empty 5x5 solve searched 26% fewer nodes
-/// from 6 plies, 5% from 7.
-const SETTLED_ETC_MIN: u32 = 6;
 /// Children are ordered by their gain net of the best reply from this many
 /// plies left, and by their bare gain below: nearer the leaves the
 /// lookahead costs more than the better order saves (measured on 5x5 full
@@ -372,17 +367,8 @@ impl Run<'_> {
         let children =
             unsafe { std::slice::from_raw_parts_mut(buf.as_mut_ptr().cast::<Child>(), count) };
 
-        // Step 4. Enhanced cut-offs: a child whose settled pieces, or
-        // whose table entry, already show it bad enough for the opponent
-        // ends the node unsearched.
-        if self.to_end && remaining >= SETTLED_ETC_MIN {
-            for c in children.iter() {
-                if let Some(v) = g.child_reaches(pos, c.cell, c.flips, score + c.gain, beta) {
-                    counters::child_bound(remaining);
-                    return v;
-                }
-            }
-        }
+        // Step 4. Enhanced transposition cut-off: a child already known to
+        // be bad enough for the opponent ends the node unsearched.
         if remaining >= ETC_MIN {
             // Ask for every bucket before reading any: the misses overlap.
             for c in children.iter() {
