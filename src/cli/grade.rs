@@ -231,14 +231,7 @@ pub fn run_grade(args: &GradeArgs) -> anyhow::Result<bool> {
             check_writable(path)?;
         }
     }
-    let (cases, source) = select_cases(
-        args.cases_from.as_deref(),
-        args.expected,
-        args.seed,
-        args.cases,
-        args.time_limit,
-    )?;
-    warn_costly(&cases, args.time_limit);
+    let (cases, source) = cases_of(args)?;
     let settings = grade_settings(args);
 
     let terminal = std::io::stderr().is_terminal();
@@ -296,6 +289,20 @@ pub fn run_grade(args: &GradeArgs) -> anyhow::Result<bool> {
     Ok(report.all_pass())
 }
 
+/// The cases `args` asks for and where they come from, the ones a plain
+/// search would need more than the limit for named before the run.
+fn cases_of(args: &GradeArgs) -> anyhow::Result<(Vec<Case>, String)> {
+    let (cases, source) = select_cases(
+        args.cases_from.as_deref(),
+        args.expected,
+        args.seed,
+        args.cases,
+        args.time_limit,
+    )?;
+    warn_costly(&cases, args.time_limit);
+    Ok((cases, source))
+}
+
 /// The grade's settings, from the arguments: one program's, and each
 /// student's under --class.
 fn grade_settings(args: &GradeArgs) -> GradeSettings {
@@ -323,14 +330,7 @@ fn run_class(args: &GradeArgs, dir: &Path) -> anyhow::Result<()> {
     let subs = super::class::check_class(dir, &out)?;
     let hidden: Vec<PathBuf> = args.cases_from.iter().cloned().collect();
     let sandbox = args.sandbox.settings()?;
-    let (cases, source) = select_cases(
-        args.cases_from.as_deref(),
-        args.expected,
-        args.seed,
-        args.cases,
-        args.time_limit,
-    )?;
-    warn_costly(&cases, args.time_limit);
+    let (cases, source) = cases_of(args)?;
     let settings = ClassSettings {
         grade: grade_settings(args),
         sandbox,
