@@ -407,7 +407,9 @@ fn read_jobs<R: BufRead>(
 /// The job of one whole line.
 fn request_job(line: &[u8], unanswered: &Unanswered) -> Job {
     match std::str::from_utf8(line) {
-        Ok(text) if text.trim().is_empty() => Job::Reply(Response::error(Value::Null, RequestError::Empty)),
+        Ok(text) if text.trim().is_empty() => {
+            Job::Reply(Response::error(Value::Null, RequestError::Empty))
+        }
         Ok(text) => job_of(text, unanswered),
         Err(_) => Job::Reply(Response::error(
             Value::Null,

@@ -79,7 +79,6 @@ pub(crate) fn cut(_remaining: u32, _index: usize) {}
 #[inline(always)]
 pub(crate) fn bound(_remaining: u32) {}
 
-
 /// The counts since the last call, deepest last, and zero them; empty
 /// unless built with the `counters` feature.
 pub fn take() -> Vec<DepthCounts> {

@@ -106,9 +106,7 @@ fn the_readme_is_at_most_15_kb() {
 #[test]
 fn the_readme_says_what_the_tests_cost() {
     let readme = read(&Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md"));
-    let quick = &readme[readme
-        .find("\nscripts/test.sh\n")
-        .unwrap()..];
+    let quick = &readme[readme.find("\nscripts/test.sh\n").unwrap()..];
     let note = &quick[..quick.find("## Commands").unwrap()];
     for says in [
         "about 10 minutes",
