@@ -22,12 +22,7 @@ cd "$(dirname "$0")/.."
 out="${1:-/dev/stdout}"
 build="$(git rev-parse --short HEAD)$(git diff --quiet -- . ':!profiles' || echo '+changes')"
 python="${PYTHON:-$(python3 -c 'import sys; print(sys.executable)')}"
-if [[ -n "${BIN:-}" ]]; then
-  bin="$(realpath "$BIN")"
-else
-  cargo build --quiet --release --locked
-  bin="$PWD/target/release/stakeraid"
-fi
+. scripts/binary.sh
 cases="${CASES:-50}"
 zoo="$PWD/tests/grade-zoo"
 work=$(mktemp -d)

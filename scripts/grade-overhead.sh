@@ -36,12 +36,7 @@ out="${1:-/dev/stdout}"
 # Named before OUT is written, which may be a file of this checkout.
 build="$(git rev-parse --short HEAD)$(git diff --quiet -- . ':!profiles' || echo '+changes')"
 python="${PYTHON:-$(python3 -c 'import sys; print(sys.executable)')}"
-if [[ -n "${BIN:-}" ]]; then
-  bin="$(realpath "$BIN")"
-else
-  cargo build --quiet --release --locked
-  bin="$PWD/target/release/stakeraid"
-fi
+. scripts/binary.sh
 seeds="${SEEDS:-1 2 3 4}"
 homework="$PWD/tests/grade-fixtures/textbook.py"
 work=$(mktemp -d)

@@ -27,13 +27,8 @@ build="$(git rev-parse --short HEAD)$(git diff --quiet -- . ':!profiles' || echo
 cases="${CASES:-200}"
 reps="${REPS:-5}"
 python="${PYTHON:-$(python3 -c 'import sys; print(sys.executable)')}"
-if [ -n "${BIN:-}" ]; then
-  bin="$(realpath "$BIN")"
-  build="$("$bin" --version) at $bin"
-else
-  cargo build --quiet --release --locked
-  bin="$PWD/target/release/stakeraid"
-fi
+. scripts/binary.sh
+[ -z "${BIN:-}" ] || build="$("$bin" --version) at $bin"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
