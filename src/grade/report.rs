@@ -103,7 +103,8 @@ pub struct GradeReport {
     pub jobs: usize,
     /// What the sandbox enforced on each run, and what it could not.
     pub sandbox: Protections,
-    /// When every case failed naming the same path the sandbox hides:
+    /// When every case crashed saying that a path the sandbox hides was not
+    /// found or could not be read:
     /// that, and the option that shows it, said once at the top.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub sandbox_note: Option<String>,
@@ -178,14 +179,23 @@ impl GradeReport {
     }
 }
 
-/// When every case failed and each one's standard error names the same
-/// path the sandbox hides (an interpreter a wrapper script calls under
-/// `/root`): the note that says so, with the `--read` that shows it.
+/// When every case crashed and each one's standard error says that the
+/// same path the sandbox hides was not found or could not be read (an
+/// interpreter a wrapper script calls under `/root`): the note that says
+/// so, with the `--read` that shows it. A path the program merely printed
+/// (its environment, on a run that went on to write an answer) is no
+/// reason for a failure, and gets no note.
 fn hidden_path_note(program: &Program, cases: &[CaseResult]) -> Option<String> {
     let mut found = None;
     for r in cases {
-        r.failure?;
-        let hidden = program.sandbox().hidden_path(&r.stderr)?;
+        if r.failure? != Failure::Crash {
+            return None;
+        }
+        let hidden = r
+            .stderr
+            .lines()
+            .filter(|line| says_missing(line))
+            .find_map(|line| program.sandbox().hidden_path(line))?;
         if found.as_ref().is_some_and(|f| *f != hidden) {
             return None;
         }
@@ -198,6 +208,23 @@ fn hidden_path_note(program: &Program, cases: &[CaseResult]) -> Option<String> {
         path.display(),
         root.display()
     ))
+}
+
+/// Whether a line of standard error says that a file could not be found,
+/// opened or executed, as shells, interpreters and the loader say it.
+fn says_missing(line: &str) -> bool {
+    const WORDS: [&str; 9] = [
+        "not found",
+        "No such file",
+        "Permission denied",
+        "can't open",
+        "cannot open",
+        "cannot execute",
+        "cannot access",
+        "Could not find",
+        "bad interpreter",
+    ];
+    WORDS.iter().any(|w| line.contains(w))
 }
 
 /// Who sees a Gradescope test, and when (its `visibility`).
