@@ -41,6 +41,7 @@ use std::time::Duration;
 mod cases;
 mod diagnosis;
 mod folder;
+mod kept;
 mod models;
 mod report;
 mod result;

@@ -11,6 +11,7 @@ use crate::sandbox::Protections;
 
 use super::cases::{Dispute, GradeBy};
 use super::diagnosis::Diagnosis;
+use super::kept;
 use super::result::CaseResult;
 use super::run::Program;
 use super::shrink::{Shrunk, ShrunkSummary};
@@ -294,7 +295,8 @@ pub fn gradescope_json(report: &GradeReport, inputs: Visibility) -> serde_json::
                 r.input, r.expected
             ));
             if let Some(got) = &r.output {
-                output.push_str(&format!("\nyour output.txt:\n{}", edges_shown(got)));
+                let shown = output_shown(&edges_shown(got), r.output_cut);
+                output.push_str(&format!("\nyour output.txt:\n{shown}"));
             }
         }
         json!({
@@ -360,6 +362,26 @@ fn edges_shown(text: &str) -> String {
     out
 }
 
+/// The start of a program's `output.txt` as a report shows it (`shown`),
+/// within what a report keeps of a case, and a line saying how much of
+/// the file is not there when any is not (`cut` bytes of it were not kept).
+fn output_shown(shown: &str, cut: u64) -> String {
+    let (text, clipped) = kept::clip(shown, kept::CASE_BYTES);
+    let mut out = text.to_owned();
+    if cut > 0 || clipped {
+        if !out.ends_with('\n') {
+            out.push('\n');
+        }
+        match clipped {
+            false => {
+                let _ = writeln!(out, "[... {cut} more bytes of output.txt not kept ...]");
+            }
+            true => out.push_str("[... the rest of output.txt not shown ...]\n"),
+        }
+    }
+    out
+}
+
 /// A smallest failing input as the terminal and Gradescope show it.
 fn shrunk_text(s: &ShrunkSummary) -> String {
     let mut out = String::new();
@@ -377,8 +399,9 @@ fn shrunk_text(s: &ShrunkSummary) -> String {
     let _ = write!(out, "  expected output.txt:\n{}", indented(&s.expected));
     match &s.output {
         Some(got) => {
-            let _ = write!(out, "  your output.txt:\n{}", indented(&edges_shown(got)));
-            if !got.ends_with('\n') {
+            let shown = output_shown(&indented(&edges_shown(got)), s.output_cut);
+            let _ = write!(out, "  your output.txt:\n{shown}");
+            if !got.ends_with('\n') && s.output_cut == 0 {
                 out.push_str("    (no newline at the end)\n");
             }
         }
@@ -527,6 +550,8 @@ mod tests {
             input: String::new(),
             expected: String::new(),
             output: None,
+            output_bytes: None,
+            output_cut: 0,
             failure: verdict.failure(),
             verdict,
             cpu: 0.0,
@@ -534,7 +559,9 @@ mod tests {
             exit: Exit::Code(0),
             files: Vec::new(),
             stdout: String::new(),
+            stdout_cut: 0,
             stderr: String::new(),
+            stderr_cut: 0,
             dispute: None,
         }
     }

@@ -157,6 +157,7 @@ pub(crate) const STOP: c_int = libc::SIGUSR1;
 const SETUP_FAILED: u32 = 1;
 const EXITED: u32 = 2;
 const DISK_FULL: u32 = 3;
+const OUTPUT_SIZE: u32 = 4;
 
 /// How often the init looks at the quota while the run lasts, in
 /// nanoseconds. A tmpfs keeps no record of its highest use, and a write
@@ -183,6 +184,9 @@ pub(crate) struct Spawned {
     cgroups: Option<RunCgroups>,
     /// The quota, in MiB, and whether the run filled it.
     disk: (u64, bool),
+    /// The size of the `output.txt` the run left in the box, of which only
+    /// the start comes back.
+    output_size: Option<u64>,
     /// The folder the new root is mounted on (in the run's namespace only).
     _root: tempfile::TempDir,
 }
@@ -227,6 +231,9 @@ impl Spawned {
                 }
                 EXITED => exited = Some(word(1) as c_int),
                 DISK_FULL => self.disk.1 = true,
+                OUTPUT_SIZE => {
+                    self.output_size = Some(u64::from(word(1)) | u64::from(word(2)) << 32)
+                }
                 _ => {}
             }
         }
@@ -240,6 +247,12 @@ impl Spawned {
             .as_ref()
             .and_then(RunCgroups::hit)
             .or_else(|| self.disk.1.then_some(LimitHit::Disk { mb: self.disk.0 }))
+    }
+
+    /// The size of the `output.txt` the run left, whole (known once
+    /// [`Spawned::outcome`] has read the report).
+    pub(crate) fn output_size(&self) -> Option<u64> {
+        self.output_size
     }
 
     /// For the probe: waits for the run and says whether the box was built
@@ -397,6 +410,7 @@ pub(crate) fn spawn(
         status: File::from(status_r),
         cgroups,
         disk: (settings.disk_mb, false),
+        output_size: None,
         _root: root,
     })
 }
@@ -650,6 +664,19 @@ unsafe fn init(ch: &Child) -> ! {
     }
     if filled || quota_full(case) {
         report(ch, [DISK_FULL, 0, 0]);
+    }
+    // Only the start of output.txt comes back: its size, for the report.
+    let mut st: libc::stat = std::mem::zeroed();
+    if libc::fstatat(
+        case,
+        c"output.txt".as_ptr(),
+        &mut st,
+        libc::AT_SYMLINK_NOFOLLOW,
+    ) == 0
+        && (st.st_mode & libc::S_IFMT) == libc::S_IFREG
+    {
+        let size = st.st_size as u64;
+        report(ch, [OUTPUT_SIZE, size as u32, (size >> 32) as u32]);
     }
     remove_files(ch.real_dir);
     let others = ch.others_bytes;

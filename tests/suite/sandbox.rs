@@ -929,7 +929,11 @@ fn a_path_the_program_printed_gets_no_read_note() {
     }
     assert_eq!(g.code, 1, "{}", g.stderr);
     assert_eq!(g.failures(), vec![Value::from("malformed"); 2]);
-    assert!(g.said().contains(&data.display().to_string()), "{}", g.said());
+    assert!(
+        g.said().contains(&data.display().to_string()),
+        "{}",
+        g.said()
+    );
     assert!(
         g.report.get("sandbox_note").is_none_or(Value::is_null),
         "{}",
