@@ -122,7 +122,8 @@ fn boxed(
     how: How,
 ) -> Result<Ready, Unready> {
     let cannot = |why: String, how: &How| Unready::CannotRun(why, how.clone());
-    let program = Program::from_args(words, dir).ok_or_else(|| cannot("no program given".into(), &how))?;
+    let program =
+        Program::from_args(words, dir).ok_or_else(|| cannot("no program given".into(), &how))?;
     program
         .check_in(dir)
         .map_err(|e| cannot(e.to_string(), &how))?;

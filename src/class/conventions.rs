@@ -13,8 +13,18 @@ use std::path::Path;
 /// the run's words.
 const SOURCES: [(&str, &str, &[&str], &[&str]); 9] = [
     ("homework.py", "Python 3", &[], &["python3", "homework.py"]),
-    ("homework.py3", "Python 3", &[], &["python3", "homework.py3"]),
-    ("homework3.py", "Python 3", &[], &["python3", "homework3.py"]),
+    (
+        "homework.py3",
+        "Python 3",
+        &[],
+        &["python3", "homework.py3"],
+    ),
+    (
+        "homework3.py",
+        "Python 3",
+        &[],
+        &["python3", "homework3.py"],
+    ),
     (
         "homework.java",
         "Java",
@@ -42,7 +52,14 @@ const SOURCES: [(&str, &str, &[&str], &[&str]); 9] = [
     (
         "homework11.cpp",
         "C++",
-        &["g++", "-std=c++11", "-O2", "-o", "homework", "homework11.cpp"],
+        &[
+            "g++",
+            "-std=c++11",
+            "-O2",
+            "-o",
+            "homework",
+            "homework11.cpp",
+        ],
         &["./homework"],
     ),
     (
@@ -158,7 +175,12 @@ mod tests {
         let p = plan_of(&["homework.py", "notes.txt"]).unwrap();
         assert_eq!(
             (p.language.as_str(), p.build, p.run.unwrap(), p.from_build),
-            ("Python 3", None, vec!["python3".into(), "homework.py".into()], false)
+            (
+                "Python 3",
+                None,
+                vec!["python3".into(), "homework.py".into()],
+                false
+            )
         );
         let p = plan_of(&["Homework.java"]).unwrap();
         assert_eq!(p.run.unwrap(), ["java", "Homework"]);

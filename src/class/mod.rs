@@ -28,8 +28,8 @@ mod submission;
 mod summary;
 
 pub use book::{Gradebook, Row, Status};
-pub use build::{How, BUILD_SECONDS};
 use build::Unready;
+pub use build::{How, BUILD_SECONDS};
 pub use submission::{submissions, ClassError, Submission};
 pub use summary::summary;
 
@@ -172,13 +172,15 @@ pub fn grade_class(
                 };
                 let (graded, resumed) = match book::read_row(&reports, sub, &key) {
                     Some(row) => (Graded::resumed(row), true),
-                    None => match grade_one(sub, cases, settings, &per_student, &builds, &place, &key) {
-                        Ok(graded) => (graded, false),
-                        Err(e) => {
-                            fail(e);
-                            break;
+                    None => {
+                        match grade_one(sub, cases, settings, &per_student, &builds, &place, &key) {
+                            Ok(graded) => (graded, false),
+                            Err(e) => {
+                                fail(e);
+                                break;
+                            }
                         }
-                    },
+                    }
                 };
                 let writing = tally.writing.lock().unwrap_or_else(|e| e.into_inner());
                 if tally.stopped.load(Ordering::SeqCst) {

@@ -17,10 +17,10 @@ use crate::game::{Board, Player, Square};
 use crate::text::{Problem, Question};
 
 use super::cases::{with_values, Case, CaseKind, CaseSize};
-use super::{gate, judge_case};
 use super::models::Bug;
 use super::run::{CaseRun, Program, RunSettings};
 use super::verdict::{Failure, Verdict};
+use super::{gate, judge_case};
 
 /// The smallest input found that fails the way a case failed.
 #[derive(Clone, Debug)]
