@@ -5,7 +5,7 @@
 #     programs, its programs with bugs no model has and its honest
 #     variants, doubled where needed, a crash and a folder with no
 #     program): every one with failures is diagnosed and shrunk;
-#   passing: 19 folders of the zoo's correct program, all scoring 100;
+#   passing: 10 folders of the zoo's correct program, all scoring 100;
 # each graded
 #   (a) with one `grade --class` command, and
 #   (b) with one `grade` command per folder, in a shell loop,
@@ -51,9 +51,9 @@ done
 mkdir -p "$failing/crash_2001" "$failing/no program_2003"
 echo 'raise SystemExit("boom")' > "$failing/crash_2001/homework.py"
 
-# The passing class: the zoo's correct program, 19 times.
+# The passing class: the zoo's correct program, 10 times.
 passing="$work/passing"
-for i in $(seq 3001 3019); do
+for i in $(seq 3001 3010); do
   d="$passing/Student, passing $i"
   mkdir -p "$d"
   cp "$zoo/student.py" "$d/"
@@ -103,7 +103,7 @@ same=$(cmp -s "$work/a/gradebook.csv" "$work/c/gradebook.csv" && echo yes || ech
 ratio() { echo "scale=2; $1 / $2" | bc -l; }
 {
   echo "# stakeraid grade --class against one grade run per folder, on a class with failures"
-  echo "# (19 folders) and a class that all pass (19 folders), $cases cases"
+  echo "# (19 folders) and a class that all pass (10 folders), $cases cases"
   echo "# build $build; $(uname -srm); $(nproc) cores; $(date -u +%Y-%m-%dT%H:%MZ)"
   echo "# (a) $bin grade --class CLASS --class-out A ${args[*]} ${program[*]}"
   echo "# (b) for each folder: cd FOLDER && $bin grade ${args[*]} ${program[*]}"
