@@ -10,6 +10,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::grade::{Case, GradeReport};
 
+use super::build::How;
 use super::{write_atomically, ClassSettings, Submission};
 
 /// Whether a student's program ran.
@@ -23,6 +24,23 @@ pub enum Status {
         /// Why, in one line.
         why: String,
     },
+    /// Its build failed: the compiler's first error line.
+    CannotBuild {
+        /// Why, in one line.
+        why: String,
+    },
+}
+
+impl Status {
+    /// Why the student was not graded, in the gradebook's words
+    /// (`cannot build: ...`); `None` when graded.
+    pub fn why_not(&self) -> Option<String> {
+        match self {
+            Status::Graded => None,
+            Status::CannotRun { why } => Some(format!("cannot run: {why}")),
+            Status::CannotBuild { why } => Some(format!("cannot build: {why}")),
+        }
+    }
 }
 
 /// One student's line of the gradebook.
@@ -50,11 +68,18 @@ pub struct Row {
     /// What the student was graded on (the cases and the command): a row
     /// of other cases is graded again.
     pub key: String,
+    /// The language the program was found in (`given`: the command the
+    /// class gives).
+    pub language: String,
+    /// The build's command, empty when nothing was built.
+    pub build: String,
+    /// The command it was run with.
+    pub command: String,
 }
 
 impl Row {
-    /// The row of a student graded as `report` says.
-    pub fn of(student: &str, report: &GradeReport, key: &str) -> Row {
+    /// The row of a student run as `how` says and graded as `report` says.
+    pub fn of(student: &str, report: &GradeReport, key: &str, how: &How) -> Row {
         let named = report.diagnosis.as_ref().and_then(|d| {
             let titles: Vec<String> = d.bugs.iter().map(|s| s.title()).collect();
             match titles.len() {
@@ -86,16 +111,18 @@ impl Row {
                 .map(|c| c.name.clone())
                 .collect(),
             key: key.to_owned(),
+            language: how.language.clone(),
+            build: how.build.clone(),
+            command: how.command.clone(),
         }
     }
 
-    /// The row of a student whose program cannot run.
-    pub fn cannot_run(student: &str, why: &str, key: &str) -> Row {
+    /// The row of a student not graded (`status`), who was to be run as
+    /// `how` says.
+    pub fn not_graded(student: &str, status: Status, key: &str, how: &How) -> Row {
         Row {
             student: student.to_owned(),
-            status: Status::CannotRun {
-                why: why.to_owned(),
-            },
+            status,
             strict: 0,
             lenient: 0,
             failures: Vec::new(),
@@ -103,6 +130,9 @@ impl Row {
             named: None,
             failing: Vec::new(),
             key: key.to_owned(),
+            language: how.language.clone(),
+            build: how.build.clone(),
+            command: how.command.clone(),
         }
     }
 
@@ -110,6 +140,7 @@ impl Row {
     fn failures_cell(&self) -> String {
         match &self.status {
             Status::CannotRun { .. } => "cannot run".to_owned(),
+            Status::CannotBuild { .. } => "cannot build".to_owned(),
             Status::Graded => {
                 let list: Vec<String> = self
                     .failures
@@ -144,23 +175,26 @@ impl Gradebook {
         Gradebook { rows }
     }
 
-    /// The CSV: a header, then `student,strict,lenient,failures,diagnosis`
-    /// per student (a student who cannot run: 0, and why).
+    /// The CSV: a header, then
+    /// `student,strict,lenient,failures,diagnosis,language,build,command`
+    /// per student (a student who cannot run or be built: 0, and why).
     pub fn csv(&self) -> String {
-        let mut out = String::from("student,score_strict,score_lenient,failures,diagnosis\n");
+        let mut out = String::from(
+            "student,score_strict,score_lenient,failures,diagnosis,language,build,command\n",
+        );
         for r in &self.rows {
-            let diagnosis = match &r.status {
-                Status::CannotRun { why } => format!("cannot run: {why}"),
-                Status::Graded => r.diagnosis.clone(),
-            };
+            let diagnosis = r.status.why_not().unwrap_or_else(|| r.diagnosis.clone());
             let _ = writeln!(
                 out,
-                "{},{},{},{},{}",
+                "{},{},{},{},{},{},{},{}",
                 csv_field(&r.student),
                 r.strict,
                 r.lenient,
                 csv_field(&r.failures_cell()),
-                csv_field(&diagnosis)
+                csv_field(&diagnosis),
+                csv_field(&r.language),
+                csv_field(&r.build),
+                csv_field(&r.command)
             );
         }
         out
@@ -236,7 +270,13 @@ mod tests {
     #[test]
     fn a_row_reads_back_as_written() {
         let dir = tempfile::tempdir().unwrap();
-        let row = Row::cannot_run("Doe, Jane_1234", "homework.py does not exist", "k");
+        let why = "homework.py does not exist".to_owned();
+        let row = Row::not_graded(
+            "Doe, Jane_1234",
+            Status::CannotRun { why },
+            "k",
+            &How::default(),
+        );
         write_row(dir.path(), &row).unwrap();
         let sub = Submission {
             name: row.student.clone(),

@@ -16,11 +16,12 @@ pub fn summary(book: &Gradebook, cases: &[Case], source: &str) -> String {
     let rows = &book.rows;
     let cannot: Vec<_> = rows
         .iter()
-        .filter_map(|r| match &r.status {
-            Status::CannotRun { why } => Some((&r.student, why)),
-            Status::Graded => None,
-        })
+        .filter_map(|r| Some((&r.student, r.status.why_not()?)))
         .collect();
+    let unbuilt = rows
+        .iter()
+        .filter(|r| matches!(r.status, Status::CannotBuild { .. }))
+        .count();
     let full = rows.iter().filter(|r| r.strict == 100).count();
     let mut out = String::new();
     let _ = writeln!(
@@ -31,9 +32,9 @@ pub fn summary(book: &Gradebook, cases: &[Case], source: &str) -> String {
     );
     let _ = writeln!(
         out,
-        "  {full} score 100; {} fail some case; {} cannot run",
+        "  {full} score 100; {} fail some case; {} cannot run; {unbuilt} cannot build",
         rows.len() - full - cannot.len(),
-        cannot.len()
+        cannot.len() - unbuilt
     );
     let mut scores: Vec<u32> = rows.iter().map(|r| r.strict).collect();
     scores.sort_unstable();
@@ -92,7 +93,7 @@ pub fn summary(book: &Gradebook, cases: &[Case], source: &str) -> String {
         let _ = writeln!(out, "  {n:>4}  {name}: {what}");
     }
     if !cannot.is_empty() {
-        let _ = writeln!(out, "\nCannot run:");
+        let _ = writeln!(out, "\nNot graded:");
         for (student, why) in cannot {
             let _ = writeln!(out, "  {student}: {why}");
         }

@@ -3,11 +3,13 @@
 
 use std::path::Path;
 
+use std::sync::Arc;
+
 use anyhow::Context;
-use stakeraid::class::{grade_class, ClassSettings, Progress, Status, Submission};
+use stakeraid::class::{grade_class, ClassSettings, Progress, Submission, Tally, PARTIAL_BOOK};
 use stakeraid::grade::Case;
 
-use super::io::{check_writable, write_stdout};
+use super::io::{check_writable, on_signal_then, write_stdout};
 
 /// Checks the class folder and the output folder before anything runs:
 /// the submissions, and `out` made and writable.
@@ -35,12 +37,21 @@ pub fn run_class(
     settings: &ClassSettings,
     out: &Path,
 ) -> anyhow::Result<()> {
+    let tally = Arc::new(Tally::default());
+    let stopping = tally.clone();
+    let partial = out.join(PARTIAL_BOOK);
+    on_signal_then(move |signal| {
+        let (done, total) = stopping.stop();
+        stakeraid::referee::kill_running();
+        eprintln!("{}", stopped_line(signal, done, total, &partial));
+        std::process::exit(128 + signal);
+    });
     let on_student = |p: &Progress| {
         let r = p.row;
-        let what = match &r.status {
-            Status::CannotRun { why } => format!("cannot run: {why}"),
-            Status::Graded => format!("{} / 100", r.strict),
-        };
+        let what = r
+            .status
+            .why_not()
+            .unwrap_or_else(|| format!("{} / 100", r.strict));
         let resumed = if p.resumed {
             " (from the earlier run)"
         } else {
@@ -48,7 +59,8 @@ pub fn run_class(
         };
         eprintln!("[{}/{}] {}: {what}{resumed}", p.done, p.total, r.student);
     };
-    let book = grade_class(subs, cases, settings, out, &on_student).context("grading the class")?;
+    let book = grade_class(subs, cases, settings, out, &tally, &on_student)
+        .context("grading the class")?;
     let summary = std::fs::read_to_string(out.join("summary.txt"))
         .with_context(|| format!("reading {}", out.join("summary.txt").display()))?;
     write_stdout(&format!(
@@ -58,4 +70,58 @@ pub fn run_class(
         out.join("reports").display()
     ))?;
     Ok(())
+}
+
+/// The one line a stopped class ends with: the signal, the students done
+/// and left, where the gradebook so far is, and the command that resumes.
+fn stopped_line(signal: i32, done: usize, total: usize, partial: &Path) -> String {
+    let name = if signal == libc::SIGINT {
+        "SIGINT"
+    } else {
+        "SIGTERM"
+    };
+    let command: Vec<String> = std::env::args_os()
+        .map(|a| sh_word(&a.to_string_lossy()))
+        .collect();
+    format!(
+        "stakeraid: stopped by {name}: {done} of {total} students graded, {} left \
+         (the gradebook so far: {}); the same command resumes: {}",
+        total - done,
+        partial.display(),
+        command.join(" ")
+    )
+}
+
+/// `word` as `sh` reads it back: as it is when plain, else in single
+/// quotes.
+fn sh_word(word: &str) -> String {
+    let plain = !word.is_empty()
+        && word
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || "-_./=:,+@%".contains(c));
+    if plain {
+        word.to_owned()
+    } else {
+        format!("'{}'", word.replace('\'', r"'\''"))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_stopped_line_says_what_is_done_and_left() {
+        let line = stopped_line(libc::SIGINT, 8, 14, Path::new("g/gradebook.partial.csv"));
+        assert!(
+            line.starts_with(
+                "stakeraid: stopped by SIGINT: 8 of 14 students graded, 6 left \
+                 (the gradebook so far: g/gradebook.partial.csv); the same command resumes: "
+            ),
+            "{line}"
+        );
+        assert_eq!(sh_word("Doe, Jane"), "'Doe, Jane'");
+        assert_eq!(sh_word("it's"), r"'it'\''s'");
+        assert_eq!(sh_word("--class"), "--class");
+    }
 }

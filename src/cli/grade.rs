@@ -33,16 +33,22 @@ and --disk-mb. The report's first lines say what was enforced.
 
 With --class DIR, each folder of DIR is a student's submission (the \
 folder names of Canvas, Moodle and Gradescope exports, spaces and commas \
-included), the program after -- is run from each, and the gradebook, \
-reports and summary go to --class-out; run it again after an interruption \
-to grade only the students not yet done.
+included), the program after -- is run from each, or with none each \
+student's own: run.sh (after make, with a Makefile), a Makefile's \
+homework, homework.py/.py3 or homework3.py (python3), homework.java or \
+Homework.java (javac, then java), homework.cpp/.cc/homework11.cpp (g++ \
+-O2), homework.c (gcc -O2), built boxed into --class-out. The gradebook, \
+reports and summary go to --class-out; the gradebook is \
+gradebook.partial.csv until every student is done. Run the same command \
+again after an interruption to grade only the students not yet done.
 
 Exit status: 0 when every case passes byte for byte (with --class: when the \
 class is graded), 1 when a case fails, 2 on a usage error (the program is \
 checked before the first case).")]
 pub struct GradeArgs {
-    /// The program: cmd:COMMAND, or -- PROGRAM [ARGS...].
-    #[arg(required = true, value_name = "COMMAND")]
+    /// The program: cmd:COMMAND, or -- PROGRAM [ARGS...] (with --class,
+    /// none: each student's is found by its file names).
+    #[arg(required_unless_present = "class", value_name = "COMMAND")]
     command: Vec<String>,
     /// Seed of the cases: the same seed, count and time limit give the same
     /// cases.
@@ -320,7 +326,7 @@ fn grade_settings(args: &GradeArgs) -> GradeSettings {
 /// submission graded with the settings built here, carried whole.
 fn run_class(args: &GradeArgs, dir: &Path) -> anyhow::Result<()> {
     anyhow::ensure!(
-        !args.command.iter().any(|w| w.starts_with("cmd:")) || args.command.len() > 1,
+        !args.command.first().is_some_and(|w| w.starts_with("cmd:")) || args.command.len() > 1,
         "--class runs -- PROGRAM ARGS... from each submission folder; cmd: is for one program"
     );
     let out = args
@@ -338,7 +344,6 @@ fn run_class(args: &GradeArgs, dir: &Path) -> anyhow::Result<()> {
         command: args.command.clone(),
         source,
     };
-    end_on_signal(std::io::stderr().is_terminal());
     super::class::run_class(&subs, &cases, &settings, &out)
 }
 

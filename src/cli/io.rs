@@ -213,6 +213,23 @@ pub fn on_signal(store: Option<Arc<Store>>, terminal: bool) {
     }
 }
 
+/// From now on, Ctrl-C or SIGTERM calls `then` with the signal, on a
+/// thread of its own (it may lock, allocate and print, as a signal handler
+/// may not); `then` ends the program. A second signal meanwhile ends it
+/// at once.
+pub fn on_signal_then(then: impl FnOnce(libc::c_int) + Send + 'static) {
+    std::thread::spawn(move || {
+        let signal = loop {
+            match SIGNALLED.load(Ordering::SeqCst) {
+                0 => std::thread::sleep(std::time::Duration::from_millis(20)),
+                s => break s,
+            }
+        };
+        then(signal);
+    });
+    handle(note);
+}
+
 /// What a store sealed on a signal keeps, in words: its `positions` and
 /// the `entries` of the table saved beside it (none: not said).
 fn kept_line(path: &str, positions: u64, entries: u64) -> String {

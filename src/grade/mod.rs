@@ -41,6 +41,7 @@ use std::time::Duration;
 mod cases;
 mod diagnosis;
 mod folder;
+mod gate;
 mod kept;
 mod models;
 mod report;
@@ -54,6 +55,7 @@ pub use cases::{
 };
 pub use diagnosis::{Diagnosis, Outside, Suspect};
 pub use folder::{cases_from_dir, select_cases, CasesError};
+pub use gate::{GatePlace, RunGate, Slot};
 pub use models::{textbook_nodes, textbook_seconds, Bug, Convention, Restriction};
 pub use report::{gradescope_json, GradeReport, Score, Visibility};
 pub use result::CaseResult;

@@ -17,6 +17,8 @@ use crate::play::referee::{
 };
 use crate::sandbox::{LimitHit, Sandbox, SandboxError, SandboxSettings};
 
+use super::gate::GatePlace;
+
 /// The largest file a graded program may write (`output.txt` included): a
 /// 26 x 26 answer is under 1 KiB.
 pub const MAX_FILE_BYTES: u64 = 64 << 20;
@@ -39,6 +41,8 @@ pub struct Program {
     words: Vec<String>,
     /// Where it runs (none until [`Program::sandboxed`]).
     sandbox: Sandbox,
+    /// The slots its runs share with other programs' (a class), if any.
+    gate: Option<GatePlace>,
 }
 
 impl Program {
@@ -51,6 +55,7 @@ impl Program {
             shown: format!("cmd:{command}"),
             words: command.split_whitespace().map(str::to_owned).collect(),
             sandbox: Sandbox::off(),
+            gate: None,
         }
     }
 
@@ -96,6 +101,7 @@ impl Program {
             shown: given.join(" "),
             words,
             sandbox: Sandbox::off(),
+            gate: None,
         })
     }
 
@@ -109,6 +115,13 @@ impl Program {
     ) -> Result<Program, SandboxError> {
         self.sandbox = Sandbox::new(settings, &self.words, hidden)?;
         Ok(self)
+    }
+
+    /// The program with each of its runs waiting for a slot at `place`,
+    /// shared with other programs graded at the same time.
+    pub fn gated(mut self, place: GatePlace) -> Program {
+        self.gate = Some(place);
+        self
     }
 
     /// Where it runs.
@@ -277,6 +290,7 @@ pub struct CaseRun {
 /// The error is the grader's own trouble (making the folder, starting
 /// `sh`); everything the program does is in the [`CaseRun`].
 pub fn run_case(program: &Program, input: &str, settings: &RunSettings) -> io::Result<CaseRun> {
+    let _slot = program.gate.as_ref().map(GatePlace::enter);
     let dir = tempfile::Builder::new()
         .prefix("stakeraid-grade-")
         .tempdir()?;

@@ -18,11 +18,11 @@ use crate::play::referee::Captured;
 use crate::text::{Problem, Question};
 
 use super::cases::{with_values, Case, CaseKind, CaseSize};
-use super::judge_case;
 use super::kept;
 use super::models::Bug;
 use super::run::{CaseRun, Program, RunSettings};
 use super::verdict::{Failure, Verdict};
+use super::{gate, judge_case};
 
 /// The smallest input found that fails the way a case failed.
 #[derive(Clone, Debug)]
@@ -178,7 +178,10 @@ pub fn shrink_toward(
     budget: &ShrinkBudget,
     toward: &[Bug],
 ) -> io::Result<Shrunk> {
-    let start = Instant::now();
+    // The time spent waiting for a slot beside other programs is not the
+    // program's: the budget counts as if it were graded alone.
+    let start = (Instant::now(), gate::waited());
+    let spent = || start.0.elapsed().saturating_sub(gate::waited() - start.1);
     let Some(failure) = verdict.failure() else {
         return Err(io::Error::new(
             io::ErrorKind::InvalidInput,
@@ -206,7 +209,7 @@ pub fn shrink_toward(
             best.stopped = Stopped::Runs;
             return Ok(None);
         }
-        if start.elapsed() >= budget.time {
+        if spent() >= budget.time {
             best.stopped = Stopped::Time;
             return Ok(None);
         }
