@@ -40,15 +40,17 @@ enum Command {
     /// Answer JSON requests, one per line on standard input, one response
     /// per line on standard output.
     ///
-    /// Responses come in request order. A request line may be up to 1 MiB
-    /// (1048576 bytes); a longer one is answered with an error, and the
-    /// server goes on with the next line. When standard input closes, every
-    /// search not yet answered runs to its own limits and answers, and then
-    /// the server exits. A request's `time_ms`, `{"cmd": "stop"}`, SIGINT
-    /// and SIGTERM stop searches early: each answers with its deepest
-    /// completed depth (after a signal, the server then exits). A stop
-    /// stops every search read before it, whatever its limits, as soon as
-    /// it is read: in a file piped in, almost at once (docs/library.md).
+    /// Searches of different requests run at once, within --threads and
+    /// --table-mb; responses come in request order (--unordered: as each is
+    /// ready, matched by `id`). A request line may be up to 1 MiB (1048576
+    /// bytes); a longer one is answered with an error, and the server goes
+    /// on with the next line. When standard input closes, every search not
+    /// yet answered runs to its own limits and answers, and then the server
+    /// exits. A request's `time_ms`, `{"cmd": "stop"}`, SIGINT and SIGTERM
+    /// stop searches early: each answers with its deepest completed depth
+    /// (after a signal, the server then exits). A stop stops every search
+    /// read before it, whatever its limits, as soon as it is read: in a
+    /// file piped in, almost at once (docs/library.md).
     Serve(cli::serve::ServeArgs),
     /// Play two agents against each other over many boards.
     Match(cli::matches::MatchArgs),

@@ -6,7 +6,8 @@ use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 use std::time::Duration;
 
-use super::{ApiError, MAX_THREADS};
+use super::{ApiError, Position, MAX_THREADS};
+use crate::engine::exact::compact_table_bytes;
 use crate::store::StoreUse;
 use crate::text::{Question, SearchMode};
 
@@ -78,6 +79,17 @@ impl Limits {
             return Err(ApiError::NoLimit);
         }
         check_threads(self.threads)
+    }
+
+    /// The table the fast engine sizes for this search of `position` when
+    /// `table_bytes` is `None`: what a share of a table budget is capped
+    /// at, so that a small search beside others allocates no more than it
+    /// would alone.
+    pub(crate) fn default_table_bytes(&self, position: &Position) -> usize {
+        let board = position.board();
+        let empties = board.empty_count();
+        let plies = self.depth.unwrap_or(empties).min(empties);
+        compact_table_bytes(board.n(), empties, plies)
     }
 
     /// The search an `input.txt` asks for. COMPETITION has no exact

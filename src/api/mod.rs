@@ -38,6 +38,7 @@ mod limits;
 mod lines;
 mod position;
 pub mod serve;
+mod sharing;
 mod solve;
 
 pub use crate::game::{check_move, Illegal};
@@ -49,6 +50,7 @@ pub use competition::competition_move;
 pub use drawing::{alphabeta_dot, draw};
 pub use limits::{Engine, Limits};
 pub use position::{Grid, Position, PositionError};
+pub use sharing::{search_all, Sharing, DEFAULT_TABLE_BYTES};
 pub use solve::{solve, solve_watched, Answer};
 
 use crate::engine::exact::{exact_search, ExactRun, ExactSettings, Pv};

@@ -1,11 +1,16 @@
 //! The JSON-lines protocol of `stakeraid serve`: one [`Request`] per input
-//! line, one [`Response`] per request, in request order.
+//! line, one [`Response`] per request, in request order unless
+//! [`ServeOptions::unordered`].
 //!
-//! Two threads: one reads requests (so that a `stop` is seen while a search
-//! runs), the other searches and writes the answers one at a time, which
-//! keeps them in order. A `stop` sets the stop flag of every search not yet
-//! answered; each of those still answers, with the deepest completed
-//! iteration (depth 1 at least), and then the stop itself is acknowledged.
+//! One thread reads requests (so that a `stop` is seen while searches
+//! run), at most [`READ_AHEAD`] ahead of the answers; the serving thread
+//! starts the searches side by side within a thread and a table budget
+//! (as [`crate::api::Sharing`] shares them: a lone request gets every
+//! core, a queue of them one core each) and writes the answers. A `stop`
+//! sets the stop flag of every search not yet answered, queued or
+//! running; each of those still answers, with the deepest completed
+//! iteration (depth 1 at least), and then the stop itself is
+//! acknowledged.
 //!
 //! The end of the input changes no answer: the searches not yet answered
 //! run to their own limits and answer, and then serving ends, as a Unix
@@ -31,11 +36,12 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::io::{self, BufRead, Write};
 use std::ops::RangeInclusive;
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
-use std::sync::mpsc::{self, RecvTimeoutError, Sender};
-use std::sync::{Arc, Mutex, PoisonError};
+use std::sync::mpsc::{self, Sender};
+use std::sync::{Arc, Condvar, Mutex, PoisonError};
 use std::time::Duration;
 
 use serde::de::Error as _;
@@ -43,7 +49,8 @@ use serde::{Deserialize, Deserializer, Serialize};
 use serde_json::Value;
 
 use crate::api::lines::{read_line, Line};
-use crate::api::{analyse, Analysis, ApiError, Grid, Limits, Position, SearchMode, MAX_THREADS};
+use crate::api::sharing::Runners;
+use crate::api::{Analysis, ApiError, Grid, Limits, Position, SearchMode, Sharing, MAX_THREADS};
 use crate::text::{parse_problem, Question};
 
 /// The longest request line served, in bytes (1 MiB), its line end not
@@ -85,14 +92,17 @@ pub struct Request {
         deserialize_with = "depth"
     )]
     pub depth: Option<u32>,
-    /// Wall-time budget in milliseconds.
+    /// Wall-time budget in milliseconds, counted from when the search
+    /// starts (behind other requests it may first wait for threads).
     #[serde(
         default,
         skip_serializing_if = "Option::is_none",
         deserialize_with = "time_ms"
     )]
     pub time_ms: Option<u64>,
-    /// Worker threads, 0 (the default: one per core) to [`MAX_THREADS`].
+    /// Worker threads, 0 (the default) to [`MAX_THREADS`]: the server's
+    /// budget at most, and by default every free thread for a lone request,
+    /// one for each of many waiting (see [`crate::api::Sharing`]).
     #[serde(
         default,
         skip_serializing_if = "Option::is_none",
@@ -241,7 +251,26 @@ impl Request {
     }
 }
 
-/// A request on its way to the searching thread.
+/// How `serve` runs its searches.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct ServeOptions {
+    /// The threads and the tables of the searches in flight together
+    /// (default: one thread per core, [`crate::api::DEFAULT_TABLE_BYTES`]).
+    pub sharing: Sharing,
+    /// Write each answer as soon as it is ready rather than in request
+    /// order (the `id` tells which request it answers). A stop's
+    /// acknowledgement still comes after the answers of the searches it
+    /// stopped.
+    pub unordered: bool,
+}
+
+/// The most requests read and not yet answered: past them, the server
+/// reads no further until one is answered, so that a client piping in a
+/// million positions holds a bounded number in memory (the tables only
+/// of those running). A `stop` behind them waits its turn to be read.
+pub const READ_AHEAD: usize = 1024;
+
+/// A request on its way to the serving thread.
 enum Job {
     /// Already answered by the reader: an error or a stop's acknowledgement.
     Reply(Response),
@@ -254,6 +283,14 @@ enum Job {
     },
 }
 
+/// What the reader hands the serving thread.
+enum Event {
+    /// The next request read, in input order.
+    Read(Job),
+    /// The input has ended (or failed): no `Read` follows.
+    InputEnd(io::Result<()>),
+}
+
 /// How often an interrupt is looked for while a search runs or the input
 /// is idle: quick enough for a person, rare enough to cost nothing.
 const INTERRUPT_POLL: Duration = Duration::from_millis(20);
@@ -264,12 +301,13 @@ type Unanswered = Mutex<Vec<Arc<AtomicBool>>>;
 
 /// Serves requests from `input` until it ends, writing one response line
 /// per request to `output` and flushing each: every line gets one, a blank
-/// one or one longer than [`MAX_REQUEST_BYTES`] an error.
+/// one or one longer than [`MAX_REQUEST_BYTES`] an error. The searches run
+/// side by side as [`ServeOptions::default`] shares the cores.
 /// Returns when every request is answered, or on the first write error.
 pub fn serve<R, W>(input: R, output: W) -> io::Result<()>
 where
     R: BufRead + Send + 'static,
-    W: Write,
+    W: Write + Send,
 {
     serve_until(input, output, &AtomicBool::new(false))
 }
@@ -278,102 +316,289 @@ where
 /// handler): then every search not yet answered is stopped as a `stop`
 /// request stops it and answers, and this returns without reading more of
 /// the input.
-pub fn serve_until<R, W>(input: R, mut output: W, interrupt: &AtomicBool) -> io::Result<()>
+pub fn serve_until<R, W>(input: R, output: W, interrupt: &AtomicBool) -> io::Result<()>
 where
     R: BufRead + Send + 'static,
-    W: Write,
+    W: Write + Send,
 {
-    let (jobs, queue) = mpsc::channel();
+    serve_with(input, output, interrupt, &ServeOptions::default())
+}
+
+/// [`serve_until`] with the searches run and answered as `options` say.
+pub fn serve_with<R, W>(
+    input: R,
+    output: W,
+    interrupt: &AtomicBool,
+    options: &ServeOptions,
+) -> io::Result<()>
+where
+    R: BufRead + Send + 'static,
+    W: Write + Send,
+{
+    let (events, inbox) = mpsc::channel();
     let unanswered: Arc<Unanswered> = Arc::default();
+    let window = Arc::new(Window::new(READ_AHEAD));
     // Not a scoped thread: after a write error or an interrupt the reader
     // may still be blocked on its input, and must not keep the caller
     // waiting.
-    let reader = {
-        let unanswered = unanswered.clone();
-        std::thread::spawn(move || read_jobs(input, &jobs, &unanswered))
-    };
-    let done = AtomicBool::new(false);
-    std::thread::scope(|scope| {
-        // A search in progress sees an interrupt only through its stop flag.
-        scope.spawn(|| {
-            while !done.load(Relaxed) {
-                if interrupt.load(Relaxed) {
-                    stop_all(&unanswered);
-                    return;
-                }
-                std::thread::sleep(INTERRUPT_POLL);
-            }
+    {
+        let (unanswered, window) = (unanswered.clone(), window.clone());
+        std::thread::spawn(move || {
+            let read = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                read_jobs(input, &events, &unanswered, &window)
+            }))
+            .unwrap_or_else(|_| Err(io::Error::other("the request reader panicked")));
+            let _ = events.send(Event::InputEnd(read));
         });
-        let answered = answer_jobs(&queue, &mut output, interrupt);
-        done.store(true, Relaxed);
-        answered
-    })?;
-    if interrupt.load(Relaxed) {
-        return Ok(());
     }
-    reader
-        .join()
-        .unwrap_or_else(|_| Err(io::Error::other("the request reader panicked")))
+    let answers = Mutex::new(Answers {
+        output,
+        unordered: options.unordered,
+        unwritten: BTreeSet::new(),
+        held: BTreeMap::new(),
+        flags: HashMap::new(),
+        window: &window,
+        failed: None,
+    });
+    let runners = Runners::new(&options.sharing);
+    // Read after the interrupt watcher's last sweep: stopped from the start.
+    let on_start = |limits: &Limits| {
+        if interrupt.load(Relaxed) {
+            if let Some(flag) = &limits.stop {
+                flag.store(true, Relaxed);
+            }
+        }
+    };
+    let deliver = |(number, id): (u64, Value), answer: Result<Analysis, ApiError>| {
+        let response = match answer {
+            Ok(analysis) => Response {
+                id,
+                ok: true,
+                analysis: Some(analysis),
+                error: None,
+                interrupted: None,
+            },
+            Err(e) => Response::error(id, RequestError::Api(e)),
+        };
+        // Written out before the lock: the other runners go on meanwhile.
+        let line = line_of(&response);
+        lock(&answers).answer(number, line, false);
+    };
+    let served = std::thread::scope(|scope| {
+        if runners.run(scope, &on_start, &deliver) == 0 {
+            runners.close();
+            return Err(io::Error::other("cannot start a search thread"));
+        }
+        let served = dispatch(&inbox, &runners, &answers, interrupt, &unanswered, &window);
+        runners.close();
+        served
+    });
+    // The reader, if still waiting for room, reads no more.
+    window.close();
+    let failed = answers
+        .into_inner()
+        .unwrap_or_else(PoisonError::into_inner)
+        .failed;
+    match failed {
+        Some(e) => Err(e),
+        None => served,
+    }
 }
 
-/// Answers the jobs in order until the reader is done, or, once
-/// `interrupt` is set, until the jobs already read are answered.
-fn answer_jobs<W: Write>(
-    queue: &mpsc::Receiver<Job>,
-    output: &mut W,
+/// A response as the line written, its line end included.
+fn line_of(response: &Response) -> Vec<u8> {
+    // A response holds strings, numbers and moves only: it always
+    // serializes.
+    let mut line = serde_json::to_vec(response).unwrap_or_default();
+    line.push(b'\n');
+    line
+}
+
+fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    mutex.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
+/// Hands the requests read to the runners (searches) or to the answers
+/// (replies), until the input has ended and every request is answered;
+/// once `interrupt` is set, until those read are answered; after a write
+/// error, until the searches running have stopped. Returns the input's
+/// error, if any.
+fn dispatch<W: Write>(
+    inbox: &mpsc::Receiver<Event>,
+    runners: &Runners<(u64, Value)>,
+    answers: &Mutex<Answers<W>>,
     interrupt: &AtomicBool,
+    unanswered: &Unanswered,
+    window: &Window,
 ) -> io::Result<()> {
+    let mut read = 0u64;
+    let mut input = Ok(());
+    // Until the input ends or an interrupt or a failed write stops reading.
     loop {
-        let job = if interrupt.load(Relaxed) {
-            match queue.try_recv() {
-                Ok(job) => job,
-                Err(_) => return Ok(()),
+        if interrupt.load(Relaxed) || lock(answers).failed.is_some() {
+            window.close();
+            break;
+        }
+        match inbox.recv_timeout(INTERRUPT_POLL) {
+            Ok(Event::Read(job)) => take(job, &mut read, runners, answers),
+            Ok(Event::InputEnd(end)) => {
+                input = end;
+                break;
             }
+            Err(_) => continue,
+        }
+    }
+    // What was read already is still answered.
+    while let Ok(Event::Read(job)) = inbox.try_recv() {
+        take(job, &mut read, runners, answers);
+    }
+    runners.close();
+    let mut stopped = false;
+    while !runners.wait_idle(INTERRUPT_POLL) {
+        if !stopped && lock(answers).failed.is_some() {
+            // Nothing more can be answered: stop what runs, start nothing.
+            stop_all(unanswered);
+            runners.drop_queued();
+            stopped = true;
+        }
+    }
+    input
+}
+
+/// Takes in the next request read: a search queued, a reply answered.
+fn take<W: Write>(
+    job: Job,
+    read: &mut u64,
+    runners: &Runners<(u64, Value)>,
+    answers: &Mutex<Answers<W>>,
+) {
+    let number = *read;
+    *read += 1;
+    let mut answers = lock(answers);
+    answers.unwritten.insert(number);
+    match job {
+        Job::Reply(response) => {
+            // A stop's acknowledgement comes after the answers of the
+            // searches read before it, in either order.
+            let after_earlier = response.interrupted.is_some();
+            answers.answer(number, line_of(&response), after_earlier);
+        }
+        Job::Search {
+            id,
+            position,
+            limits,
+        } => {
+            if let Some(flag) = &limits.stop {
+                answers.flags.insert(number, flag.clone());
+            }
+            drop(answers);
+            runners.push((number, id), position, limits);
+        }
+    }
+}
+
+/// The answers not yet written, and the order they go out in.
+struct Answers<'w, W> {
+    output: W,
+    unordered: bool,
+    /// The requests read and not yet answered, by number.
+    unwritten: BTreeSet<u64>,
+    /// Answers (their lines) waiting for an earlier one to be written.
+    held: BTreeMap<u64, Vec<u8>>,
+    /// The stop flags of the searches not yet answered: a stop read until
+    /// their answer is written counts them as unanswered.
+    flags: HashMap<u64, Arc<AtomicBool>>,
+    window: &'w Window,
+    /// The first failed write: nothing is written after it.
+    failed: Option<io::Error>,
+}
+
+impl<W: Write> Answers<'_, W> {
+    /// Writes the answer to request `number` (its `line`) now if it may
+    /// go now, and then those held that it let go. Unless `after_earlier`,
+    /// an answer goes at once when the answers are unordered.
+    fn answer(&mut self, number: u64, line: Vec<u8>, after_earlier: bool) {
+        if self.unordered && !after_earlier {
+            self.write(number, &line);
         } else {
-            match queue.recv_timeout(INTERRUPT_POLL) {
-                Ok(job) => job,
-                Err(RecvTimeoutError::Timeout) => continue,
-                Err(RecvTimeoutError::Disconnected) => return Ok(()),
+            self.held.insert(number, line);
+        }
+        while let Some(&first) = self.unwritten.first() {
+            match self.held.remove(&first) {
+                Some(line) => self.write(first, &line),
+                None => break,
             }
-        };
-        let response = match &job {
-            Job::Reply(response) => response.clone(),
-            Job::Search {
-                id,
-                position,
-                limits,
-            } => {
-                // Read after the watcher's last sweep: stopped from the start.
-                if interrupt.load(Relaxed) {
-                    if let Some(flag) = &limits.stop {
-                        flag.store(true, Relaxed);
-                    }
-                }
-                match analyse(position, limits) {
-                    Ok(analysis) => Response {
-                        id: id.clone(),
-                        ok: true,
-                        analysis: Some(analysis),
-                        error: None,
-                        interrupted: None,
-                    },
-                    Err(e) => Response::error(id.clone(), RequestError::Api(e)),
-                }
+        }
+    }
+
+    fn write(&mut self, number: u64, line: &[u8]) {
+        if self.failed.is_none() {
+            let written = self
+                .output
+                .write_all(line)
+                .and_then(|()| self.output.flush());
+            self.failed = written.err();
+        }
+        self.unwritten.remove(&number);
+        self.flags.remove(&number);
+        self.window.leave();
+    }
+}
+
+/// The room for requests read and not yet answered ([`READ_AHEAD`]).
+/// A full window lets the reader go on only once half of it is free, so
+/// that a long batch does not wake the reader for every answer.
+struct Window {
+    /// Requests in the window, and whether it is closed.
+    state: Mutex<(usize, bool)>,
+    changed: Condvar,
+    size: usize,
+}
+
+impl Window {
+    fn new(size: usize) -> Window {
+        Window {
+            state: Mutex::new((0, false)),
+            changed: Condvar::new(),
+            size,
+        }
+    }
+
+    /// Waits for room for one more request; false once closed.
+    fn enter(&self) -> bool {
+        let mut state = lock(&self.state);
+        if state.0 >= self.size {
+            while state.0 > self.size / 2 && !state.1 {
+                state = self
+                    .changed
+                    .wait(state)
+                    .unwrap_or_else(PoisonError::into_inner);
             }
-        };
-        serde_json::to_writer(&mut *output, &response)?;
-        output.write_all(b"\n")?;
-        output.flush()?;
-        // The job, and with it the stop flag's last other owner, goes only
-        // now: a stop read until here counts this search as unanswered.
-        drop(job);
+        }
+        state.0 += 1;
+        !state.1
+    }
+
+    /// A request answered.
+    fn leave(&self) {
+        let mut state = lock(&self.state);
+        state.0 = state.0.saturating_sub(1);
+        if state.0 == self.size / 2 {
+            self.changed.notify_all();
+        }
+    }
+
+    /// No more requests are to be read.
+    fn close(&self) {
+        lock(&self.state).1 = true;
+        self.changed.notify_all();
     }
 }
 
 /// Sets the stop flag of every search not yet answered, and returns how
 /// many there were.
 fn stop_all(unanswered: &Unanswered) -> usize {
-    let mut unanswered = unanswered.lock().unwrap_or_else(PoisonError::into_inner);
+    let mut unanswered = lock(unanswered);
     // A flag no one else holds belongs to an answered search.
     unanswered.retain(|flag| Arc::strong_count(flag) > 1);
     for flag in unanswered.iter() {
@@ -384,21 +609,25 @@ fn stop_all(unanswered: &Unanswered) -> usize {
     stopped
 }
 
-/// Reads lines into jobs until the input ends (or fails) or the searcher
-/// is gone.
+/// Reads lines into jobs until the input ends (or fails), the server is
+/// gone, or the window is closed.
 fn read_jobs<R: BufRead>(
     mut input: R,
-    jobs: &Sender<Job>,
+    events: &Sender<Event>,
     unanswered: &Unanswered,
+    window: &Window,
 ) -> io::Result<()> {
     let mut line = Vec::new();
     loop {
+        if !window.enter() {
+            return Ok(());
+        }
         let job = match read_line(&mut input, &mut line, MAX_REQUEST_BYTES)? {
             Line::End => return Ok(()),
             Line::TooLong => Job::Reply(Response::error(Value::Null, RequestError::TooLong)),
             Line::Whole => request_job(&line, unanswered),
         };
-        if jobs.send(job).is_err() {
+        if events.send(Event::Read(job)).is_err() {
             return Ok(());
         }
     }

@@ -11,6 +11,7 @@ macro_rules! agents {
 }
 
 pub mod analyse;
+mod batch;
 pub mod bench;
 mod class;
 mod deep;

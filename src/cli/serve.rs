@@ -2,7 +2,8 @@
 
 use std::sync::atomic::{AtomicBool, AtomicI32, Ordering::Relaxed};
 
-use stakeraid::serve::serve_until;
+use stakeraid::api::{Sharing, DEFAULT_TABLE_BYTES};
+use stakeraid::serve::{serve_with, ServeOptions};
 
 /// Arguments of `stakeraid serve` (its help text is on the subcommand).
 #[derive(clap::Args, Debug, Default)]
@@ -11,6 +12,39 @@ pub struct ServeArgs {
     /// searches; every search now runs to its own limits anyway.
     #[arg(long, hide = true)]
     pub finish: bool,
+    /// The threads of all searches running at once: 0 (the default) for
+    /// one per core. A request's own `threads` is kept within it; a
+    /// request without gets every free thread when it is alone, one when
+    /// many wait.
+    #[arg(long, value_name = "N", default_value_t = 0, hide_default_value = true,
+          allow_negative_numbers = true, value_parser = super::parse_threads)]
+    pub threads: usize,
+    /// The transposition tables of all searches running at once, in MiB
+    /// (default: 1024); each search gets the share of its threads, and no
+    /// more than it would take alone. Speed only: answers are the same.
+    #[arg(long, value_name = "MIB", allow_negative_numbers = true,
+          value_parser = super::limits::parse_table_mb)]
+    pub table_mb: Option<u32>,
+    /// Write each answer as soon as its search ends, not in request order
+    /// (match them by `id`).
+    #[arg(long)]
+    pub unordered: bool,
+}
+
+impl ServeArgs {
+    /// How the server runs its searches.
+    fn options(&self) -> ServeOptions {
+        ServeOptions {
+            sharing: Sharing {
+                threads: self.threads,
+                table_bytes: self
+                    .table_mb
+                    .map_or(DEFAULT_TABLE_BYTES, |mb| (mb as usize) << 20),
+                ..Sharing::default()
+            },
+            unordered: self.unordered,
+        }
+    }
 }
 
 /// Set by SIGINT or SIGTERM; a signal handler may only touch atomics.
@@ -27,7 +61,7 @@ extern "C" fn on_signal(signal: libc::c_int) {
 /// is answered. On SIGINT or SIGTERM the pending searches answer as
 /// stopped, and the process exits as that signal's number says
 /// (128 + signal, as a shell reports it).
-pub fn run_serve(_args: &ServeArgs) -> anyhow::Result<()> {
+pub fn run_serve(args: &ServeArgs) -> anyhow::Result<()> {
     #[cfg(unix)]
     for signal in [libc::SIGINT, libc::SIGTERM] {
         // SAFETY: the handler only stores to atomics, which is
@@ -40,7 +74,7 @@ pub fn run_serve(_args: &ServeArgs) -> anyhow::Result<()> {
         }
     }
     let input = std::io::BufReader::new(std::io::stdin());
-    serve_until(input, std::io::stdout().lock(), &INTERRUPTED)?;
+    serve_with(input, std::io::stdout(), &INTERRUPTED, &args.options())?;
     let signal = SIGNAL.load(Relaxed);
     if signal != 0 {
         // Not through main: the reader thread may still be blocked on

@@ -1,6 +1,6 @@
 //! `stakeraid solve` and the grader's no-argument run.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use anyhow::Context;
@@ -10,19 +10,26 @@ use stakeraid::jobs::Hint;
 use stakeraid::store::StoreUse;
 use stakeraid::{legacy, Engine, Move, Problem, Question, SearchMode};
 
-use super::deep;
 use super::io::{print, write_output};
 use super::load::{load, Format};
+use super::{batch, deep};
 
 /// Arguments of `stakeraid solve`.
 #[derive(clap::Args)]
 pub struct SolveArgs {
-    /// Input file, `-` for standard input.
-    #[arg(default_value = "input.txt")]
-    input: PathBuf,
-    /// Output file, `-` for standard output. Written only on success.
-    #[arg(short, long, default_value = "output.txt")]
-    output: PathBuf,
+    /// Input file, `-` for standard input (default: input.txt). Several
+    /// files, or a folder of them, are a batch: each is answered into an
+    /// output file of its own, the positions spread over the cores
+    /// (`input.txt` into `output.txt`, `input7.txt` into `output7.txt`,
+    /// `p.txt` into `p.out.txt`; a folder's inputs are its `.txt` files but
+    /// those outputs).
+    #[arg(value_name = "INPUT")]
+    inputs: Vec<PathBuf>,
+    /// Output file, `-` for standard output (default: output.txt). Written
+    /// only on success. For a batch: the folder the output files go in
+    /// (default: beside each input).
+    #[arg(short, long)]
+    output: Option<PathBuf>,
     /// Print value, nodes, time and nodes/s on standard error.
     #[arg(long)]
     stats: bool,
@@ -101,8 +108,8 @@ fn parse_hint(text: &str) -> Result<Hint, String> {
 impl Default for SolveArgs {
     fn default() -> Self {
         SolveArgs {
-            input: "input.txt".into(),
-            output: "output.txt".into(),
+            inputs: Vec::new(),
+            output: None,
             stats: false,
             threads: 0,
             engine: Engine::Fast,
@@ -120,7 +127,26 @@ impl Default for SolveArgs {
     }
 }
 
-/// Answers one input file.
+impl SolveArgs {
+    /// The one input file.
+    fn input(&self) -> &Path {
+        self.inputs
+            .first()
+            .map_or(Path::new("input.txt"), PathBuf::as_path)
+    }
+
+    /// The one output file.
+    fn output(&self) -> &Path {
+        self.output.as_deref().unwrap_or(Path::new("output.txt"))
+    }
+
+    /// Whether the inputs are a batch: several, or a folder.
+    fn is_batch(&self) -> bool {
+        self.inputs.len() > 1 || self.inputs.first().is_some_and(|p| p.is_dir())
+    }
+}
+
+/// Answers one input file, or a batch of them.
 pub fn run_solve(args: &SolveArgs) -> anyhow::Result<()> {
     // The JSON analysis has no reference engine; refused before the input
     // is read, so that the message names the flags and not the file.
@@ -128,6 +154,18 @@ pub fn run_solve(args: &SolveArgs) -> anyhow::Result<()> {
         !(args.json && args.engine == Engine::Reference),
         "--json uses the fast engine: drop --engine reference"
     );
+    if args.is_batch() {
+        return batch::run_batch(&batch::Settings {
+            inputs: &args.inputs,
+            output_dir: args.output.as_deref(),
+            threads: args.threads,
+            engine: args.engine,
+            json: args.json,
+            time: args.time,
+            table_bytes: table_bytes(args),
+            refused: refused_in_batch(args),
+        });
+    }
     anyhow::ensure!(
         args.split.is_none() || !(args.json || args.time.is_some()),
         "--split answers the output file only, to the end: drop --json and --time"
@@ -177,7 +215,7 @@ pub fn run_solve(args: &SolveArgs) -> anyhow::Result<()> {
         );
     }
     match args.format {
-        Format::InputTxt => write_output(&args.output, answer.text.as_bytes())?,
+        Format::InputTxt => write_output(args.output(), answer.text.as_bytes())?,
         Format::DropBlitz => print(&(legacy::move_text(answer.best) + "\n"))?,
     }
     if args.stats {
@@ -204,7 +242,7 @@ fn run_split(
     if let Some(store) = store {
         deep::finish_store(store)?;
     }
-    write_output(&args.output, text.as_bytes())?;
+    write_output(args.output(), text.as_bytes())?;
     if args.stats {
         let best = text.lines().next().unwrap_or_default();
         let secs = start.elapsed().as_secs_f64();
@@ -236,7 +274,7 @@ fn print_stats(best: Move, value: i64, nodes: u64, elapsed: Duration) {
 /// The problem: an input.txt as it is, or a drop-blitz board with the
 /// mode and depth of the command line.
 fn read_problem(args: &SolveArgs) -> anyhow::Result<Problem> {
-    let loaded = load(&args.input, args.format)?;
+    let loaded = load(args.input(), args.format)?;
     let question = match (args.format, loaded.question) {
         (Format::InputTxt, Some(question)) => question,
         _ => {
@@ -277,8 +315,8 @@ fn print_json(problem: &Problem, args: &SolveArgs, limits: &Limits) -> anyhow::R
     if let Some(store) = &store {
         deep::finish_store(store)?;
     }
-    if args.format == Format::InputTxt && args.output.as_os_str() != "-" {
-        write_output(&args.output, analysis.output_text().as_bytes())?;
+    if args.format == Format::InputTxt && args.output().as_os_str() != "-" {
+        write_output(args.output(), analysis.output_text().as_bytes())?;
     }
     print(&(serde_json::to_string(&analysis)? + "\n"))?;
     if args.stats {
@@ -290,6 +328,21 @@ fn print_json(problem: &Problem, args: &SolveArgs, limits: &Limits) -> anyhow::R
         );
     }
     Ok(())
+}
+
+/// The first option given that a batch does not take, by its flag.
+fn refused_in_batch(args: &SolveArgs) -> Option<&'static str> {
+    [
+        (args.stats, "--stats"),
+        (args.format != Format::InputTxt, "--format"),
+        (args.mode.is_some(), "--mode"),
+        (args.depth.is_some(), "--depth"),
+        (args.store.is_some(), "--store"),
+        (args.split.is_some(), "--split"),
+        (args.hint.is_some(), "--hint"),
+    ]
+    .into_iter()
+    .find_map(|(given, flag)| given.then_some(flag))
 }
 
 /// `--table-mb` in bytes.

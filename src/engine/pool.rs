@@ -14,7 +14,11 @@ use parking_lot::Mutex;
 use rayon::ThreadPool;
 
 /// Runs `f` on a pool of `threads` workers (0: one per core), telling it
-/// whether it may split work; a single thread runs in place.
+/// whether it may split work; a single thread runs in place, and so does a
+/// call already on a worker of a pool of that many threads (a pool of its
+/// own that the caller installed, as `serve` gives each search it runs
+/// beside others: the shared pool of that count would make them queue on
+/// the same workers).
 pub(crate) fn in_pool<T: Send>(threads: usize, f: impl FnOnce(bool) -> T + Send) -> T {
     let threads = if threads == 0 {
         std::thread::available_parallelism().map_or(1, |n| n.get())
@@ -23,6 +27,9 @@ pub(crate) fn in_pool<T: Send>(threads: usize, f: impl FnOnce(bool) -> T + Send)
     };
     if threads == 1 {
         return f(false);
+    }
+    if rayon::current_thread_index().is_some() && rayon::current_num_threads() == threads {
+        return f(true);
     }
     match pool(threads) {
         Some(pool) => pool.install(|| f(true)),
@@ -82,5 +89,19 @@ mod tests {
         assert_eq!(other.len(), 2);
         assert!(other.is_disjoint(&first));
         assert!(workers(1).is_empty(), "one thread runs in place");
+    }
+
+    #[test]
+    fn a_call_on_a_pool_of_its_count_stays_on_it() {
+        let own = build(4).unwrap();
+        let mine: HashSet<ThreadId> = own
+            .broadcast(|_| std::thread::current().id())
+            .into_iter()
+            .collect();
+        assert_eq!(own.install(|| workers(4)), mine, "the caller's own pool");
+        assert!(
+            own.install(|| workers(5)).is_disjoint(&mine),
+            "another count: the shared pool"
+        );
     }
 }

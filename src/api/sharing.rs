@@ -1,0 +1,484 @@
+//! Searches run side by side within one thread budget and one table
+//! budget: how `serve` and the batch `solve` spread many positions over
+//! the cores.
+//!
+//! Threads. Searches start in the order they come, each when the threads
+//! it gets are free, and the threads in use never exceed the budget. A
+//! search asking for `n` threads gets `n` (at most the budget), and waits
+//! until that many are free. A search asking for the default (0) gets the
+//! free threads shared among the searches waiting to start, this one
+//! among them, at least one: a lone search gets every core, as it would
+//! alone, and a queue of searches gets one thread each. Many small
+//! searches each on one thread beat each split over the cores, since a
+//! search of a millisecond does not split well and a hundred of them side
+//! by side do.
+//!
+//! Tables. A search on `t` of the budget's `T` threads may use `t / T` of
+//! the table budget, and no more than it would size alone
+//! ([`Limits::table_bytes`] is the cap on one search's tables): the tables
+//! of the searches in flight together stay within the budget, however
+//! many searches wait. The table changes how fast a search is, never its
+//! answer.
+//!
+//! Each search runs on a thread of its own, and one of more threads on a
+//! pool of its own (kept for the next search of that count): searches of
+//! the same count side by side on one shared pool would queue on its
+//! workers.
+
+use std::collections::VecDeque;
+use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
+use std::sync::{Arc, Condvar, Mutex, MutexGuard, PoisonError};
+use std::thread::Scope;
+use std::time::Duration;
+
+use rayon::ThreadPool;
+
+use super::{analyse_inner, Analysis, ApiError, Engine, Limits, Position, MAX_THREADS};
+use crate::engine::pool;
+
+/// The table budget unless one is given: 1 GiB, the largest table one
+/// search sizes for itself, so that a lone search runs as it would alone,
+/// and within a laptop's memory.
+pub const DEFAULT_TABLE_BYTES: usize = 1 << 30;
+
+/// A search thread's stack: deep endgame searches recurse once per empty
+/// cell (the pools' workers have as much).
+const STACK_BYTES: usize = 64 << 20;
+
+/// The searches [`search_all`] takes from its iterator ahead of those
+/// running (at least twice the thread budget).
+const READ_AHEAD: usize = 16;
+
+/// How often a wait for answers looks at its stop flag.
+const POLL: Duration = Duration::from_millis(20);
+
+/// How searches run side by side: the budgets they share, and what each
+/// answer holds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Sharing {
+    /// The threads of all searches in flight together; 0 (the default):
+    /// one per core. At most [`MAX_THREADS`].
+    pub threads: usize,
+    /// The transposition table bytes of all searches in flight together
+    /// (default: [`DEFAULT_TABLE_BYTES`]).
+    pub table_bytes: usize,
+    /// Whether each analysis has its principal variation (the default);
+    /// without it, as an output file needs only the move, a search ends
+    /// sooner and its `pv` is empty.
+    pub pv: bool,
+}
+
+impl Default for Sharing {
+    fn default() -> Sharing {
+        Sharing {
+            threads: 0,
+            table_bytes: DEFAULT_TABLE_BYTES,
+            pv: true,
+        }
+    }
+}
+
+impl Sharing {
+    /// The thread budget in threads.
+    fn thread_budget(&self) -> usize {
+        match self.threads {
+            0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
+            n => n,
+        }
+        .min(MAX_THREADS)
+    }
+}
+
+/// A search waiting to start: its key, position and limits.
+type Waiting<K> = (K, Box<Position>, Limits);
+
+/// The searches waiting and the threads free, shared by whoever queues
+/// searches and the runner threads that start them.
+struct State<K> {
+    queue: VecDeque<Waiting<K>>,
+    /// The threads not in use.
+    free: usize,
+    /// Searches running.
+    running: usize,
+    /// No more searches will be queued: runners end once the queue is
+    /// empty.
+    closed: bool,
+    /// Pools no search is running on, for the next search of their count.
+    idle: Vec<ThreadPool>,
+    /// The queue's length at which to wake the one waiting for room.
+    room_at: Option<usize>,
+}
+
+/// Searches run side by side within a [`Sharing`]: queued with
+/// [`Runners::push`] and run by [`Runners::run`]'s threads, one per
+/// search running at once. Each runner takes the next search itself when
+/// its threads are free, and hands its answer on itself, so that a search
+/// of a millisecond costs no thread hand-offs while others wait.
+pub(crate) struct Runners<K> {
+    /// The thread budget.
+    budget: usize,
+    /// The table budget.
+    table_bytes: usize,
+    /// Whether the analyses find their principal variation.
+    pv: bool,
+    state: Mutex<State<K>>,
+    /// For the runners: a search queued, threads free, the queue closed.
+    work: Condvar,
+    /// For the one queuing: room in the queue.
+    room: Condvar,
+    /// For the one waiting for the end: nothing queued or running.
+    idle: Condvar,
+}
+
+impl<K: Send> Runners<K> {
+    pub(crate) fn new(sharing: &Sharing) -> Runners<K> {
+        let budget = sharing.thread_budget();
+        Runners {
+            budget,
+            table_bytes: sharing.table_bytes,
+            pv: sharing.pv,
+            state: Mutex::new(State {
+                queue: VecDeque::new(),
+                free: budget,
+                running: 0,
+                closed: false,
+                idle: Vec::new(),
+                room_at: None,
+            }),
+            work: Condvar::new(),
+            room: Condvar::new(),
+            idle: Condvar::new(),
+        }
+    }
+
+    fn lock(&self) -> MutexGuard<'_, State<K>> {
+        self.state.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    fn wait<'a>(
+        on: &Condvar,
+        state: MutexGuard<'a, State<K>>,
+        timeout: Duration,
+    ) -> MutexGuard<'a, State<K>> {
+        on.wait_timeout(state, timeout)
+            .unwrap_or_else(PoisonError::into_inner)
+            .0
+    }
+
+    /// Starts the runner threads on `scope`, and returns how many started:
+    /// each starts searches, calling `on_start` with a search's limits just
+    /// before it starts, and `deliver` with its key and answer when it
+    /// ends. They end when the queue is closed and empty.
+    pub(crate) fn run<'scope, 'env>(
+        &'scope self,
+        scope: &'scope Scope<'scope, 'env>,
+        on_start: &'scope (dyn Fn(&Limits) + Sync),
+        deliver: &'scope (dyn Fn(K, Result<Analysis, ApiError>) + Sync),
+    ) -> usize {
+        // Fewer than the budget (no more threads to be had): fewer
+        // searches at once; none at all is the caller's to handle.
+        (0..self.budget)
+            .take_while(|_| {
+                std::thread::Builder::new()
+                    .stack_size(STACK_BYTES)
+                    .spawn_scoped(scope, move || self.runner(on_start, deliver))
+                    .is_ok()
+            })
+            .count()
+    }
+
+    /// One runner: the next search whose threads are free, until the queue
+    /// is closed and empty.
+    fn runner(
+        &self,
+        on_start: &(dyn Fn(&Limits) + Sync),
+        deliver: &(dyn Fn(K, Result<Analysis, ApiError>) + Sync),
+    ) {
+        while let Some(((key, position, limits), threads, pool)) = self.next() {
+            on_start(&limits);
+            let pv = self.pv;
+            let analyse = || analyse_inner(&position, &limits, pv, |_| {}, |_| {});
+            let answer = match &pool {
+                Some(pool) => pool.install(analyse),
+                None => analyse(),
+            };
+            // The threads first: the next search need not wait for the
+            // answer to be written.
+            self.done(threads, pool);
+            deliver(key, answer);
+            drop(limits);
+        }
+    }
+
+    /// The next search to start, its threads taken, with its pool; `None`
+    /// once the queue is closed and empty.
+    fn next(&self) -> Option<(Waiting<K>, usize, Option<ThreadPool>)> {
+        let mut state = self.lock();
+        loop {
+            if let Some((_, _, limits)) = state.queue.front() {
+                let threads = self.threads_for(limits, state.queue.len(), state.free);
+                if threads <= state.free {
+                    let (key, position, mut limits) = state.queue.pop_front()?;
+                    state.free -= threads;
+                    state.running += 1;
+                    let pool = (threads > 1).then(|| take_pool(&mut state.idle, threads));
+                    let pool = pool.flatten();
+                    if state.room_at.is_some_and(|at| state.queue.len() <= at) {
+                        state.room_at = None;
+                        self.room.notify_one();
+                    }
+                    // Another runner may start the next one.
+                    let more = state.free > 0 && !state.queue.is_empty();
+                    drop(state);
+                    if more {
+                        self.work.notify_one();
+                    }
+                    self.share(&position, &mut limits, threads, pool.is_some());
+                    return Some(((key, position, limits), threads, pool));
+                }
+            } else if state.closed {
+                return None;
+            }
+            state = Self::wait(&self.work, state, Duration::from_secs(1));
+        }
+    }
+
+    /// Sets a search's threads and table share.
+    fn share(&self, position: &Position, limits: &mut Limits, threads: usize, pooled: bool) {
+        if limits.engine == Engine::Fast {
+            let share = self.table_bytes / self.budget * threads;
+            let own = limits
+                .table_bytes
+                .unwrap_or_else(|| limits.default_table_bytes(position));
+            limits.table_bytes = Some(share.min(own));
+        }
+        // Without a pool of its own (no threads to be had) it runs on one.
+        limits.threads = if pooled { threads } else { 1 };
+    }
+
+    /// Takes back a finished search's threads, and keeps its pool for the
+    /// next search of its count unless the idle pools already hold as many
+    /// threads as the budget.
+    fn done(&self, threads: usize, pool: Option<ThreadPool>) {
+        let mut state = self.lock();
+        state.free += threads;
+        state.running -= 1;
+        if let Some(pool) = pool {
+            let idle: usize = state.idle.iter().map(ThreadPool::current_num_threads).sum();
+            if idle + pool.current_num_threads() <= self.budget {
+                state.idle.push(pool);
+            }
+        }
+        let idle = state.running == 0 && state.queue.is_empty();
+        drop(state);
+        // This runner itself looks for its next search: others only when
+        // more than its one thread came free.
+        if threads > 1 {
+            self.work.notify_all();
+        }
+        if idle {
+            self.idle.notify_all();
+        }
+    }
+
+    /// The threads a search within `limits` gets if it starts now, with
+    /// `waiting` searches waiting to start (itself among them) and `free`
+    /// threads free.
+    fn threads_for(&self, limits: &Limits, waiting: usize, free: usize) -> usize {
+        // The textbook search runs on one thread whatever it is given.
+        let asked = match limits.engine {
+            Engine::Reference => 1,
+            Engine::Fast => limits.threads,
+        };
+        match asked {
+            0 => (free / waiting.max(1)).clamp(1, self.budget),
+            n => n.min(self.budget),
+        }
+    }
+
+    /// Queues a search.
+    pub(crate) fn push(&self, key: K, position: Box<Position>, limits: Limits) {
+        self.lock().queue.push_back((key, position, limits));
+        self.work.notify_one();
+    }
+
+    /// Waits, at most `timeout`, while `room` or more searches are queued,
+    /// and then until half of them have started (one wake for many
+    /// searches of a millisecond); returns how many are queued.
+    pub(crate) fn wait_for_room(&self, room: usize, timeout: Duration) -> usize {
+        let mut state = self.lock();
+        if state.queue.len() >= room {
+            state.room_at = Some(room / 2);
+            state = Self::wait(&self.room, state, timeout);
+        }
+        state.queue.len()
+    }
+
+    /// No more searches will be queued.
+    pub(crate) fn close(&self) {
+        let mut state = self.lock();
+        state.closed = true;
+        let idle = state.running == 0 && state.queue.is_empty();
+        drop(state);
+        self.work.notify_all();
+        if idle {
+            self.idle.notify_all();
+        }
+    }
+
+    /// Drops the searches not started (nothing can use their answers).
+    pub(crate) fn drop_queued(&self) {
+        let mut state = self.lock();
+        state.queue.clear();
+        let idle = state.running == 0;
+        drop(state);
+        if idle {
+            self.idle.notify_all();
+        }
+    }
+
+    /// Waits, at most `timeout`, until no search is queued or running;
+    /// returns whether none is.
+    pub(crate) fn wait_idle(&self, timeout: Duration) -> bool {
+        let idle = |s: &State<K>| s.queue.is_empty() && s.running == 0;
+        let mut state = self.lock();
+        if !idle(&state) {
+            state = Self::wait(&self.idle, state, timeout);
+        }
+        idle(&state)
+    }
+}
+
+/// An idle pool of `threads` workers, or a new one; `None` if its threads
+/// cannot be started.
+fn take_pool(idle: &mut Vec<ThreadPool>, threads: usize) -> Option<ThreadPool> {
+    match idle.iter().position(|p| p.current_num_threads() == threads) {
+        Some(at) => Some(idle.swap_remove(at)),
+        None => pool::build(threads),
+    }
+}
+
+/// Answers every search of `searches`, each a key, a position and its
+/// limits, side by side within `sharing`, calling `on_answer` with each
+/// key and answer as each search finishes (from the thread that ran it,
+/// one call at a time).
+///
+/// Searches start in the order they come, a few taken from `searches`
+/// ahead of those running (16, or twice the thread budget): the positions
+/// waiting stay few, and an iterator that reads them from files reads as
+/// the searches go. A search with no stop flag of its own gets one; once
+/// `stop` is set, no further search starts, and every running one is
+/// stopped through its flag (each still answers, with the deepest depth
+/// it completed).
+///
+/// ```
+/// use std::sync::atomic::AtomicBool;
+/// use stakeraid::api::{search_all, Limits, Position, SearchMode, Sharing};
+/// use stakeraid::parse_problem;
+///
+/// let input = "3\nMINIMAX\nO\n2\n1 8 23\n5 42 12\n26 30 9\nX..\n...\n...\n";
+/// let position = Position::from_problem(&parse_problem(input.as_bytes())?)?;
+/// let searches = (1..=3).map(|depth| {
+///     (depth, position.clone(), Limits::to_depth(SearchMode::Minimax, depth))
+/// });
+/// let mut answers = Vec::new();
+/// search_all(searches, &Sharing::default(), &AtomicBool::new(false), |depth, answer| {
+///     answers.push((depth, answer.map(|a| a.best.to_string())))
+/// });
+/// answers.sort();
+/// assert_eq!(answers[1], (2, Ok("B3 Stake".to_string())));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn search_all<K, I>(
+    searches: I,
+    sharing: &Sharing,
+    stop: &AtomicBool,
+    on_answer: impl FnMut(K, Result<Analysis, ApiError>) + Send,
+) where
+    K: Send,
+    I: IntoIterator<Item = (K, Position, Limits)>,
+{
+    let runners = Runners::new(sharing);
+    let on_answer = Mutex::new(on_answer);
+    let deliver = |key: K, answer: Result<Analysis, ApiError>| {
+        (on_answer.lock().unwrap_or_else(PoisonError::into_inner))(key, answer)
+    };
+    // The stop flags of the searches queued, for `stop` to set.
+    let flags: Mutex<Vec<Arc<AtomicBool>>> = Mutex::default();
+    let on_start = |limits: &Limits| {
+        if stop.load(Relaxed) {
+            if let Some(flag) = &limits.stop {
+                flag.store(true, Relaxed);
+            }
+        }
+    };
+    std::thread::scope(|scope| {
+        let mut searches = searches.into_iter();
+        if runners.run(scope, &on_start, &deliver) == 0 {
+            // Not one thread to be had: one search after another, here.
+            runners.close();
+            while !stop.load(Relaxed) {
+                let Some((key, position, limits)) = searches.next() else {
+                    break;
+                };
+                runners.push(key, Box::new(position), limits);
+                runners.runner(&on_start, &deliver);
+            }
+            return;
+        }
+        let room = READ_AHEAD.max(2 * runners.budget);
+        while !stop.load(Relaxed) {
+            if runners.wait_for_room(room, POLL) >= room {
+                continue;
+            }
+            let Some((key, position, mut limits)) = searches.next() else {
+                break;
+            };
+            let flag = limits.stop.get_or_insert_with(Arc::default).clone();
+            let mut flags = flags.lock().unwrap_or_else(PoisonError::into_inner);
+            flags.retain(|f| Arc::strong_count(f) > 1);
+            flags.push(flag);
+            drop(flags);
+            runners.push(key, Box::new(position), limits);
+        }
+        runners.close();
+        while !runners.wait_idle(POLL) {
+            if stop.load(Relaxed) {
+                runners.drop_queued();
+                let flags = flags.lock().unwrap_or_else(PoisonError::into_inner);
+                for flag in flags.iter() {
+                    flag.store(true, Relaxed);
+                }
+            }
+        }
+    });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_lone_default_search_gets_every_thread_and_a_queue_one_each() {
+        let runners = Runners::<()>::new(&Sharing {
+            threads: 4,
+            ..Sharing::default()
+        });
+        let asking = |threads| Limits {
+            threads,
+            ..Limits::default()
+        };
+        let threads_for = |limits, waiting| runners.threads_for(&limits, waiting, 4);
+        assert_eq!(threads_for(asking(0), 1), 4);
+        assert_eq!(threads_for(asking(0), 2), 2);
+        assert_eq!(threads_for(asking(0), 9), 1);
+        assert_eq!(threads_for(asking(3), 9), 3, "a count asked is kept");
+        assert_eq!(threads_for(asking(7), 1), 4, "at most the budget");
+        let textbook = Limits {
+            engine: Engine::Reference,
+            ..asking(0)
+        };
+        assert_eq!(threads_for(textbook, 1), 1);
+        assert_eq!(runners.threads_for(&asking(0), 1, 1), 1, "what is free");
+    }
+}
