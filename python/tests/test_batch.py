@@ -61,7 +61,8 @@ def test_input_texts_are_answered_as_solve_text_answers_them():
 
 
 def test_without_a_depth_or_a_time_each_position_is_solved_to_the_end():
-    positions = random_batch(9, 20)
+    rng = random.Random(9)
+    positions = [random_position(rng, 2 + i % 5, 1 + i % 9) for i in range(20)]
     for position, answer in zip(positions, stakeraid.analyse_many(positions)):
         assert answer.requested_depth == position.empty_count and answer.exact
         alone = stakeraid.analyse(position, depth=position.empty_count, threads=1)
