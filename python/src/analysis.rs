@@ -159,7 +159,9 @@ impl PyAnalysis {
     /// describes none).
     #[staticmethod]
     fn from_json(text: &str) -> PyResult<Self> {
-        serde_json::from_str(text).map(PyAnalysis).map_err(value_error)
+        serde_json::from_str(text)
+            .map(PyAnalysis)
+            .map_err(value_error)
     }
 
     /// Pickles as its JSON (for `multiprocessing` and Ray).

@@ -84,7 +84,9 @@ pub(crate) fn analyse_many(
     let table_budget = match table_budget {
         None => None,
         Some(b) => Some(usize::try_from(b).ok().filter(|&b| b > 0).ok_or_else(|| {
-            value_error(format!("table_budget must be a number of bytes > 0, got {b}"))
+            value_error(format!(
+                "table_budget must be a number of bytes > 0, got {b}"
+            ))
         })?),
     };
     let batch = Batch {

@@ -344,7 +344,7 @@ def test_a_batch_on_ray_answers_each_position_once_though_a_worker_dies(tmp_path
         got, expected = json.loads(answer.to_json()), json.loads(alone.to_json())
         del got["time_us"], expected["time_us"]
         assert got == expected, i
-    with pytest.raises(stakeraid.BatchError, match="position 13") as raised:
+    with pytest.raises(stakeraid.BatchError, match="position 3: the board is full") as raised:
         cluster.analyse_many(positions[10:20], depth=2)
     assert raised.value.failed == [3]
     assert cluster.analyse_many([], depth=2) == []

@@ -67,7 +67,12 @@ pub fn analyse_many(
     limits: &Limits,
     batch: &Batch,
 ) -> Vec<Result<Analysis, ApiError>> {
-    run(positions.len(), |i| (&positions[i], limits), batch, |_, _| {})
+    run(
+        positions.len(),
+        |i| (&positions[i], limits),
+        batch,
+        |_, _| {},
+    )
 }
 
 /// [`analyse_many`] with limits of each position's own (each with its own
@@ -228,7 +233,10 @@ fn default_table_bytes(position: &Position, limits: &Limits) -> usize {
 /// A pool of `threads` workers of this worker's own, built on first use;
 /// `None` for one thread (the search runs in place), or when the threads
 /// cannot start (the search then takes the shared pool, as alone).
-fn pool_for(pools: &mut HashMap<usize, Arc<ThreadPool>>, threads: usize) -> Option<Arc<ThreadPool>> {
+fn pool_for(
+    pools: &mut HashMap<usize, Arc<ThreadPool>>,
+    threads: usize,
+) -> Option<Arc<ThreadPool>> {
     if threads <= 1 {
         return None;
     }

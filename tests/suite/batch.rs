@@ -30,7 +30,11 @@ fn random_batch(seed: u64, count: usize) -> Vec<(Position, Limits)> {
             let n = 1 + i % 26;
             let fill = [0.0, 0.3, 0.6, 0.9][i / 26 % 4];
             let board = random_board(&mut rng, n, [3, 99][i % 2], fill);
-            let player = if rng.chance(0.5) { Player::X } else { Player::O };
+            let player = if rng.chance(0.5) {
+                Player::X
+            } else {
+                Player::O
+            };
             let deepest = match n {
                 1..=4 => 5,
                 5..=8 => 3,
@@ -134,7 +138,10 @@ fn a_bad_position_gets_its_own_error_and_the_others_their_answers() {
         ..Batch::default()
     };
     let refused = analyse_each(&batch[..3], &too_many);
-    assert_eq!(refused, vec![Err(ApiError::TooManyThreads(MAX_THREADS + 1)); 3]);
+    assert_eq!(
+        refused,
+        vec![Err(ApiError::TooManyThreads(MAX_THREADS + 1)); 3]
+    );
     assert!(analyse_each(&[], &Batch::default()).is_empty());
 }
 
@@ -173,7 +180,11 @@ fn a_stop_mid_batch_answers_every_position() {
             }
         },
     );
-    assert_eq!(done.load(Ordering::Relaxed), batch.len(), "each answered once");
+    assert_eq!(
+        done.load(Ordering::Relaxed),
+        batch.len(),
+        "each answered once"
+    );
     let mut stopped = 0;
     for ((p, _), answer) in batch.iter().zip(&answers) {
         let answer = answer.as_ref().unwrap();
