@@ -57,7 +57,7 @@ impl PyRootMove {
 /// The result of `analyse`; every value is the game score from `player`'s
 /// point of view at the depth searched.
 #[pyclass(name = "Analysis", module = "stakeraid", frozen)]
-pub struct PyAnalysis(api::Analysis);
+pub struct PyAnalysis(pub(crate) api::Analysis);
 
 #[pymethods]
 impl PyAnalysis {
@@ -155,6 +155,21 @@ impl PyAnalysis {
         serde_json::to_string(&self.0).map_err(value_error)
     }
 
+    /// The analysis a `to_json()` text describes (`ValueError` if it
+    /// describes none).
+    #[staticmethod]
+    fn from_json(text: &str) -> PyResult<Self> {
+        serde_json::from_str(text)
+            .map(PyAnalysis)
+            .map_err(value_error)
+    }
+
+    /// Pickles as its JSON (for `multiprocessing` and Ray).
+    fn __reduce__(slf: &Bound<'_, Self>) -> PyResult<(Py<PyAny>, (String,))> {
+        let from_json = slf.get_type().getattr("from_json")?.unbind();
+        Ok((from_json, (slf.get().to_json()?,)))
+    }
+
     fn __repr__(&self) -> String {
         format!(
             "Analysis(best={}, value={}, depth={}, exact={}, nodes={})",
@@ -167,7 +182,7 @@ impl PyAnalysis {
     }
 }
 
-fn search_mode(mode: &str) -> PyResult<SearchMode> {
+pub(crate) fn search_mode(mode: &str) -> PyResult<SearchMode> {
     if mode.eq_ignore_ascii_case("COMPETITION") {
         return Err(value_error(api::ApiError::NotExact("COMPETITION")));
     }
@@ -201,16 +216,7 @@ pub(crate) fn analyse(
             value_error(format!("depth must be 1 to {}, got {d}", u32::MAX))
         })?),
     };
-    let time = match time {
-        None => None,
-        Some(t) if t.is_nan() || t < 0.0 => {
-            return Err(value_error(format!(
-                "time must be a number of seconds >= 0, got {t}"
-            )))
-        }
-        // Too long for a Duration is as good as no limit.
-        Some(t) => Some(Duration::try_from_secs_f64(t).unwrap_or(Duration::MAX)),
-    };
+    let time = time_limit(time)?;
     let halt = Arc::new(AtomicBool::new(false));
     let limits = Limits {
         mode: search_mode(mode)?,
@@ -229,6 +235,20 @@ pub(crate) fn analyse(
         interruptible(py, &halt, || api::analyse(&position, &limits))?
     };
     analysis.map(PyAnalysis).map_err(value_error)
+}
+
+/// A time limit from Python: seconds, at least 0.
+pub(crate) fn time_limit(time: Option<f64>) -> PyResult<Option<Duration>> {
+    match time {
+        None => Ok(None),
+        Some(t) if t.is_nan() || t < 0.0 => Err(value_error(format!(
+            "time must be a number of seconds >= 0, got {t}"
+        ))),
+        // Too long for a Duration is as good as no limit.
+        Some(t) => Ok(Some(
+            Duration::try_from_secs_f64(t).unwrap_or(Duration::MAX),
+        )),
+    }
 }
 
 /// Searches of at most this many positions end in well under a millisecond,

@@ -1,5 +1,5 @@
 //! Python bindings of the `stakeraid` library (`stakeraid._core`): positions
-//! and moves, the exact analysis, the grader's answer, the competition move
+//! and moves, the exact analysis (of one position or a batch), the grader's answer, the competition move
 //! and the homework grader. The pure-Python package around it re-exports
 //! everything here and adds the PettingZoo environment.
 //!
@@ -23,6 +23,7 @@ use pyo3::prelude::*;
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 mod analysis;
+mod batch;
 mod errors;
 mod grade;
 mod interrupt;
@@ -48,6 +49,8 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<analysis::PyRootMove>()?;
     m.add_class::<analysis::PyAnalysis>()?;
     m.add_function(wrap_pyfunction!(analysis::analyse, m)?)?;
+    m.add_function(wrap_pyfunction!(batch::analyse_many, m)?)?;
+    m.add("BatchError", m.py().get_type::<batch::BatchError>())?;
     m.add_function(wrap_pyfunction!(solve::solve_text, m)?)?;
     m.add_function(wrap_pyfunction!(solve::competition_move, m)?)?;
     m.add_class::<split::PySplitSolve>()?;

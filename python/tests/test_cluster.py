@@ -1,7 +1,8 @@
 """Split solves on a local Ray instance: the same answer as the direct
 solve at several split depths, with a task per job or an actor per node,
 a worker that dies mid-job is replaced and the answer is unchanged, and a
-driver started again on its store resumes."""
+driver started again on its store resumes. A batch of positions in chunks
+answers each once, in order, though workers die mid-chunk."""
 
 import json
 import os
@@ -305,3 +306,47 @@ def test_the_command_line_passes_speculate_on_and_off(tmp_path, monkeypatch):
         out = tmp_path / "output.txt"
         assert cluster.main(["solve", str(path), "-o", str(out), "--quiet", *flag]) == 0
         assert asked[-1] is expected
+
+
+def test_a_batch_on_ray_answers_each_position_once_though_a_worker_dies(tmp_path):
+    # Two chunks' first runs die half-way through, their worker process
+    # with them; Ray runs them again, and every answer still comes back
+    # once, in order, equal to the local batch's.
+    rng = random.Random(75)
+    positions = [random_position(rng, 4 + i % 3, 6 + i % 5) for i in range(48)]
+    positions[13] = stakeraid.Position([[1, 2], [3, 4]], ["XO", "OX"])
+    deaths = str(tmp_path)
+
+    def dies_twice(chunk, **options):
+        import os
+
+        answers = stakeraid.analyse_many(chunk[:len(chunk) // 2], threads=1, errors="return",
+                                         **options)
+        for death in ("first", "second"):
+            try:
+                os.close(os.open(os.path.join(deaths, death), os.O_CREAT | os.O_EXCL))
+            except FileExistsError:
+                continue
+            os._exit(1)
+        return answers + stakeraid.analyse_many(chunk[len(chunk) // 2:], threads=1,
+                                                errors="return", **options)
+
+    answers = cluster.analyse_many(positions, depth=4, chunk_size=6, errors="return",
+                                   chunk_function=dies_twice)
+    assert sorted(os.listdir(deaths)) == ["first", "second"]
+    local = stakeraid.analyse_many(positions, depth=4, threads=1, errors="return")
+    assert len(answers) == len(positions)
+    for i, (answer, alone) in enumerate(zip(answers, local)):
+        if i == 13:
+            assert type(answer) is ValueError and str(answer) == str(alone)
+            continue
+        assert type(answer) is stakeraid.Analysis, i
+        got, expected = json.loads(answer.to_json()), json.loads(alone.to_json())
+        del got["time_us"], expected["time_us"]
+        assert got == expected, i
+    with pytest.raises(stakeraid.BatchError, match="position 3: the board is full") as raised:
+        cluster.analyse_many(positions[10:20], depth=2)
+    assert raised.value.failed == [3]
+    assert cluster.analyse_many([], depth=2) == []
+    with pytest.raises(ValueError, match="chunk_size"):
+        cluster.analyse_many(positions, depth=2, chunk_size=0)

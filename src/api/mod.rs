@@ -27,11 +27,13 @@
 //! variation. [`Engine::Reference`] runs the textbook search instead, for
 //! the same answer. [`competition_move`] is the COMPETITION player's move
 //! with a wall time of its own rather than a share of a game's CPU time.
+//! [`analyse_many`] answers a batch of positions, spread over the cores.
 
 use std::sync::Arc;
 use std::time::Instant;
 
 mod analysis;
+mod batch;
 mod competition;
 mod drawing;
 mod limits;
@@ -46,6 +48,7 @@ pub use crate::search::{Bound, RootProgress};
 pub use crate::text::{SearchMode, UnknownMode};
 pub(crate) use analysis::move_text;
 pub use analysis::{Analysis, RootMove};
+pub use batch::{analyse_each, analyse_each_with, analyse_many};
 pub use competition::competition_move;
 pub use drawing::{alphabeta_dot, draw};
 pub use limits::{Engine, Limits};

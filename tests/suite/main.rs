@@ -4,6 +4,7 @@
 mod agreement;
 mod analyse;
 mod api;
+mod batch;
 #[cfg(feature = "web")]
 mod browser;
 mod cli;

@@ -7,6 +7,7 @@
 
 The search itself is the Rust library ``stakeraid`` (module
 ``stakeraid._core``); every search releases the interpreter while it runs.
+``analyse_many`` answers a batch of positions, spread over the cores.
 The PettingZoo environment is ``stakeraid.env`` (``pip install
 "stakeraid[env]"``); deep solves on a Ray cluster are ``stakeraid.cluster``
 (``pip install "stakeraid[ray]"``). ``stakeraid.grade`` grades a homework
@@ -19,6 +20,7 @@ from typing import Any as _Any, Optional as _Optional, Union as _Union
 
 from ._core import (
     Analysis,
+    BatchError,
     Move,
     Position,
     RootMove,
@@ -26,6 +28,7 @@ from ._core import (
     StopToken,
     __version__,
     analyse,
+    analyse_many,
     competition_move,
     grade_cases_json,
     grade_json,
@@ -117,6 +120,7 @@ def shrink(
 
 __all__ = [
     "Analysis",
+    "BatchError",
     "Move",
     "Position",
     "RootMove",
@@ -124,6 +128,7 @@ __all__ = [
     "StopToken",
     "__version__",
     "analyse",
+    "analyse_many",
     "competition_move",
     "grade",
     "grade_cases",

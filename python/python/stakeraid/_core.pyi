@@ -1,12 +1,13 @@
 """Type stubs of the Rust extension module ``stakeraid._core``."""
 
 from collections.abc import Sequence
-from typing import Literal, SupportsIndex, final
+from typing import Literal, SupportsIndex, final, overload
 
 from typing_extensions import TypeAlias
 
 __all__ = [
     "Analysis",
+    "BatchError",
     "Move",
     "Position",
     "RootMove",
@@ -14,6 +15,7 @@ __all__ = [
     "StopToken",
     "__version__",
     "analyse",
+    "analyse_many",
     "competition_move",
     "grade_cases_json",
     "grade_json",
@@ -204,6 +206,10 @@ class Analysis:
         """The root moves best first."""
     def to_json(self) -> str:
         """The JSON object of ``stakeraid solve --json``."""
+    @staticmethod
+    def from_json(text: str) -> Analysis:
+        """The analysis a ``to_json()`` text describes; ``ValueError`` if none."""
+    def __reduce__(self) -> tuple[object, tuple[str]]: ...
 
 def analyse(
     position: Position,
@@ -215,6 +221,47 @@ def analyse(
 ) -> Analysis:
     """Analyses ``position`` to ``depth`` plies and/or for ``time`` wall
     seconds; ``threads=0`` uses one per core; ``stop`` interrupts it."""
+
+class BatchError(ValueError):
+    """Some positions of an ``analyse_many`` batch failed (raised once all
+    are answered, with ``errors="raise"``)."""
+
+    results: list[Analysis | ValueError]
+    """One entry per position, in order: its analysis or its error."""
+    failed: list[int]
+    """The indices of the positions that failed."""
+
+@overload
+def analyse_many(
+    positions: Sequence[Position | str],
+    mode: _SearchMode = "ALPHABETA",
+    depth: int | None = None,
+    time: float | None = None,
+    threads: int = 0,
+    stop: StopToken | None = None,
+    errors: Literal["raise"] = "raise",
+    table_budget: int | None = None,
+) -> list[Analysis]: ...
+@overload
+def analyse_many(
+    positions: Sequence[Position | str],
+    mode: _SearchMode = "ALPHABETA",
+    depth: int | None = None,
+    time: float | None = None,
+    threads: int = 0,
+    stop: StopToken | None = None,
+    *,
+    errors: Literal["return"],
+    table_budget: int | None = None,
+) -> list[Analysis | ValueError]:
+    """One analysis per position, in order, the positions spread over
+    ``threads`` cores (0: all). A ``Position`` is searched in ``mode`` to
+    ``depth`` and/or for ``time`` seconds (with neither, to the end of the
+    game); an ``input.txt`` text in its own mode to its own depth. The
+    tables in flight take at most ``table_budget`` bytes (default 1 GiB).
+    ``stop`` stops every search (each still answers). A failed position
+    raises ``BatchError`` carrying every answer once all are done, or with
+    ``errors="return"`` is its ``ValueError`` in the list."""
 
 def solve_text(input_text: str, threads: int = 0) -> str:
     """The text of ``output.txt`` for the text of an ``input.txt``."""

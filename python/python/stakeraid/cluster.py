@@ -1,6 +1,8 @@
-"""Deep solves on a Ray cluster: the solve is cut into jobs (null-window
-tests of positions a few plies below the root), Ray runs them on every CPU
-of the cluster, and the driver here takes their results back in any order.
+"""Deep solves and batches on a Ray cluster. A deep solve (``solve``) is
+cut into jobs (null-window tests of positions a few plies below the root),
+Ray runs them on every CPU of the cluster, and the driver here takes their
+results back in any order. A batch of positions (``analyse_many``) is cut
+into chunks, a Ray task each, answered in order.
 
     python -m stakeraid.cluster solve INPUT --store FILE [-o OUTPUT] [--address ADDR]
 
@@ -39,7 +41,7 @@ from typing import Any, Callable, Dict, List, Optional, Tuple
 from . import _core
 from ._core import Position
 
-__all__ = ["Interrupted", "default_split", "solve", "main"]
+__all__ = ["Interrupted", "analyse_chunk", "analyse_many", "default_split", "solve", "main"]
 
 
 class Interrupted(KeyboardInterrupt):
@@ -327,6 +329,97 @@ class _NodeRunners:
             raise RuntimeError("every node the solve ran on was lost")
 
 
+def _started_ray(address: Optional[str], num_cpus: Optional[int]) -> Any:
+    """Ray, started with ``address`` and ``num_cpus`` unless it already is."""
+    if address is None and not os.environ.get("RAY_ADDRESS") and "ray" not in sys.modules:
+        _choose_token_auth()
+    import ray
+
+    if not ray.is_initialized():
+        # Warnings only: Ray's note that it started would be the one line
+        # of a run's standard error that is not the solve's.
+        ray.init(address=address, num_cpus=num_cpus, include_dashboard=False,
+                 log_to_driver=False, logging_level=logging.WARNING)
+    return ray
+
+
+#: Chunks a batch is cut into per CPU of the cluster by default: enough
+#: that a CPU done early finds another, few enough that each chunk's task
+#: (a few milliseconds to start and to send back) is small beside its
+#: searches.
+CHUNKS_PER_CPU = 4
+
+
+def analyse_chunk(positions: List[Any], **options: Any) -> List[Any]:
+    """One chunk of ``analyse_many``, on one thread: the answer to each
+    position, an ``Analysis`` or that position's ``ValueError``. It depends
+    on nothing but its arguments, so a chunk run again after its worker
+    died answers the same."""
+    return _core.analyse_many(positions, threads=1, errors="return", **options)
+
+
+def analyse_many(
+    positions: Any,
+    mode: str = "ALPHABETA",
+    depth: Optional[int] = None,
+    time: Optional[float] = None,
+    *,
+    errors: str = "raise",
+    table_budget: Optional[int] = None,
+    chunk_size: Optional[int] = None,
+    address: Optional[str] = None,
+    num_cpus: Optional[int] = None,
+    chunk_function: Callable[..., List[Any]] = analyse_chunk,
+) -> List[Any]:
+    """``stakeraid.analyse_many`` on Ray: the positions (``Position``s or
+    ``input.txt`` texts) are cut into chunks of ``chunk_size`` (default:
+    ``CHUNKS_PER_CPU`` chunks per CPU of the cluster), each a Ray task of
+    one CPU that answers its positions one after another on one thread,
+    and the answers come back in the order of the positions, one each.
+    ``mode``, ``depth``, ``time``, ``errors`` and ``table_budget`` (each
+    task's) mean what they mean for ``stakeraid.analyse_many``.
+
+    A chunk whose worker process or node dies is run again by Ray
+    (``max_retries``); a chunk answers the same whenever it runs, and each
+    chunk's answers are taken once, so every position is answered once.
+    Ray is started with ``address`` and ``num_cpus`` unless it already is.
+    ``chunk_function(positions, **options)`` answers one chunk (default
+    ``analyse_chunk``). Ctrl-C cancels the chunks not yet answered."""
+    positions = list(positions)
+    if chunk_size is not None and chunk_size < 1:
+        raise ValueError(f"chunk_size must be at least 1, got {chunk_size}")
+    options = dict(mode=mode, depth=depth, time=time, table_budget=table_budget)
+    # The arguments checked here, once, rather than in every task.
+    _core.analyse_many([], errors=errors, **options)
+    if not positions:
+        return []
+    ray = _started_ray(address, num_cpus)
+    if chunk_size is None:
+        cpus = max(1, int(ray.cluster_resources().get("CPU", 1)))
+        chunk_size = -(-len(positions) // (CHUNKS_PER_CPU * cpus))
+    run = ray.remote(num_cpus=1, max_retries=RUNS_AFTER_A_LOSS)(chunk_function)
+    refs = [run.remote(positions[i:i + chunk_size], **options)
+            for i in range(0, len(positions), chunk_size)]
+    try:
+        chunks = ray.get(refs)
+    except KeyboardInterrupt:
+        for ref in refs:
+            ray.cancel(ref)
+        raise
+    results = [answer for chunk in chunks for answer in chunk]
+    if len(results) != len(positions):
+        raise RuntimeError(f"{len(results)} answers came back for {len(positions)} positions")
+    failed = [i for i, answer in enumerate(results) if isinstance(answer, Exception)]
+    if errors == "raise" and failed:
+        error = _core.BatchError(
+            f"{len(failed)} of {len(results)} positions failed; the first, "
+            f"position {failed[0]}: {results[failed[0]]}")
+        error.results = results
+        error.failed = failed
+        raise error
+    return results
+
+
 def solve(
     position: Position,
     depth: Optional[int] = None,
@@ -397,15 +490,7 @@ def solve(
     or whose node is lost, is replaced (or its node's share dropped) and
     the jobs it held run again on the others; the answer is the same.
     """
-    if address is None and not os.environ.get("RAY_ADDRESS") and "ray" not in sys.modules:
-        _choose_token_auth()
-    import ray
-
-    if not ray.is_initialized():
-        # Warnings only: Ray's note that it started would be the one line
-        # of a run's standard error that is not the solve's.
-        ray.init(address=address, num_cpus=num_cpus, include_dashboard=False,
-                 log_to_driver=False, logging_level=logging.WARNING)
+    ray = _started_ray(address, num_cpus)
     cpus = max(1, int(ray.cluster_resources().get("CPU", 1)))
     grid = (position.values, position.cells, position.to_move)
     if speculate is None:

@@ -1,0 +1,181 @@
+//! `analyse_many`: a batch of positions, spread over the cores, answered
+//! in order; and `BatchError`, which carries the answers of a batch where
+//! some position failed.
+
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
+
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+use pyo3::types::PyList;
+
+use stakeraid::api::{self, ApiError, Limits, Sharing};
+use stakeraid::{parse_problem, Question};
+
+use crate::analysis::{search_mode, time_limit, PyAnalysis};
+use crate::errors::{thread_count, value_error};
+use crate::interrupt::interruptible;
+use crate::position::PyPosition;
+use crate::stop::StopToken;
+
+pyo3::create_exception!(
+    stakeraid,
+    BatchError,
+    PyValueError,
+    "Some positions of an `analyse_many` batch failed. `results` holds one \
+     entry per position, in order: its `Analysis`, or the `ValueError` that \
+     position raised; `failed` the indices of the failed ones."
+);
+
+/// Analyses every position of `positions`, spread over `threads` cores
+/// (0: every core), and returns one `Analysis` per position, in order.
+///
+/// Each entry is a `Position`, searched in `mode` to `depth` plies and/or
+/// for `time` seconds (with neither, to the end of the game), or the text
+/// of an `input.txt`, searched in its own mode to its own depth (`time`
+/// applies to it too). With at least as many positions as threads each is
+/// searched on one thread; fewer share the threads out. The tables of the
+/// searches in flight take at most `table_budget` bytes together (default
+/// 1 GiB). The interpreter is released while the batch runs.
+///
+/// `stop`, a `StopToken`, stops the whole batch: every position is still
+/// answered, a running search with its deepest completed depth and one
+/// not yet started with depth 1 (`stopped` true, `exact` false). Ctrl-C
+/// stops it too, and raises `KeyboardInterrupt`.
+///
+/// A position that fails (a full board, a bad `input.txt`, a COMPETITION
+/// question) does not stop the others: with `errors="raise"` a
+/// `BatchError` (a `ValueError`) is raised once all are answered, carrying
+/// every answer in `results`; with `errors="return"` the list holds that
+/// position's `ValueError` in its place. Bad arguments raise `ValueError`
+/// before any search.
+#[pyfunction]
+#[pyo3(signature = (
+    positions, mode = "ALPHABETA", depth = None, time = None, threads = 0, stop = None,
+    errors = "raise", table_budget = None
+))]
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn analyse_many(
+    py: Python<'_>,
+    positions: &Bound<'_, PyAny>,
+    mode: &str,
+    depth: Option<i64>,
+    time: Option<f64>,
+    threads: i64,
+    stop: Option<&StopToken>,
+    errors: &str,
+    table_budget: Option<i64>,
+) -> PyResult<Py<PyAny>> {
+    let raise = match errors {
+        "raise" => true,
+        "return" => false,
+        _ => {
+            return Err(value_error(format!(
+                "errors must be \"raise\" or \"return\", got {errors:?}"
+            )))
+        }
+    };
+    let depth = match depth {
+        None if time.is_none() => Some(u32::MAX),
+        None => None,
+        Some(d) if d < 1 => return Err(value_error(ApiError::ZeroDepth)),
+        Some(d) => Some(u32::try_from(d).unwrap_or(u32::MAX)),
+    };
+    let table_budget = match table_budget {
+        None => None,
+        Some(b) => Some(usize::try_from(b).ok().filter(|&b| b > 0).ok_or_else(|| {
+            value_error(format!(
+                "table_budget must be a number of bytes > 0, got {b}"
+            ))
+        })?),
+    };
+    let batch = Sharing {
+        threads: thread_count(threads)?,
+        table_bytes: table_budget.unwrap_or(api::DEFAULT_TABLE_BYTES),
+        ..Sharing::default()
+    };
+    let halt = Arc::new(AtomicBool::new(false));
+    let limits = Limits {
+        mode: search_mode(mode)?,
+        depth,
+        time: time_limit(time)?,
+        stop: Some(halt.clone()),
+        ..Limits::default()
+    };
+
+    // What each entry asks, or why it cannot be asked.
+    let mut jobs = Vec::new();
+    let mut asked: Vec<Result<usize, PyErr>> = Vec::new();
+    for entry in positions.try_iter()? {
+        match job(&entry?, &limits) {
+            Ok(job) => {
+                asked.push(Ok(jobs.len()));
+                jobs.push(job);
+            }
+            Err(e) => asked.push(Err(e)),
+        }
+    }
+
+    let _held = stop.map(|token| token.hold(&halt));
+    let answers = interruptible(py, &halt, || api::analyse_each(&jobs, &batch))?;
+    let mut answers: Vec<Option<Result<api::Analysis, ApiError>>> =
+        answers.into_iter().map(Some).collect();
+    let results = PyList::empty(py);
+    let mut failed = Vec::new();
+    for (i, asked) in asked.into_iter().enumerate() {
+        let answer = asked.and_then(|j| {
+            let answer = answers[j].take().expect("each answer is taken once");
+            answer.map_err(value_error)
+        });
+        match answer {
+            Ok(analysis) => results.append(Py::new(py, PyAnalysis(analysis))?)?,
+            Err(e) => {
+                failed.push(i);
+                results.append(e.into_value(py))?;
+            }
+        }
+    }
+    if raise && !failed.is_empty() {
+        let first = results.get_item(failed[0])?;
+        let message = format!(
+            "{} of {} positions failed; the first, position {}: {}",
+            failed.len(),
+            results.len(),
+            failed[0],
+            first.str()?
+        );
+        let error = BatchError::new_err(message);
+        let value = error.value(py);
+        value.setattr("results", results)?;
+        value.setattr("failed", failed)?;
+        return Err(error);
+    }
+    Ok(results.into_any().unbind())
+}
+
+/// The position and limits an entry of the batch asks for: a `Position`
+/// with `limits`, or an `input.txt` text with its own mode and depth.
+fn job(entry: &Bound<'_, PyAny>, limits: &Limits) -> PyResult<(api::Position, Limits)> {
+    if let Ok(position) = entry.extract::<PyRef<'_, PyPosition>>() {
+        return Ok((position.api_position()?, limits.clone()));
+    }
+    let Ok(text) = entry.extract::<String>() else {
+        return Err(value_error(format!(
+            "expected a Position or the text of an input.txt, got {}",
+            entry.get_type().name()?
+        )));
+    };
+    let problem = parse_problem(text.as_bytes()).map_err(value_error)?;
+    let position = api::Position::from_problem(&problem).map_err(value_error)?;
+    let limits = match problem.question {
+        Question::Exact { mode, depth } => Limits {
+            mode,
+            depth: Some(depth),
+            ..limits.clone()
+        },
+        Question::Competition { .. } => {
+            return Err(value_error(ApiError::NotExact(problem.question.name())))
+        }
+    };
+    Ok((position, limits))
+}

@@ -1,0 +1,102 @@
+//! Many positions at once: [`analyse_many`] (one [`Limits`] for all) and
+//! [`analyse_each`] (limits of their own) answer a batch in order, the
+//! positions spread over the cores by [`search_all`], the scheduler `serve`
+//! and the batch `solve` use too.
+//!
+//! A search of a millisecond does not split well over threads, but a
+//! thousand of them split perfectly: a position whose limits leave its
+//! threads to the batch (`threads: 0`) gets the free threads shared among
+//! the positions waiting, so that many positions run one thread each side
+//! by side, and a lone big one gets every core. A position whose limits
+//! name a thread count gets that many (at most the batch's).
+//!
+//! Memory: [`Sharing::table_bytes`] bounds the tables of the searches in
+//! flight together, whatever the number of positions (see
+//! [`search_all`]). A search whose default table fits its share keeps it,
+//! and answers exactly as [`super::analyse`] alone does (node counts
+//! included, on one thread).
+
+use std::sync::atomic::AtomicBool;
+
+use super::limits::check_threads;
+use super::sharing::{search_all, Sharing};
+use super::{Analysis, ApiError, Limits, Position};
+
+/// Analyses every position within `limits`, as [`super::analyse`] would,
+/// the positions spread over `sharing`'s threads; returns one answer per
+/// position, in order. An error (a bad limit) is that position's answer;
+/// the others are answered all the same.
+///
+/// Its time limit is each position's own, counted from when its search
+/// starts. Setting `limits.stop` stops the whole batch promptly, and every
+/// position still answers as [`super::analyse`] does under a stop: a
+/// running search with its deepest completed depth, a position not yet
+/// started with depth 1 (which always completes, in a fraction of a
+/// millisecond); both with `stopped` set, and `exact` false unless that
+/// depth was the one asked.
+pub fn analyse_many(
+    positions: &[Position],
+    limits: &Limits,
+    sharing: &Sharing,
+) -> Vec<Result<Analysis, ApiError>> {
+    let jobs = positions.iter().map(|p| (p, limits));
+    run(jobs, positions.len(), sharing, |_, _| {})
+}
+
+/// [`analyse_many`] with limits of each position's own (each with its own
+/// stop flag, if any).
+pub fn analyse_each(
+    positions: &[(Position, Limits)],
+    sharing: &Sharing,
+) -> Vec<Result<Analysis, ApiError>> {
+    analyse_each_with(positions, sharing, |_, _| {})
+}
+
+/// [`analyse_each`], calling `on_answer` with each position's index and
+/// answer as soon as it is ready (one call at a time, in the order the
+/// searches end), for a caller that shows progress or streams answers.
+pub fn analyse_each_with(
+    positions: &[(Position, Limits)],
+    sharing: &Sharing,
+    on_answer: impl Fn(usize, &Result<Analysis, ApiError>) + Sync,
+) -> Vec<Result<Analysis, ApiError>> {
+    let jobs = positions.iter().map(|(p, l)| (p, l));
+    run(jobs, positions.len(), sharing, on_answer)
+}
+
+/// The batch of `count` positions `jobs`, in order.
+fn run<'a>(
+    jobs: impl Iterator<Item = (&'a Position, &'a Limits)>,
+    count: usize,
+    sharing: &Sharing,
+    on_answer: impl Fn(usize, &Result<Analysis, ApiError>) + Sync,
+) -> Vec<Result<Analysis, ApiError>> {
+    if let Err(e) = check_threads(sharing.threads) {
+        return vec![Err(e); count];
+    }
+    let mut answers: Vec<Option<Result<Analysis, ApiError>>> = vec![None; count];
+    // Refused limits answer at once: the scheduler would otherwise cap a
+    // thread count past the most rather than refuse it.
+    let mut searches = Vec::with_capacity(count);
+    for (i, (position, limits)) in jobs.enumerate() {
+        match limits.check() {
+            Ok(()) => searches.push((i, position.clone(), limits.clone())),
+            Err(e) => {
+                let answer = Err(e);
+                on_answer(i, &answer);
+                answers[i] = Some(answer);
+            }
+        }
+    }
+    // The batch's own stop is each position's flag: every position is
+    // started, and one started after a stop answers at once with depth 1.
+    let never = AtomicBool::new(false);
+    search_all(searches, sharing, &never, |i, answer| {
+        on_answer(i, &answer);
+        answers[i] = Some(answer);
+    });
+    answers
+        .into_iter()
+        .map(|a| a.expect("every position is answered"))
+        .collect()
+}
