@@ -27,6 +27,7 @@ trap 'rm -rf "$work"' EXIT
 
 now() { date +%s.%N; }
 secs() { awk -v a="$1" -v b="$2" 'BEGIN {printf "%.3f", b - a}'; }
+lap() { awk -v a="$1" -v b="$2" 'BEGIN {printf "%.3f\n", b - a}'; }
 median() { sort -g | awk '{v[NR] = $1} END {print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2}'; }
 
 # The sets: one input file per position, and the same as requests, with
@@ -112,7 +113,7 @@ done
 echo
 echo "# one request alone (set b's first position, default threads): wall seconds, medians of $repeat"
 one=$(head -1 "$work/full.default.jsonl")
-alone() { local t0 t1; t0=$(now); echo "$one" | "$1" serve > /dev/null; t1=$(now); secs "$t0" "$t1"; }
+alone() { local t0 t1; t0=$(now); echo "$one" | "$1" serve > /dev/null; t1=$(now); lap "$t0" "$t1"; }
 : > "$work/lat-old"; : > "$work/lat-new"
 for _ in $(seq "$repeat"); do
   [ -n "$old" ] && alone "$old" >> "$work/lat-old"

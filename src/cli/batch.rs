@@ -14,7 +14,7 @@ use serde_json::json;
 use stakeraid::api::{search_all, Analysis, Limits, Position, Sharing, DEFAULT_TABLE_BYTES};
 use stakeraid::{parse_problem, Engine};
 
-use super::io::{print, write_output};
+use super::io::{print, write_output_synced};
 
 /// What a batch is asked, from `solve`'s arguments.
 pub struct Settings<'a> {
@@ -140,24 +140,26 @@ pub fn run_batch(settings: &Settings) -> anyhow::Result<()> {
         match answer {
             // Cut short by a signal: no answer, as if never started.
             Ok(analysis) if STOP.load(SeqCst) && !analysis.exact => {}
-            Ok(analysis) => match write_output(&input.output, analysis.output_text().as_bytes()) {
-                Ok(()) => {
-                    if !analysis.exact {
-                        say(format!(
+            Ok(analysis) => {
+                match write_output_synced(&input.output, analysis.output_text().as_bytes(), false) {
+                    Ok(()) => {
+                        if !analysis.exact {
+                            say(format!(
                             "{}: time limit reached: the answer is the best move at depth {}, not the exact answer at depth {}",
                             input.path.display(),
                             analysis.depth,
                             analysis.requested_depth
                         ));
+                        }
+                        tally.answered.fetch_add(1, SeqCst);
+                        bar.inc(1);
+                        if settings.json {
+                            report(input, Ok(&analysis), &broken);
+                        }
                     }
-                    tally.answered.fetch_add(1, SeqCst);
-                    bar.inc(1);
-                    if settings.json {
-                        report(input, Ok(&analysis), &broken);
-                    }
+                    Err(e) => fail(input, e),
                 }
-                Err(e) => fail(input, e),
-            },
+            }
             Err(e) => fail(input, e),
         }
     });
