@@ -218,7 +218,8 @@ fn a_small_table_budget_changes_no_answer() {
         &batch,
         &Sharing {
             threads: 2,
-            table_budget: Some(64 << 10),
+            table_bytes: 64 << 10,
+            ..Sharing::default()
         },
     );
     for ((p, l), answer) in batch.iter().zip(answers) {
