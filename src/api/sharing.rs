@@ -263,12 +263,11 @@ impl<K: Send> Runners<K> {
         let mut state = self.lock();
         state.free += threads;
         state.running -= 1;
-        if let Some(pool) = pool {
-            let idle: usize = state.idle.iter().map(ThreadPool::current_num_threads).sum();
-            if idle + pool.current_num_threads() <= self.budget {
-                state.idle.push(pool);
-            }
-        }
+        // Not kept for the next search: a table freed on one of its
+        // workers would be what the allocator hands the next search's
+        // workers, to be zeroed again by hand (seconds for 1 GiB), where a
+        // fresh thread gets fresh pages, zero already.
+        drop(pool);
         let idle = state.running == 0 && state.queue.is_empty();
         drop(state);
         // This runner itself looks for its next search: others only when
