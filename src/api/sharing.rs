@@ -368,7 +368,7 @@ impl<K: Send> Runners<K> {
 /// search_all(searches, &Sharing::default(), &AtomicBool::new(false), |depth, answer| {
 ///     answers.push((depth, answer.map(|a| a.best.to_string())))
 /// });
-/// answers.sort();
+/// answers.sort_by_key(|(depth, _)| *depth);
 /// assert_eq!(answers[1], (2, Ok("B3 Stake".to_string())));
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
