@@ -436,6 +436,7 @@ fn dispatch<W: Write>(
     // Until the input ends or an interrupt or a failed write stops reading.
     loop {
         if interrupt.load(Relaxed) || lock(answers).failed.is_some() {
+            stop_all(unanswered);
             window.close();
             break;
         }
@@ -455,6 +456,10 @@ fn dispatch<W: Write>(
     runners.close();
     let mut stopped = false;
     while !runners.wait_idle(INTERRUPT_POLL) {
+        if interrupt.load(Relaxed) {
+            // Searches running see an interrupt only through their flags.
+            stop_all(unanswered);
+        }
         if !stopped && lock(answers).failed.is_some() {
             // Nothing more can be answered: stop what runs, start nothing.
             stop_all(unanswered);

@@ -20,10 +20,9 @@
 //! many searches wait. The table changes how fast a search is, never its
 //! answer.
 //!
-//! Each search runs on a thread of its own, and one of more threads on a
-//! pool of its own (kept for the next search of that count): searches of
-//! the same count side by side on one shared pool would queue on its
-//! workers.
+//! Each search runs on a runner thread, and one of more threads on a pool
+//! of its own: searches of the same count side by side on one shared pool
+//! would queue on its workers.
 
 use std::collections::VecDeque;
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
@@ -103,8 +102,6 @@ struct State<K> {
     /// No more searches will be queued: runners end once the queue is
     /// empty.
     closed: bool,
-    /// Pools no search is running on, for the next search of their count.
-    idle: Vec<ThreadPool>,
     /// The queue's length at which to wake the one waiting for room.
     room_at: Option<usize>,
 }
@@ -142,7 +139,6 @@ impl<K: Send> Runners<K> {
                 free: budget,
                 running: 0,
                 closed: false,
-                idle: Vec::new(),
                 room_at: None,
             }),
             work: Condvar::new(),
@@ -221,8 +217,7 @@ impl<K: Send> Runners<K> {
                     let (key, position, mut limits) = state.queue.pop_front()?;
                     state.free -= threads;
                     state.running += 1;
-                    let pool = (threads > 1).then(|| take_pool(&mut state.idle, threads));
-                    let pool = pool.flatten();
+                    let pool = (threads > 1).then(|| pool::build(threads)).flatten();
                     if state.room_at.is_some_and(|at| state.queue.len() <= at) {
                         state.room_at = None;
                         self.room.notify_one();
@@ -256,19 +251,16 @@ impl<K: Send> Runners<K> {
         limits.threads = if pooled { threads } else { 1 };
     }
 
-    /// Takes back a finished search's threads, and keeps its pool for the
-    /// next search of its count unless the idle pools already hold as many
-    /// threads as the budget.
+    /// Takes back a finished search's threads, and ends its pool.
     fn done(&self, threads: usize, pool: Option<ThreadPool>) {
         let mut state = self.lock();
         state.free += threads;
         state.running -= 1;
-        if let Some(pool) = pool {
-            let idle: usize = state.idle.iter().map(ThreadPool::current_num_threads).sum();
-            if idle + pool.current_num_threads() <= self.budget {
-                state.idle.push(pool);
-            }
-        }
+        // Not kept for the next search: a table freed on one of its
+        // workers would be what the allocator hands the next search's
+        // workers, to be zeroed again by hand (seconds for 1 GiB), where a
+        // fresh thread gets fresh pages, zero already.
+        drop(pool);
         let idle = state.running == 0 && state.queue.is_empty();
         drop(state);
         // This runner itself looks for its next search: others only when
@@ -349,15 +341,6 @@ impl<K: Send> Runners<K> {
     }
 }
 
-/// An idle pool of `threads` workers, or a new one; `None` if its threads
-/// cannot be started.
-fn take_pool(idle: &mut Vec<ThreadPool>, threads: usize) -> Option<ThreadPool> {
-    match idle.iter().position(|p| p.current_num_threads() == threads) {
-        Some(at) => Some(idle.swap_remove(at)),
-        None => pool::build(threads),
-    }
-}
-
 /// Answers every search of `searches`, each a key, a position and its
 /// limits, side by side within `sharing`, calling `on_answer` with each
 /// key and answer as each search finishes (from the thread that ran it,
@@ -385,7 +368,7 @@ fn take_pool(idle: &mut Vec<ThreadPool>, threads: usize) -> Option<ThreadPool> {
 /// search_all(searches, &Sharing::default(), &AtomicBool::new(false), |depth, answer| {
 ///     answers.push((depth, answer.map(|a| a.best.to_string())))
 /// });
-/// answers.sort();
+/// answers.sort_by_key(|(depth, _)| *depth);
 /// assert_eq!(answers[1], (2, Ok("B3 Stake".to_string())));
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```

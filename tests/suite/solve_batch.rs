@@ -153,7 +153,7 @@ fn ctrl_c_leaves_every_finished_output_whole_and_no_other() {
         )
         .unwrap();
     }
-    let mut child = Command::new(env!("CARGO_BIN_EXE_stakeraid"))
+    let child = Command::new(env!("CARGO_BIN_EXE_stakeraid"))
         .args(["solve", ".", "--threads", "2"])
         .current_dir(dir.path())
         .stdout(Stdio::null())
