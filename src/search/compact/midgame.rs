@@ -328,12 +328,15 @@ impl Run<'_> {
         // node; any entry's move is tried first.
         let mut first = None;
         if remaining >= TABLE_MIN {
-            if let Some(hit) = self.table.probe(pos) {
+            let hit = self.table.probe(pos);
+            if let Some(hit) = hit {
                 first = hit.best;
                 if hit.remaining == remaining && hit.bound.cuts(hit.value, window) {
+                    counters::probe(remaining, true, true);
                     return hit.value;
                 }
             }
+            counters::probe(remaining, hit.is_some(), false);
         }
 
         // Step 2b. The store: what earlier runs proved of this position.
@@ -374,17 +377,19 @@ impl Run<'_> {
             for c in children.iter() {
                 self.table.prefetch(g.play(pos, c.cell, c.flips));
             }
-            for c in children.iter() {
+            for (k, c) in children.iter().enumerate() {
                 let child = g.play(pos, c.cell, c.flips);
                 if let Some(hit) = self.table.probe(child) {
                     if hit.remaining == remaining - 1
                         && hit.bound != Bound::Lower
                         && -hit.value >= beta
                     {
+                        counters::child_probes(remaining, k + 1, true);
                         return -hit.value;
                     }
                 }
             }
+            counters::child_probes(remaining, children.len(), false);
         }
 
         // Step 5. The table's move first, alone; the others are ordered
@@ -450,6 +455,7 @@ impl Run<'_> {
             return 0;
         }
         if remaining >= TABLE_MIN {
+            counters::store(remaining);
             self.table.store(
                 pos,
                 Hit {

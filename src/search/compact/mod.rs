@@ -10,6 +10,7 @@ mod cells;
 mod durable;
 mod endgame;
 mod geometry;
+mod memory;
 mod midgame;
 mod table;
 
