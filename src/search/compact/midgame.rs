@@ -237,6 +237,17 @@ pub(super) struct Run<'a> {
 }
 
 impl Run<'_> {
+    /// Starts loading the table buckets of `pos`'s children: where they
+    /// will be looked up before any is searched (enhanced transposition
+    /// cut-offs), the misses then overlap with the work done until then.
+    #[inline(always)]
+    fn prefetch_children(&self, pos: Pos) {
+        let g = self.g;
+        for cell in g.empty(pos) {
+            self.table.prefetch(g.play(pos, cell, g.flips(pos, cell)));
+        }
+    }
+
     /// The side to move at a node with `remaining` plies left.
     fn mover(&self, remaining: u32) -> Player {
         let (p, plies) = self.root;
@@ -377,6 +388,13 @@ impl Run<'_> {
             for c in children.iter() {
                 self.table.prefetch(g.play(pos, c.cell, c.flips));
             }
+            // The table's move is searched first if none of these cuts,
+            // and it looks up its own children at once: ask for theirs too.
+            if remaining > ETC_MIN {
+                if let Some(c) = first.and_then(|f| children.iter().find(|c| c.cell == f)) {
+                    self.prefetch_children(g.play(pos, c.cell, c.flips));
+                }
+            }
             for (k, c) in children.iter().enumerate() {
                 let child = g.play(pos, c.cell, c.flips);
                 if let Some(hit) = self.table.probe(child) {
@@ -430,6 +448,20 @@ impl Run<'_> {
             }
             if k >= ordered {
                 pick_best(&mut children[k..]);
+            }
+            // The next brother, once its key is final, looks up its
+            // children as soon as it starts: ask for their buckets while
+            // this one is searched. Picking it now changes no order: the
+            // first of the largest keys moves to the front, where the next
+            // pick finds it again (and the parallel sort, stable, keeps it
+            // there).
+            if remaining > ETC_MIN
+                && k + 1 < children.len()
+                && (k + 1 > ordered || remaining < LOOKAHEAD_MIN)
+            {
+                pick_best(&mut children[k + 1..]);
+                let next = children[k + 1];
+                self.prefetch_children(g.play(pos, next.cell, next.flips));
             }
             let c = children[k];
             let v = if k == 0 {

@@ -10,7 +10,6 @@ mod cells;
 mod durable;
 mod endgame;
 mod geometry;
-mod memory;
 mod midgame;
 mod table;
 

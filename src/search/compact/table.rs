@@ -13,13 +13,12 @@
 //!
 //! Two threads writing one entry at once can leave words of both; the key
 //! (narrow) or the check word (wide) then no longer matches, and the reader
-//! sees a miss. The memory comes zeroed from the kernel, in huge pages
-//! where it gives them (`memory.rs`): nothing is touched until used.
+//! sees a miss. The memory comes zeroed from the allocator, which for a
+//! large table maps fresh pages: nothing is touched until used.
 
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
 use super::geometry::{Cells, Pos};
-use super::memory::Zeroed;
 use crate::search::window::Bound;
 use crate::store::Entry;
 
@@ -79,7 +78,7 @@ impl Layout {
 }
 
 pub(crate) struct Table {
-    buckets: Zeroed<Bucket>,
+    buckets: Box<[Bucket]>,
     mask: usize,
     layout: Layout,
 }
@@ -323,10 +322,20 @@ impl Table {
     }
 }
 
-/// A table's buckets, zeroed; `None` if it has no memory.
-fn zeroed(count: usize) -> Option<Zeroed<Bucket>> {
-    // SAFETY: all-zero words are valid atomics.
-    unsafe { Zeroed::new(count) }
+/// A table's buckets, zeroed by the allocator; `None` if it has no memory.
+fn zeroed(count: usize) -> Option<Box<[Bucket]>> {
+    let layout = std::alloc::Layout::array::<Bucket>(count).ok()?;
+    // SAFETY: the layout is that of `[Bucket; count]`, of non-zero size;
+    // all-zero words are valid atomics; the box frees it with that layout.
+    unsafe {
+        let ptr = std::alloc::alloc_zeroed(layout).cast::<Bucket>();
+        if ptr.is_null() {
+            return None;
+        }
+        Some(Box::from_raw(std::ptr::slice_from_raw_parts_mut(
+            ptr, count,
+        )))
+    }
 }
 
 /// Never 0 for an all-zero entry, so a fresh slot is never a hit.
