@@ -38,7 +38,13 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             answer.best, answer.value, answer.nodes
         );
         let heads = [
-            "remaining", "nodes", "probes", "hits", "hit_cuts", "child_probes", "child_cuts",
+            "remaining",
+            "nodes",
+            "probes",
+            "hits",
+            "hit_cuts",
+            "child_probes",
+            "child_cuts",
             "stores",
         ];
         println!("    {}", heads.map(|h| format!("{h:>12}")).join(" "));
