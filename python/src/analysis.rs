@@ -196,8 +196,10 @@ pub(crate) fn analyse(
 ) -> PyResult<PyAnalysis> {
     let depth = match depth {
         None => None,
-        Some(d) if d < 1 => return Err(value_error(api::ApiError::ZeroDepth)),
-        Some(d) => Some(u32::try_from(d).unwrap_or(u32::MAX)),
+        // Worded as `serve` and `Position` word it.
+        Some(d) => Some(u32::try_from(d).ok().filter(|&d| d >= 1).ok_or_else(|| {
+            value_error(format!("depth must be 1 to {}, got {d}", u32::MAX))
+        })?),
     };
     let time = match time {
         None => None,

@@ -80,8 +80,9 @@ P = Position([[1, 8, 23], [5, 42, 12], [26, 30, 9]], ["X..", "...", "..."], "O")
 @pytest.mark.parametrize(
     "kwargs, message",
     [
-        ({"depth": 0}, "depth must be at least 1"),
-        ({"depth": -3}, "depth must be at least 1"),
+        ({"depth": 0}, "depth must be 1 to 4294967295, got 0"),
+        ({"depth": -3}, "depth must be 1 to 4294967295, got -3"),
+        ({"depth": 2**32}, "depth must be 1 to 4294967295, got 4294967296"),
         ({}, "give a depth, a time limit or both"),
         ({"depth": 2, "mode": "COMPETITION"}, "no exact answer"),
         ({"depth": 2, "mode": "BEST"}, "unknown mode"),

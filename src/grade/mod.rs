@@ -42,6 +42,7 @@ mod cases;
 mod diagnosis;
 mod folder;
 mod gate;
+mod kept;
 mod models;
 mod report;
 mod result;

@@ -11,6 +11,7 @@ use crate::sandbox::Protections;
 
 use super::cases::{Dispute, GradeBy};
 use super::diagnosis::Diagnosis;
+use super::kept;
 use super::result::CaseResult;
 use super::run::Program;
 use super::shrink::{Shrunk, ShrunkSummary};
@@ -103,7 +104,8 @@ pub struct GradeReport {
     pub jobs: usize,
     /// What the sandbox enforced on each run, and what it could not.
     pub sandbox: Protections,
-    /// When every case failed naming the same path the sandbox hides:
+    /// When every case crashed saying that a path the sandbox hides was not
+    /// found or could not be read:
     /// that, and the option that shows it, said once at the top.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub sandbox_note: Option<String>,
@@ -178,14 +180,23 @@ impl GradeReport {
     }
 }
 
-/// When every case failed and each one's standard error names the same
-/// path the sandbox hides (an interpreter a wrapper script calls under
-/// `/root`): the note that says so, with the `--read` that shows it.
+/// When every case crashed and each one's standard error says that the
+/// same path the sandbox hides was not found or could not be read (an
+/// interpreter a wrapper script calls under `/root`): the note that says
+/// so, with the `--read` that shows it. A path the program merely printed
+/// (its environment, on a run that went on to write an answer) is no
+/// reason for a failure, and gets no note.
 fn hidden_path_note(program: &Program, cases: &[CaseResult]) -> Option<String> {
     let mut found = None;
     for r in cases {
-        r.failure?;
-        let hidden = program.sandbox().hidden_path(&r.stderr)?;
+        if r.failure? != Failure::Crash {
+            return None;
+        }
+        let hidden = r
+            .stderr
+            .lines()
+            .filter(|line| says_missing(line))
+            .find_map(|line| program.sandbox().hidden_path(line))?;
         if found.as_ref().is_some_and(|f| *f != hidden) {
             return None;
         }
@@ -198,6 +209,23 @@ fn hidden_path_note(program: &Program, cases: &[CaseResult]) -> Option<String> {
         path.display(),
         root.display()
     ))
+}
+
+/// Whether a line of standard error says that a file could not be found,
+/// opened or executed, as shells, interpreters and the loader say it.
+fn says_missing(line: &str) -> bool {
+    const WORDS: [&str; 9] = [
+        "not found",
+        "No such file",
+        "Permission denied",
+        "can't open",
+        "cannot open",
+        "cannot execute",
+        "cannot access",
+        "Could not find",
+        "bad interpreter",
+    ];
+    WORDS.iter().any(|w| line.contains(w))
 }
 
 /// Who sees a Gradescope test, and when (its `visibility`).
@@ -267,7 +295,8 @@ pub fn gradescope_json(report: &GradeReport, inputs: Visibility) -> serde_json::
                 r.input, r.expected
             ));
             if let Some(got) = &r.output {
-                output.push_str(&format!("\nyour output.txt:\n{}", edges_shown(got)));
+                let shown = output_shown(&edges_shown(got), r.output_cut);
+                output.push_str(&format!("\nyour output.txt:\n{shown}"));
             }
         }
         json!({
@@ -333,6 +362,26 @@ fn edges_shown(text: &str) -> String {
     out
 }
 
+/// The start of a program's `output.txt` as a report shows it (`shown`),
+/// within what a report keeps of a case, and a line saying how much of
+/// the file is not there when any is not (`cut` bytes of it were not kept).
+fn output_shown(shown: &str, cut: u64) -> String {
+    let (text, clipped) = kept::clip(shown, kept::CASE_BYTES);
+    let mut out = text.to_owned();
+    if cut > 0 || clipped {
+        if !out.ends_with('\n') {
+            out.push('\n');
+        }
+        match clipped {
+            false => {
+                let _ = writeln!(out, "[... {cut} more bytes of output.txt not kept ...]");
+            }
+            true => out.push_str("[... the rest of output.txt not shown ...]\n"),
+        }
+    }
+    out
+}
+
 /// A smallest failing input as the terminal and Gradescope show it.
 fn shrunk_text(s: &ShrunkSummary) -> String {
     let mut out = String::new();
@@ -350,8 +399,9 @@ fn shrunk_text(s: &ShrunkSummary) -> String {
     let _ = write!(out, "  expected output.txt:\n{}", indented(&s.expected));
     match &s.output {
         Some(got) => {
-            let _ = write!(out, "  your output.txt:\n{}", indented(&edges_shown(got)));
-            if !got.ends_with('\n') {
+            let shown = output_shown(&indented(&edges_shown(got)), s.output_cut);
+            let _ = write!(out, "  your output.txt:\n{shown}");
+            if !got.ends_with('\n') && s.output_cut == 0 {
                 out.push_str("    (no newline at the end)\n");
             }
         }
@@ -500,6 +550,8 @@ mod tests {
             input: String::new(),
             expected: String::new(),
             output: None,
+            output_bytes: None,
+            output_cut: 0,
             failure: verdict.failure(),
             verdict,
             cpu: 0.0,
@@ -507,7 +559,9 @@ mod tests {
             exit: Exit::Code(0),
             files: Vec::new(),
             stdout: String::new(),
+            stdout_cut: 0,
             stderr: String::new(),
+            stderr_cut: 0,
             dispute: None,
         }
     }

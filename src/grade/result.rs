@@ -6,6 +6,7 @@ use serde::Serialize;
 use crate::play::referee::Exit;
 
 use super::cases::{Case, CaseKind, CaseSize, Dispute};
+use super::kept;
 use super::models::{Bug, Convention};
 use super::run::CaseRun;
 use super::verdict::{Failure, Verdict};
@@ -31,8 +32,14 @@ pub struct CaseResult {
     pub input: String,
     /// The expected `output.txt`.
     pub expected: String,
-    /// The program's `output.txt` (invalid UTF-8 replaced), if it wrote one.
+    /// The program's `output.txt` (invalid UTF-8 replaced), if it wrote
+    /// one: its start, as much as the report keeps ([`kept`]).
     pub output: Option<String>,
+    /// The size of that `output.txt`, whole.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub output_bytes: Option<u64>,
+    /// The bytes of it `output` leaves out.
+    pub output_cut: u64,
     /// The verdict.
     pub verdict: Verdict,
     /// How it failed, if it did.
@@ -47,8 +54,12 @@ pub struct CaseResult {
     pub files: Vec<String>,
     /// Standard output, its start and end.
     pub stdout: String,
+    /// The bytes of it `stdout` leaves out.
+    pub stdout_cut: u64,
     /// Standard error, its start and end.
     pub stderr: String,
+    /// The bytes of it `stderr` leaves out.
+    pub stderr_cut: u64,
     /// The folder's `output.txt` when it is not the exact answer, and why.
     pub dispute: Option<Dispute>,
 }
@@ -56,6 +67,12 @@ pub struct CaseResult {
 impl CaseResult {
     /// The result of `run` on `case`, judged `verdict`.
     pub fn new(case: &Case, run: &CaseRun, verdict: Verdict) -> CaseResult {
+        let (output, stdout, stderr) = kept::keep_case(
+            run.output.as_deref().ok(),
+            run.output_size,
+            &run.stdout,
+            &run.stderr,
+        );
         CaseResult {
             name: case.name.clone(),
             kind: case.kind,
@@ -65,19 +82,19 @@ impl CaseResult {
             size: case.size(),
             input: case.input.clone(),
             expected: case.expected.clone(),
-            output: run
-                .output
-                .as_ref()
-                .ok()
-                .map(|b| String::from_utf8_lossy(b).into_owned()),
+            output_bytes: output.as_ref().map(|_| run.output_size),
+            output_cut: output.as_ref().map_or(0, |o| o.cut),
+            output: output.map(|o| o.text),
             failure: verdict.failure(),
             verdict,
             cpu: run.cpu,
             wall: run.wall,
             exit: run.exit,
             files: run.files.clone(),
-            stdout: run.stdout.text(),
-            stderr: run.stderr.text(),
+            stdout: stdout.text,
+            stdout_cut: stdout.cut,
+            stderr: stderr.text,
+            stderr_cut: stderr.cut,
             dispute: case.dispute.clone(),
         }
     }

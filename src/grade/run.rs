@@ -271,6 +271,8 @@ pub struct CaseRun {
     /// The bytes of `output.txt` (at most 1 MiB and one byte), or why there
     /// are none (`NotFound`: not written).
     pub output: Result<Vec<u8>, io::ErrorKind>,
+    /// The size of that `output.txt`, whole (0 when none).
+    pub output_size: u64,
     /// Names of the other files the run left in its folder, sorted (the
     /// first few).
     pub files: Vec<String>,
@@ -311,6 +313,7 @@ pub fn run_case(program: &Program, input: &str, settings: &RunSettings) -> io::R
         wall: run.wall,
         exit: run.exit,
         output: run.output,
+        output_size: run.output_size,
         files,
         stdout: run.stdout,
         stderr: run.stderr,

@@ -14,9 +14,11 @@ use std::time::{Duration, Instant};
 use serde::Serialize;
 
 use crate::game::{Board, Player, Square};
+use crate::play::referee::Captured;
 use crate::text::{Problem, Question};
 
 use super::cases::{with_values, Case, CaseKind, CaseSize};
+use super::kept;
 use super::models::Bug;
 use super::run::{CaseRun, Program, RunSettings};
 use super::verdict::{Failure, Verdict};
@@ -95,8 +97,11 @@ pub struct ShrunkSummary {
     pub input: String,
     /// The expected `output.txt`.
     pub expected: String,
-    /// The program's `output.txt`, if it wrote one.
+    /// The program's `output.txt`, if it wrote one: its start, as much as
+    /// a report keeps of a case.
     pub output: Option<String>,
+    /// The bytes of it `output` leaves out.
+    pub output_cut: u64,
     /// Its verdict.
     pub verdict: Verdict,
     /// Every root move (`"C3 Raid"`) with its exact value, in canonical order.
@@ -110,6 +115,13 @@ pub struct ShrunkSummary {
 impl Shrunk {
     /// The summary reports show.
     pub fn summary(&self) -> ShrunkSummary {
+        let none = Captured::default();
+        let (output, _, _) = kept::keep_case(
+            self.run.output.as_deref().ok(),
+            self.run.output_size,
+            &none,
+            &none,
+        );
         ShrunkSummary {
             failure: self.failure,
             from: self.from.clone(),
@@ -117,12 +129,8 @@ impl Shrunk {
             size: self.case.size(),
             input: self.case.input.clone(),
             expected: self.case.expected.clone(),
-            output: self
-                .run
-                .output
-                .as_ref()
-                .ok()
-                .map(|b| String::from_utf8_lossy(b).into_owned()),
+            output_cut: output.as_ref().map_or(0, |o| o.cut),
+            output: output.map(|o| o.text),
             verdict: self.verdict.clone(),
             root_values: self
                 .case

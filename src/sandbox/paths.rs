@@ -18,6 +18,11 @@ const PROGRAM_FOLDERS: [&str; 4] = ["bin", "sbin", "shims", "libexec"];
 /// How many symbolic links or `#!` lines are followed from a program.
 const MAX_HOPS: usize = 8;
 
+/// Folders the box makes its own (its devices, its `/proc`) or never
+/// shows (`/sys`): a command line that names a path in them (`2>
+/// /dev/null`) gets the box's, not the machine's folder bound over it.
+const BOX_OWN: [&str; 3] = ["/dev", "/proc", "/sys"];
+
 /// The paths to show a program started by `words` (a program and its
 /// arguments, or a shell command's words), shortest first. A folder is
 /// never shown when it is, or holds, the home folder, the temporary folder
@@ -45,7 +50,8 @@ pub(crate) fn visible(words: &[String], hidden: &[PathBuf]) -> Visible {
         .collect();
     for word in &words {
         let path = Path::new(word);
-        if path.is_absolute() && path.exists() {
+        let boxes_own = BOX_OWN.iter().any(|own| path.starts_with(own));
+        if path.is_absolute() && path.exists() && !boxes_own {
             seen.named(path);
         }
     }
@@ -209,6 +215,20 @@ mod tests {
         // The folder holds the answer key: the file alone.
         let shown = visible(&words, &[dir.path().join("cases")]).paths;
         assert!(shown.contains(&hw) && !shown.contains(&dir.path().to_owned()));
+    }
+
+    #[test]
+    fn paths_of_the_box_s_own_folders_are_not_shown() {
+        let words: Vec<String> = ["cat", "/dev/urandom", "/proc/cpuinfo", "/sys/kernel"]
+            .map(String::from)
+            .to_vec();
+        let shown = visible(&words, &[]).paths;
+        assert!(
+            !shown
+                .iter()
+                .any(|p| BOX_OWN.iter().any(|own| p.starts_with(own))),
+            "{shown:?}"
+        );
     }
 
     #[test]

@@ -20,7 +20,8 @@
 //! only, unless the run keeps its files from run to run, as a referee's
 //! program keeps its notes from move to move). Only regular files at the
 //! top of the folder make the trip; a symbolic link, a pipe or a folder
-//! does not. A run that filled the quota is reported so.
+//! does not. A run that filled the quota at any look (every
+//! [`DISK_LOOK_NS`], and at the end) is reported so.
 //!
 //! Everything the two processes use is made before the `clone`, in
 //! [`Child`]: paths as C strings, the argument and environment arrays.
@@ -156,6 +157,16 @@ pub(crate) const STOP: c_int = libc::SIGUSR1;
 const SETUP_FAILED: u32 = 1;
 const EXITED: u32 = 2;
 const DISK_FULL: u32 = 3;
+const OUTPUT_SIZE: u32 = 4;
+
+/// How often the init looks at the quota while the run lasts, in
+/// nanoseconds. A tmpfs keeps no record of its highest use, and a write
+/// refused for want of space leaves none either, so a run that fills its
+/// quota is seen full at one of these looks (or at the last, once every
+/// process is dead). Only a run that takes the last of its quota and
+/// frees it again between two looks, within a millisecond, goes unseen.
+/// A look is one `fstatfs`.
+const DISK_LOOK_NS: libc::c_long = 1_000_000;
 
 /// The most of `output.txt` copied back: what the grader reads of it.
 const OUTPUT_BYTES: u64 = crate::play::referee::MAX_OUTPUT + 1;
@@ -173,6 +184,9 @@ pub(crate) struct Spawned {
     cgroups: Option<RunCgroups>,
     /// The quota, in MiB, and whether the run filled it.
     disk: (u64, bool),
+    /// The size of the `output.txt` the run left in the box, of which only
+    /// the start comes back.
+    output_size: Option<u64>,
     /// The folder the new root is mounted on (in the run's namespace only).
     _root: tempfile::TempDir,
 }
@@ -217,6 +231,9 @@ impl Spawned {
                 }
                 EXITED => exited = Some(word(1) as c_int),
                 DISK_FULL => self.disk.1 = true,
+                OUTPUT_SIZE => {
+                    self.output_size = Some(u64::from(word(1)) | u64::from(word(2)) << 32)
+                }
                 _ => {}
             }
         }
@@ -230,6 +247,12 @@ impl Spawned {
             .as_ref()
             .and_then(RunCgroups::hit)
             .or_else(|| self.disk.1.then_some(LimitHit::Disk { mb: self.disk.0 }))
+    }
+
+    /// The size of the `output.txt` the run left, whole (known once
+    /// [`Spawned::outcome`] has read the report).
+    pub(crate) fn output_size(&self) -> Option<u64> {
+        self.output_size
     }
 
     /// For the probe: waits for the run and says whether the box was built
@@ -387,6 +410,7 @@ pub(crate) fn spawn(
         status: File::from(status_r),
         cgroups,
         disk: (settings.disk_mb, false),
+        output_size: None,
         _root: root,
     })
 }
@@ -599,10 +623,17 @@ unsafe fn init(ch: &Child) -> ! {
     if shell < 0 {
         fail(ch, Stage::Fork, errno());
     }
-    // Reap what exits until the shell does, or the grader says stop.
+    // Reap what exits until the shell does, or the grader says stop;
+    // between signals, look at the quota every DISK_LOOK.
     let mut status = None;
     let mut stopped = false;
+    let mut filled = false;
+    let look = libc::timespec {
+        tv_sec: 0,
+        tv_nsec: DISK_LOOK_NS,
+    };
     'run: loop {
+        filled = filled || quota_full(case);
         loop {
             let mut st = 0;
             let r = libc::waitpid(-1, &mut st, libc::WNOHANG | libc::__WALL);
@@ -617,7 +648,7 @@ unsafe fn init(ch: &Child) -> ! {
                 break;
             }
         }
-        if libc::sigwaitinfo(&waited, std::ptr::null_mut()) == STOP {
+        if libc::sigtimedwait(&waited, std::ptr::null_mut(), &look) == STOP {
             stopped = true;
             break;
         }
@@ -631,9 +662,21 @@ unsafe fn init(ch: &Child) -> ! {
             break;
         }
     }
-    let mut fs: libc::statfs = std::mem::zeroed();
-    if libc::fstatfs(case, &mut fs) == 0 && (fs.f_bfree == 0 || fs.f_ffree == 0) {
+    if filled || quota_full(case) {
         report(ch, [DISK_FULL, 0, 0]);
+    }
+    // Only the start of output.txt comes back: its size, for the report.
+    let mut st: libc::stat = std::mem::zeroed();
+    if libc::fstatat(
+        case,
+        c"output.txt".as_ptr(),
+        &mut st,
+        libc::AT_SYMLINK_NOFOLLOW,
+    ) == 0
+        && (st.st_mode & libc::S_IFMT) == libc::S_IFREG
+    {
+        let size = st.st_size as u64;
+        report(ch, [OUTPUT_SIZE, size as u32, (size >> 32) as u32]);
     }
     remove_files(ch.real_dir);
     let others = ch.others_bytes;
@@ -653,6 +696,13 @@ unsafe fn init(ch: &Child) -> ! {
         report(ch, [EXITED, st as u32, 0]);
     }
     libc::_exit(0);
+}
+
+/// Whether the quota's tmpfs, which holds the folder `case`, has no block
+/// or no file left.
+unsafe fn quota_full(case: c_int) -> bool {
+    let mut fs: libc::statfs = std::mem::zeroed();
+    libc::fstatfs(case, &mut fs) == 0 && (fs.f_bfree == 0 || fs.f_ffree == 0)
 }
 
 /// The program's shell, in the new root.

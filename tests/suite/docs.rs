@@ -3,7 +3,8 @@
 
 use std::path::{Path, PathBuf};
 
-/// The README and every guide but the grader's (which has its own tests).
+/// The README and every guide but the grader's (whose examples have their own
+/// tests).
 fn pages() -> Vec<(String, String)> {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let mut pages = vec![("README.md".to_string(), read(&root.join("README.md")))];
@@ -525,5 +526,32 @@ fn ci_runs_the_readme_test_command() {
     assert!(
         ci.lines().any(|l| l == command),
         ".ci/run does not run the README's `{command}`"
+    );
+}
+
+/// The grading guide stays a walk-through a teaching assistant finishes
+/// (at most 15 KB), and it and its reference link to each other.
+#[test]
+fn the_grading_guide_is_short_and_linked_to_its_reference() {
+    let docs = Path::new(env!("CARGO_MANIFEST_DIR")).join("docs");
+    let guide = read(&docs.join("grading.md"));
+    let reference = read(&docs.join("grading-reference.md"));
+    assert!(
+        guide.len() <= 15_000,
+        "docs/grading.md is {} bytes",
+        guide.len()
+    );
+    let links = |page: &str, to: &str| {
+        link_targets(page)
+            .iter()
+            .any(|t| t.split('#').next() == Some(to))
+    };
+    assert!(
+        links(&guide, "grading-reference.md"),
+        "the guide does not link the reference"
+    );
+    assert!(
+        links(&reference, "grading.md"),
+        "the reference does not link the guide"
     );
 }

@@ -1098,3 +1098,64 @@ fn the_zoo_on_thirty_cases_names_every_bug_and_no_other() {
         );
     }
 }
+
+/// A program that writes megabytes of junk into `output.txt`, standard
+/// output and standard error on every case: each report (text, `--json`,
+/// Gradescope's `results.json`) stays under 1 MB, saying how much it cut,
+/// while the verdict reads the whole file up to its limit.
+#[test]
+fn junk_output_keeps_every_report_under_a_megabyte() {
+    let dir = tempfile::tempdir().unwrap();
+    // Random bytes: invalid UTF-8 and control characters, which JSON
+    // writes longer than they are.
+    let junk = "head -c 4000000 /dev/urandom > output.txt; head -c 300000 /dev/urandom; \
+                head -c 300000 /dev/zero >&2";
+    // (Naming /dev/urandom on the command line also checks that the box
+    // keeps its own /dev, rather than the machine's, there.)
+    let (json, gradescope) = (dir.path().join("r.json"), dir.path().join("g.json"));
+    let out = run(
+        dir.path(),
+        &[
+            "grade",
+            "--cases",
+            "12",
+            "--json",
+            &json.display().to_string(),
+            "--gradescope",
+            &gradescope.display().to_string(),
+            &format!("cmd:{junk}"),
+        ],
+        b"",
+    );
+    assert_eq!(
+        out.status.code(),
+        Some(1),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let json_bytes = std::fs::read(&json).unwrap();
+    let gradescope_bytes = std::fs::read(&gradescope).unwrap();
+    for (name, size) in [
+        ("text", out.stdout.len()),
+        ("--json", json_bytes.len()),
+        ("--gradescope", gradescope_bytes.len()),
+    ] {
+        assert!(size < 1_000_000, "the {name} report is {size} bytes");
+    }
+    let report: Value = serde_json::from_slice(&json_bytes).unwrap();
+    let cases = report["cases"].as_array().unwrap();
+    assert_eq!(cases.len(), 12);
+    for case in cases {
+        assert_eq!(case["failure"], "malformed", "{}", case["verdict"]);
+        assert!(case["verdict"]
+            .to_string()
+            .contains("longer than 1048576 bytes"));
+        assert_eq!(case["output_bytes"], 4_000_000);
+        let cut = case["output_cut"].as_u64().unwrap();
+        assert!(cut > 4_000_000 - (64 << 10) && cut < 4_000_000, "{cut}");
+        assert!(case["stdout_cut"].as_u64().unwrap() > 300_000 - (16 << 10));
+        assert!(case["stderr"].as_str().unwrap().contains("bytes left out"));
+    }
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("of output.txt not"), "{text}");
+}

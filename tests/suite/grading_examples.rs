@@ -1,5 +1,5 @@
-//! Every `stakeraid grade` command line of the README and of the grading
-//! guide, run as written in a folder laid out as the page assumes: a
+//! Every `stakeraid grade` command line of the README, of the grading
+//! guide and of its reference, run as written in a folder laid out as the page assumes: a
 //! correct plain textbook homework (`tests/grade-fixtures/textbook.py`) as
 //! `homework.py`, `./a.out` a program that runs it, `../shared/cases` the
 //! golden cases, a class folder of submissions, and the Gradescope
@@ -172,8 +172,8 @@ fn the_grade_examples_are_found() {
     );
 }
 
-/// Every `stakeraid grade` example of the README and of docs/grading.md
-/// passes a correct homework: exit 0 and a full score, or, for the
+/// Every `stakeraid grade` example of the README, docs/grading.md and
+/// docs/grading-reference.md passes a correct homework: exit 0 and a full score, or, for the
 /// Gradescope script, 100 points in its `results.json`; the class example
 /// a gradebook of both submissions.
 #[test]
@@ -184,7 +184,7 @@ fn every_grade_example_passes_a_correct_homework() {
     }
     let suite = Path::new(env!("CARGO_MANIFEST_DIR"));
     let mut commands = Vec::new();
-    for page in ["README.md", "docs/grading.md"] {
+    for page in ["README.md", "docs/grading.md", "docs/grading-reference.md"] {
         let text = std::fs::read_to_string(suite.join(page)).unwrap();
         commands.extend(grade_commands(&text).into_iter().map(|c| (page, c)));
     }

@@ -741,6 +741,32 @@ fn ten_thousand_files_stop_at_the_quota_of_files() {
     assert!(files <= 20, "{files} names kept");
 }
 
+/// A run that filled its quota is `disk_limit` even when it deletes what
+/// it wrote and then writes the right answer.
+#[test]
+fn a_run_that_filled_its_quota_and_cleaned_up_is_at_the_disk_limit() {
+    let home = tempfile::tempdir().unwrap();
+    let textbook = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/grade-fixtures/textbook.py");
+    let textbook = textbook.display().to_string();
+    let g = escape(
+        "fill_then_clean.py",
+        home.path(),
+        &["--cases", "1", "--disk-mb", "128"],
+        &[&textbook],
+    );
+    if g.unboxed() {
+        return;
+    }
+    let said = g.said();
+    assert!(said.contains("FILLED 2 files of 64 MiB"), "{said}");
+    // It cleaned up and answered right: only the quota fails it.
+    for case in g.cases() {
+        assert_eq!(case["output"], case["expected"], "{said}");
+    }
+    assert_eq!(g.failures(), vec![Value::from("disk_limit")], "{said}");
+    assert_eq!(g.report["strict"]["points"], 49, "{said}");
+}
+
 #[test]
 fn a_note_left_by_one_case_is_not_found_by_the_next() {
     let home = tempfile::tempdir().unwrap();
@@ -872,6 +898,47 @@ fn a_hidden_interpreter_is_named_at_the_top_and_read_shows_it() {
     );
     assert_eq!(g.failures(), vec![Value::Null; 2], "{}", g.said());
     assert!(g.report.get("sandbox_note").is_none());
+}
+
+/// A program that prints its environment (into `output.txt`, and on
+/// standard error) names paths the box hides, but fails for its output,
+/// not for them: no `--read` note.
+#[test]
+fn a_path_the_program_printed_gets_no_read_note() {
+    let home = tempfile::tempdir().unwrap();
+    let data = home.path().join("data");
+    std::fs::create_dir(&data).unwrap();
+    let student = tempfile::tempdir().unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_stakeraid"))
+        .args(["grade", "--json", "-", "--cases", "2", "--shrink-runs", "0"])
+        .args(["--env", "HIDDEN_DATA", "cmd:env > output.txt; env >&2"])
+        .current_dir(student.path())
+        .env("HOME", home.path())
+        .env("HIDDEN_DATA", &data)
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    let report: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let g = Graded {
+        code: out.status.code().unwrap(),
+        report,
+        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+    };
+    if g.unboxed() {
+        return;
+    }
+    assert_eq!(g.code, 1, "{}", g.stderr);
+    assert_eq!(g.failures(), vec![Value::from("malformed"); 2]);
+    assert!(
+        g.said().contains(&data.display().to_string()),
+        "{}",
+        g.said()
+    );
+    assert!(
+        g.report.get("sandbox_note").is_none_or(Value::is_null),
+        "{}",
+        g.report["sandbox_note"]
+    );
 }
 
 #[test]

@@ -473,6 +473,7 @@ mod tests {
             wall: cpu,
             exit,
             output: Err(io::ErrorKind::NotFound),
+            output_size: 0,
             files: Vec::new(),
             stdout: Default::default(),
             stderr: Default::default(),

@@ -204,6 +204,9 @@ pub struct ProgramRun {
     /// The bytes of `output.txt` (at most [`MAX_OUTPUT`] + 1), or why it
     /// could not be read (`NotFound` when the program wrote none).
     pub output: Result<Vec<u8>, io::ErrorKind>,
+    /// The size of the `output.txt` it left, whole (0 when none), of which
+    /// `output` holds the start.
+    pub output_size: u64,
     /// The end of what the program wrote to standard error (a few lines,
     /// shortened), to explain a crash.
     pub stderr_tail: String,
@@ -418,11 +421,20 @@ fn run(
         let failed = !killed && exit != Exit::Code(0);
         sandbox.and_then(|s| s.guessed_hit(failed, &stderr.text()))
     });
+    #[cfg(target_os = "linux")]
+    let boxed_size = started.boxed.as_ref().and_then(|b| b.output_size());
+    #[cfg(not(target_os = "linux"))]
+    let boxed_size = None;
+    let output = read_output(&output_path);
+    let output_size = boxed_size.unwrap_or_else(|| {
+        fs::symlink_metadata(&output_path).map_or(0, |m| if m.is_file() { m.len() } else { 0 })
+    });
     Ok(ProgramRun {
         cpu,
         wall,
         exit,
-        output: read_output(&output_path),
+        output,
+        output_size,
         stderr_tail,
         stdout,
         stderr,
