@@ -51,11 +51,11 @@ def case_dirs():
         named = "STAKERAID_CASES" if "STAKERAID_CASES" in os.environ else "../shared/cases"
         if os.environ.get("CI"):
             pytest.fail(
-                f"CI is set and the golden cases {named} ({CASES.resolve()}) {is_not}: "
-                "this test needs them",
+                f"CI is set and the golden cases' folder {named} ({CASES.resolve()}) {is_not}: "
+                "this test needs it",
                 pytrace=False,
             )
-        pytest.skip(f"the golden cases {named} ({CASES.resolve()}) {is_not}")
+        pytest.skip(f"the golden cases' folder {named} ({CASES.resolve()}) {is_not}")
     return dirs
 
 

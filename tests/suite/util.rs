@@ -52,12 +52,12 @@ fn missing_cases(is_not: &str) {
     let folder = parent.join("shared/cases");
     if std::env::var_os("CI").is_some() {
         panic!(
-            "CI is set and the golden cases ../shared/cases ({}) {is_not}: this test needs them",
+            "CI is set and the golden cases' folder ../shared/cases ({}) {is_not}: this test needs it",
             folder.display()
         );
     }
     eprintln!(
-        "skipping the golden cases: ../shared/cases ({}) {is_not}",
+        "skipping the golden cases: their folder ../shared/cases ({}) {is_not}",
         folder.display()
     );
 }
