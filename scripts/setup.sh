@@ -41,7 +41,7 @@ elif [ "$(id -u)" = 0 ] && command -v apt-get > /dev/null; then
     echo "setup: chromium installed: $(command -v chromium)"
   fi
 elif [ -n "${CI:-}" ]; then
-  fail "chromium is missing and CI needs the browser tests: install Debian's chromium (this can only as root with apt-get)"
+  fail "chromium is missing and CI needs the browser tests: install Debian's chromium (this script installs it only when run as root, with apt-get)"
 else
   echo "setup: chromium is missing (installed here only as root with apt-get): the browser tests will skip"
 fi
