@@ -71,7 +71,7 @@ pub(super) fn describe(report: &[String], trees: &[(u32, String)]) -> String {
         .iter()
         .flat_map(|row| row.lines())
         .map(str::trim)
-        .filter(|l| !l.is_empty() && !(l.starts_with("*** in database") && l.ends_with("***")))
+        .filter(|l| !l.is_empty() && !names_the_database(l))
         .collect();
     let Some(first) = problems.first() else {
         return "integrity check failed, with no problem named".to_owned();
@@ -112,6 +112,12 @@ pub(super) fn describe(report: &[String], trees: &[(u32, String)]) -> String {
         n => format!(", and {n} more problems"),
     };
     format!("integrity check failed: {what}{place}{more}")
+}
+
+/// The line that opens SQLite's report of a database: `*** in database
+/// main ***`, no problem in itself.
+fn names_the_database(line: &str) -> bool {
+    line.starts_with("*** in database") && line.ends_with("***")
 }
 
 /// The root page in `Tree N page ...`, as SQLite 3.44 and later begin a
