@@ -3,6 +3,11 @@
 #
 #   scripts/test.sh
 #
+# 0. The set-up a fresh Debian machine needs (scripts/setup.sh, its lines
+#    first): chromium for the browser tests, installed where it is missing
+#    and this runs as root with apt-get (apt-get update first); under CI
+#    (CI set), a one-line failure at once where ../shared/cases, the golden
+#    cases, is missing, or chromium cannot be had.
 # 1. The Rust tests' build, alone: it keeps both cores busy, and a second
 #    build beside it would only share them.
 # 2. The Rust tests (cargo test), and beside them, one after the other, the
@@ -41,6 +46,9 @@ python_side() {
     part release_check scripts/release-check.sh
 }
 
+echo "== step 0: the set-up (scripts/setup.sh)"
+LOG=0 part setup scripts/setup.sh || exit 1
+
 echo "== step 1: the Rust build"
 LOG=0 part rust_build cargo test --locked --no-run || exit 1
 
@@ -63,7 +71,7 @@ if [ "$python_status" != 0 ]; then
 fi
 
 {
-  for name in rust_build rust_tests python_build python_tests release_check; do
+  for name in setup rust_build rust_tests python_build python_tests release_check; do
     [ -f "$logs/$name.time" ] && printf '%-14s %5d s\n' "$name" "$(cat "$logs/$name.time")"
   done
   printf '%-14s %5d s\n' total $(($(date +%s) - started))

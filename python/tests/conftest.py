@@ -38,16 +38,24 @@ SPEC_EXAMPLES = [
 def case_dirs():
     """Every case folder holding input.txt and output.txt, sorted. Skips the
     calling test when the corpus is absent, and fails it under CI, where the
-    corpus is always checked out beside the repository."""
-    if not CASES.is_dir():
-        message = f"golden cases not found at {CASES}"
+    corpus is always checked out beside the repository, in one line naming
+    the folder (as the Rust tests do)."""
+    dirs = []
+    if CASES.is_dir():
+        dirs = sorted(
+            d for d in CASES.iterdir()
+            if (d / "input.txt").is_file() and (d / "output.txt").is_file()
+        )
+    if not dirs:
+        is_not = "holds no case folders" if CASES.is_dir() else "is not there"
+        named = "STAKERAID_CASES" if "STAKERAID_CASES" in os.environ else "../shared/cases"
         if os.environ.get("CI"):
-            pytest.fail(message + " (required when CI is set)")
-        pytest.skip(message)
-    dirs = sorted(
-        d for d in CASES.iterdir() if (d / "input.txt").is_file() and (d / "output.txt").is_file()
-    )
-    assert dirs, f"no cases in {CASES}"
+            pytest.fail(
+                f"CI is set and the golden cases' folder {named} ({CASES.resolve()}) {is_not}: "
+                "this test needs it",
+                pytrace=False,
+            )
+        pytest.skip(f"the golden cases' folder {named} ({CASES.resolve()}) {is_not}")
     return dirs
 
 

@@ -528,6 +528,47 @@ fn exposing_case(name: &str, key: Exposure, rng: &mut Rng, budget: f64) -> Optio
     first.map(|(case, _)| case)
 }
 
+/// A small seeded random case for an experiment, named `name`: boards
+/// from 2x2 up to 4x4 as `attempt` goes from 0 to `attempts`, either mode,
+/// X or O, depths 1 to 4, few distinct values or many, its cost held to
+/// the share of `time_limit` a drawn case is held to. `None` for a
+/// position with no move.
+pub(crate) fn small_case(
+    name: &str,
+    rng: &mut Rng,
+    attempt: usize,
+    attempts: usize,
+    time_limit: Duration,
+) -> Option<Case> {
+    let n = 2 + attempt * 3 / attempts.max(1);
+    let player = if rng.chance(0.5) {
+        Player::X
+    } else {
+        Player::O
+    };
+    let mode = if rng.chance(0.5) {
+        SearchMode::Minimax
+    } else {
+        SearchMode::AlphaBeta
+    };
+    let board = if rng.chance(0.4) {
+        let v = pick(rng, 1, 40) as i32;
+        let f = fill(rng, 0, 70);
+        random_board_from(rng, n, v, v + 1, f)
+    } else {
+        let f = fill(rng, 0, 85);
+        random_values(rng, n, f)
+    };
+    let budget = time_limit.as_secs_f64() * BUDGET_SHARE;
+    let (board, depth) = fit(board, player, pick(rng, 1, 4) as u32, budget, rng);
+    let problem = Problem {
+        board,
+        player,
+        question: Question::Exact { mode, depth },
+    };
+    Case::new(name.to_owned(), CaseKind::BugModel, problem).ok()
+}
+
 fn weighted_kind(rng: &mut Rng) -> CaseKind {
     let total: u64 = KIND_WEIGHTS.iter().map(|&(_, w)| w).sum();
     let mut r = rng.range(0, total - 1);

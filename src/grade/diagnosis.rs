@@ -13,6 +13,7 @@ use std::fmt;
 use serde::Serialize;
 
 use super::cases::Case;
+use super::experiment::Experiment;
 use super::models::{Bug, Convention, Restriction, MODEL_NODES};
 use super::result::CaseResult;
 use super::verdict::Verdict;
@@ -57,8 +58,16 @@ pub struct Diagnosis {
     /// Failing cases whose `output.txt` the models were tried on.
     pub evidence: usize,
     /// The bugs consistent with every case, in [`Bug::ALL`]'s order;
-    /// empty when none is.
+    /// empty when none is. After experiments, those whose model writes
+    /// the program's answers there too.
     pub bugs: Vec<Suspect>,
+    /// The experiments run to tell the bugs apart (one program run each).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub experiments: Vec<Experiment>,
+    /// True when several bugs stand and no small input tried tells them
+    /// apart.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub inseparable: bool,
 }
 
 /// A bug under a convention, everywhere (`None`) or under a restriction.
@@ -199,6 +208,8 @@ impl Diagnosis {
         Some(Diagnosis {
             evidence: evidence.len(),
             bugs,
+            experiments: Vec::new(),
+            inseparable: false,
         })
     }
 
@@ -227,6 +238,33 @@ impl Suspect {
 
 impl fmt::Display for Diagnosis {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.fmt_bugs(f)?;
+        for e in &self.experiments {
+            let wrote = match e.matches.as_slice() {
+                [] => "what none of their models writes".to_owned(),
+                [one] => format!("what {one} writes"),
+                many => format!("what {} write", many.join(" and ")),
+            };
+            let others: Vec<&str> = e
+                .models
+                .iter()
+                .map(|(title, _)| title.as_str())
+                .filter(|t| !e.matches.iter().any(|m| m == t))
+                .collect();
+            write!(f, "; an experiment ({}, one run) wrote {wrote}", e.summary)?;
+            if !e.matches.is_empty() && !others.is_empty() {
+                write!(f, ", not what {} writes", others.join(" or "))?;
+            }
+        }
+        if self.inseparable {
+            f.write_str("; no small input tried makes their models answer differently")?;
+        }
+        Ok(())
+    }
+}
+
+impl Diagnosis {
+    fn fmt_bugs(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let plural = if self.evidence == 1 { "" } else { "s" };
         match self.bugs.as_slice() {
             [] => write!(

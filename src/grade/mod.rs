@@ -40,6 +40,7 @@ use std::time::Duration;
 
 mod cases;
 mod diagnosis;
+mod experiment;
 mod folder;
 mod gate;
 mod kept;
@@ -54,6 +55,7 @@ pub use cases::{
     generate_cases, Case, CaseKind, CaseSettings, CaseSize, Dispute, GradeBy, ASSIGNMENT_CASES,
 };
 pub use diagnosis::{Diagnosis, Outside, Suspect};
+pub use experiment::Experiment;
 pub use folder::{cases_from_dir, select_cases, CasesError};
 pub use gate::{GatePlace, RunGate, Slot};
 pub use models::{textbook_nodes, textbook_seconds, Bug, Convention, Restriction};
@@ -144,7 +146,10 @@ pub fn grade(
         Ok((run, result))
     })?;
     let results: Vec<&CaseResult> = judged.iter().map(|(_, r)| r).collect();
-    let diagnosis = diagnose(cases, &results, jobs)?;
+    let mut diagnosis = diagnose(cases, &results, jobs)?;
+    if let Some(d) = diagnosis.as_mut() {
+        experiment::settle(program, &settings.run, d)?;
+    }
     let named = diagnosis.as_ref().map(Diagnosis::named).unwrap_or_default();
     // Timeouts are not shrunk: each try could cost the whole time limit. A
     // disputed case is the folder's fault: a smaller input has no folder.

@@ -21,6 +21,7 @@
 //! opened and looked up there; writes go to the file at once.
 
 mod file;
+mod integrity;
 mod table_file;
 
 use std::collections::HashMap;

@@ -10,7 +10,8 @@
 //! target/web-screenshots/.
 //!
 //! Without a `chromium` on the PATH the test says it skipped, and fails
-//! when `CI` is set (CI installs it first).
+//! when `CI` is set (the test command installs it first where it can:
+//! scripts/setup.sh).
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpStream;
@@ -332,7 +333,7 @@ fn the_page_in_a_headless_browser() {
     let Some(exe) = chromium() else {
         assert!(
             std::env::var_os("CI").is_none(),
-            "chromium is not installed, and CI needs the browser test"
+            "chromium is not installed, and CI needs the browser test (scripts/setup.sh installs it, as root with apt-get)"
         );
         eprintln!("skipping the browser test: no chromium on the PATH");
         return;
@@ -634,7 +635,7 @@ fn browser_or_skip() -> Option<PathBuf> {
     if exe.is_none() {
         assert!(
             std::env::var_os("CI").is_none(),
-            "chromium is not installed, and CI needs the browser test"
+            "chromium is not installed, and CI needs the browser test (scripts/setup.sh installs it, as root with apt-get)"
         );
         eprintln!("skipping the browser test: no chromium on the PATH");
     }

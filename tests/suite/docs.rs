@@ -513,19 +513,37 @@ fn the_version_is_the_package_s_and_the_changelog_knows_it() {
     );
 }
 
-/// CI runs exactly the test command the README gives.
+/// The commands of a shell script: its lines but comments, blank lines,
+/// the `set` of its options and the `cd` to the repository's top.
+fn script_commands(script: &str) -> Vec<&str> {
+    script
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && !l.starts_with('#'))
+        .filter(|l| !l.starts_with("set -") && !l.starts_with("cd \"$(dirname"))
+        .collect()
+}
+
+/// CI runs exactly the test commands the README gives, and nothing else:
+/// what CI needs set up, the README's command sets up.
 #[test]
 fn ci_runs_the_readme_test_command() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let readme = read(&root.join("README.md"));
-    let command = shell_lines(&readme)
+    let quick = &readme[..readme.find("## Commands").unwrap()];
+    let commands: Vec<&str> = shell_lines(quick)
         .into_iter()
-        .find(|l| l.starts_with("scripts/test.sh"))
-        .expect("no test command in the README");
-    let ci = read(&root.join(".ci/run"));
+        .filter(|l| l.starts_with("scripts/"))
+        .collect();
     assert!(
-        ci.lines().any(|l| l == command),
-        ".ci/run does not run the README's `{command}`"
+        commands.iter().any(|c| c.starts_with("scripts/test.sh")),
+        "no test command in the README's quick start"
+    );
+    let ci = read(&root.join(".ci/run"));
+    assert_eq!(
+        script_commands(&ci),
+        commands,
+        ".ci/run runs other commands than the README's test command"
     );
 }
 
@@ -554,4 +572,262 @@ fn the_grading_guide_is_short_and_linked_to_its_reference() {
         links(&reference, "grading.md"),
         "the reference does not link the guide"
     );
+}
+
+/// A script's commands leave out only its comments and its preamble.
+#[test]
+fn a_script_s_commands_are_found() {
+    let script = "#!/usr/bin/env bash\n# why\nset -euo pipefail\n\
+                  cd \"$(dirname \"$0\")/..\"\napt-get install x\nscripts/test.sh\n";
+    assert_eq!(
+        script_commands(script),
+        ["apt-get install x", "scripts/test.sh"]
+    );
+}
+
+/// How far, in lines either way, a speed figure may stand from the command
+/// that produced it.
+const FIGURE_REACH: usize = 3;
+
+/// Each line of a page as prose and code: the line with its code taken
+/// out, and its code (a fenced block's line whole, and each inline span
+/// that starts on the line).
+fn prose_and_code(page: &str) -> Vec<(String, Vec<String>)> {
+    let mut lines: Vec<(String, Vec<String>)> = Vec::new();
+    let mut fenced = false;
+    // An inline span still open from an earlier line: its backtick run and
+    // the line it started on.
+    let mut open: Option<(usize, usize)> = None;
+    for line in page.lines() {
+        let index = lines.len();
+        lines.push((String::new(), Vec::new()));
+        if open.is_none() && line.trim_start().starts_with("```") {
+            fenced = !fenced;
+            continue;
+        }
+        if fenced {
+            lines[index].1.push(line.to_string());
+            continue;
+        }
+        if line.trim().is_empty() {
+            open = None;
+        }
+        let mut rest = line;
+        while !rest.is_empty() {
+            match open {
+                Some((run, start)) => {
+                    let end = rest.find(&"`".repeat(run)).unwrap_or(rest.len());
+                    let code = lines[start].1.last_mut().expect("an open span");
+                    code.push(' ');
+                    code.push_str(&rest[..end]);
+                    if end < rest.len() {
+                        open = None;
+                        rest = &rest[end + run..];
+                    } else {
+                        rest = "";
+                    }
+                }
+                None => match rest.find('`') {
+                    Some(at) => {
+                        lines[index].0.push_str(&rest[..at]);
+                        lines[index].0.push(' ');
+                        let run = rest[at..].len() - rest[at..].trim_start_matches('`').len();
+                        lines[index].1.push(String::new());
+                        open = Some((run, index));
+                        rest = &rest[at + run..];
+                    }
+                    None => {
+                        lines[index].0.push_str(rest);
+                        rest = "";
+                    }
+                },
+            }
+        }
+        if let Some((_, start)) = open {
+            if let Some(code) = lines[start].1.last_mut() {
+                code.push(' ');
+            }
+        }
+    }
+    lines
+}
+
+/// Whether a piece of code is a command that measures: `scripts/...`
+/// (also through `python3`), `stakeraid ...`, `cargo ...` (after `$ ` or
+/// variables set for it).
+fn is_command(code: &str) -> bool {
+    let mut words = code
+        .trim()
+        .trim_start_matches("$ ")
+        .split_whitespace()
+        .skip_while(|w| w.contains('=') && !w.starts_with('-'))
+        .peekable();
+    if words.peek().is_some_and(|w| w.starts_with("python")) {
+        words.next();
+        if words.peek() == Some(&"-m") {
+            words.next();
+        }
+    }
+    words.next().is_some_and(|w| {
+        w.starts_with("scripts/")
+            || ["cargo", "stakeraid"].contains(&w)
+            || w.ends_with("/stakeraid")
+            || w.starts_with("stakeraid.")
+    })
+}
+
+/// The speed figures of a line of prose: a ratio (`1.9x`, `17x`, not the
+/// `5x5` of a board), a number a second (`1.2 G nodes/s`, `3.4 M/s`,
+/// `40 positions a second`), or a comparison of speed (`faster than`,
+/// `speedup`, ...).
+fn speed_figures(prose: &str) -> Vec<String> {
+    let words: Vec<&str> = prose.split_whitespace().collect();
+    let bare = |w: &str| {
+        w.trim_end_matches([',', '.', ';', ':', ')', '*'])
+            .trim_start_matches(['(', '*', '~'])
+            .to_lowercase()
+    };
+    // A number, perhaps with its unit's prefix: `6`, `1.2`, `37.7M`.
+    let number = |w: &str| {
+        let w = bare(w);
+        let digits = w.trim_end_matches(['k', 'm', 'g']);
+        digits.starts_with(|c: char| c.is_ascii_digit())
+            && digits
+                .chars()
+                .all(|c| c.is_ascii_digit() || c == '.' || c == ',')
+    };
+    let mut figures = Vec::new();
+    for (i, word) in words.iter().enumerate() {
+        let word = bare(word);
+        // A ratio: digits (a decimal point allowed), then `x` or `×`.
+        if let Some(digits) = word.strip_suffix('x').or_else(|| word.strip_suffix('×')) {
+            if number(digits) && !digits.ends_with(['k', 'm', 'g']) {
+                figures.push(word.clone());
+            }
+        }
+        // A rate: `.../s`, or `a second` / `per second` after a plural;
+        // the figure from the number among the three words before.
+        let end = if word.ends_with("/s") {
+            i
+        } else if ["a", "per"].contains(&word.as_str())
+            && i > 0
+            && words[i - 1].ends_with('s')
+            && words.get(i + 1).is_some_and(|w| w.starts_with("second"))
+        {
+            i + 1
+        } else {
+            continue;
+        };
+        if let Some(from) = (i.saturating_sub(3)..i).find(|&j| number(words[j])) {
+            let figure = words[from..=end].join(" ");
+            figures.push(
+                figure
+                    .trim_end_matches([',', '.', ';', ':', ')'])
+                    .to_string(),
+            );
+        }
+    }
+    let text = prose.to_lowercase();
+    for phrase in [
+        "faster than",
+        "slower than",
+        "times faster",
+        "times slower",
+        "speedup",
+        "speed-up",
+    ] {
+        if text.contains(phrase) {
+            figures.push(phrase.to_string());
+        }
+    }
+    figures
+}
+
+/// The speed figures of a page with no command within [`FIGURE_REACH`]
+/// lines: `line: figure`, the line counted from 1.
+fn figures_without_command(page: &str) -> Vec<String> {
+    let lines = prose_and_code(page);
+    let commands: Vec<bool> = lines
+        .iter()
+        .map(|(_, code)| code.iter().any(|c| is_command(c)))
+        .collect();
+    let mut missing = Vec::new();
+    for (i, (prose, _)) in lines.iter().enumerate() {
+        let near =
+            &commands[i.saturating_sub(FIGURE_REACH)..(i + FIGURE_REACH + 1).min(lines.len())];
+        if near.contains(&true) {
+            continue;
+        }
+        for figure in speed_figures(prose) {
+            missing.push(format!("{}: `{figure}`", i + 1));
+        }
+    }
+    missing
+}
+
+/// Every speed figure of the README and the guides has, within a few
+/// lines, the command that produced it in code: `scripts/...`,
+/// `stakeraid ...` or `cargo ...`.
+#[test]
+fn every_speed_figure_names_its_command() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut pages = vec![root.join("README.md")];
+    let mut guides: Vec<PathBuf> = std::fs::read_dir(root.join("docs"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "md"))
+        .collect();
+    guides.sort();
+    pages.extend(guides);
+    let mut missing = Vec::new();
+    for page in pages {
+        let name = page.strip_prefix(root).unwrap().display().to_string();
+        for figure in figures_without_command(&read(&page)) {
+            missing.push(format!("{name}:{figure}"));
+        }
+    }
+    assert!(
+        missing.is_empty(),
+        "speed figures with no command (`scripts/...`, `stakeraid ...` or `cargo ...`, in code) \
+         within {FIGURE_REACH} lines:\n{}",
+        missing.join("\n")
+    );
+}
+
+/// What the rule counts as a figure and as its command.
+#[test]
+fn a_figure_without_its_command_is_named() {
+    let page = concat!(
+        "A 5x5 board, 26x26 too, and nodes/s in general: no figure.\n",
+        "It runs at 1.2 G nodes/s a thread,\n",
+        "\n",
+        "\n",
+        "\n",
+        "\n",
+        "two threads give 1.9x; `stakeraid --stats` prints it.\n",
+        "\n",
+        "\n",
+        "\n",
+        "\n",
+        "Its speedup is 40 positions a second, faster than before.\n",
+        "```text\n3.4 M/s\n```\n",
+        "a figure in `code 3x` is none, and neither is 2x5.\n",
+        "```sh\n",
+        "scripts/bench.sh\n",
+        "```\n",
+        "so 17x to 19x here; and `CI=1 cargo bench` measures 6 M elements/s\n",
+    );
+    assert_eq!(
+        figures_without_command(page),
+        [
+            "2: `1.2 G nodes/s`",
+            "12: `40 positions a second`",
+            "12: `faster than`",
+            "12: `speedup`",
+        ]
+    );
+    assert!(is_command("$ BIN=x scripts/ab.sh OLD"));
+    assert!(is_command("python3 -m stakeraid.cluster solve"));
+    assert!(!is_command("stakeraid::grade"));
+    assert!(!is_command("--threads 2"));
 }

@@ -7,18 +7,23 @@ use std::process::{Command, Output, Stdio};
 use stakeraid::api::{analyse, Analysis, Engine, Limits, Position, SearchMode};
 use stakeraid::{Board, Player};
 
-/// The golden corpus beside the crate, if it is there.
+/// The golden corpus beside the crate, `../shared/cases`, if it is there.
+/// Where it is not, the calling test skips its cases and says so; under CI
+/// (the `CI` environment variable set), where the corpus is always
+/// checked out beside the repository, the test fails in one line naming
+/// the folder (see [`missing_cases`]).
 pub fn cases_dir() -> Option<PathBuf> {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/cases");
     if dir.is_dir() {
         Some(dir)
     } else {
-        eprintln!("skipping: {} not found", dir.display());
+        missing_cases("is not there");
         None
     }
 }
 
-/// Every case folder (holding `input.txt` and `output.txt`), sorted.
+/// Every case folder (holding `input.txt` and `output.txt`), sorted; none
+/// where the corpus is missing (a failure under CI, as for [`cases_dir`]).
 pub fn case_folders() -> Vec<PathBuf> {
     let Some(dir) = cases_dir() else {
         return Vec::new();
@@ -29,7 +34,32 @@ pub fn case_folders() -> Vec<PathBuf> {
         .filter(|p| p.join("input.txt").is_file() && p.join("output.txt").is_file())
         .collect();
     v.sort();
+    if v.is_empty() {
+        missing_cases("holds no case folders");
+    }
     v
+}
+
+/// Says that the golden corpus `is_not` usable: one line, a panic under
+/// CI, a note that the test skips its cases elsewhere.
+fn missing_cases(is_not: &str) {
+    // The folder as a reader finds it: `..` resolved where it can be.
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let parent = root
+        .parent()
+        .and_then(|p| p.canonicalize().ok())
+        .unwrap_or_else(|| root.join(".."));
+    let folder = parent.join("shared/cases");
+    if std::env::var_os("CI").is_some() {
+        panic!(
+            "CI is set and the golden cases' folder ../shared/cases ({}) {is_not}: this test needs it",
+            folder.display()
+        );
+    }
+    eprintln!(
+        "skipping the golden cases: their folder ../shared/cases ({}) {is_not}",
+        folder.display()
+    );
 }
 
 /// Expected output as the grader compares it: `\r` removed, a final `\n` ensured.

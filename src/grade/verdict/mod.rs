@@ -21,7 +21,7 @@ mod spacing;
 pub use cause::{model_output, with_other_mode, Miss, Model, Models};
 pub use judge::{judge, judge_output};
 pub use spacing::Spacing;
-pub(super) use spacing::{visible, VISIBLE_KEY};
+pub(super) use spacing::{normalized, visible, VISIBLE_KEY};
 
 /// One cell of the board written that differs from the board after the
 /// program's own move.

@@ -237,6 +237,17 @@ pub(super) struct Run<'a> {
 }
 
 impl Run<'_> {
+    /// Starts loading the table buckets of `pos`'s children: where they
+    /// will be looked up before any is searched (enhanced transposition
+    /// cut-offs), the misses then overlap with the work done until then.
+    #[inline(always)]
+    fn prefetch_children(&self, pos: Pos) {
+        let g = self.g;
+        for cell in g.empty(pos) {
+            self.table.prefetch(g.play(pos, cell, g.flips(pos, cell)));
+        }
+    }
+
     /// The side to move at a node with `remaining` plies left.
     fn mover(&self, remaining: u32) -> Player {
         let (p, plies) = self.root;
@@ -328,12 +339,15 @@ impl Run<'_> {
         // node; any entry's move is tried first.
         let mut first = None;
         if remaining >= TABLE_MIN {
-            if let Some(hit) = self.table.probe(pos) {
+            let hit = self.table.probe(pos);
+            if let Some(hit) = hit {
                 first = hit.best;
                 if hit.remaining == remaining && hit.bound.cuts(hit.value, window) {
+                    counters::probe(remaining, true, true);
                     return hit.value;
                 }
             }
+            counters::probe(remaining, hit.is_some(), false);
         }
 
         // Step 2b. The store: what earlier runs proved of this position.
@@ -374,17 +388,26 @@ impl Run<'_> {
             for c in children.iter() {
                 self.table.prefetch(g.play(pos, c.cell, c.flips));
             }
-            for c in children.iter() {
+            // The table's move is searched first if none of these cuts,
+            // and it looks up its own children at once: ask for theirs too.
+            if remaining > ETC_MIN {
+                if let Some(c) = first.and_then(|f| children.iter().find(|c| c.cell == f)) {
+                    self.prefetch_children(g.play(pos, c.cell, c.flips));
+                }
+            }
+            for (k, c) in children.iter().enumerate() {
                 let child = g.play(pos, c.cell, c.flips);
                 if let Some(hit) = self.table.probe(child) {
                     if hit.remaining == remaining - 1
                         && hit.bound != Bound::Lower
                         && -hit.value >= beta
                     {
+                        counters::child_probes(remaining, k + 1, true);
                         return -hit.value;
                     }
                 }
             }
+            counters::child_probes(remaining, children.len(), false);
         }
 
         // Step 5. The table's move first, alone; the others are ordered
@@ -426,6 +449,20 @@ impl Run<'_> {
             if k >= ordered {
                 pick_best(&mut children[k..]);
             }
+            // The next brother, once its key is final, looks up its
+            // children as soon as it starts: ask for their buckets while
+            // this one is searched. Picking it now changes no order: the
+            // first of the largest keys moves to the front, where the next
+            // pick finds it again (and the parallel sort, stable, keeps it
+            // there).
+            if remaining > ETC_MIN
+                && k + 1 < children.len()
+                && (k + 1 > ordered || remaining < LOOKAHEAD_MIN)
+            {
+                pick_best(&mut children[k + 1..]);
+                let next = children[k + 1];
+                self.prefetch_children(g.play(pos, next.cell, next.flips));
+            }
             let c = children[k];
             let v = if k == 0 {
                 self.eldest(pos, score, remaining, &c, Window::new(alpha, beta), w)
@@ -450,6 +487,7 @@ impl Run<'_> {
             return 0;
         }
         if remaining >= TABLE_MIN {
+            counters::store(remaining);
             self.table.store(
                 pos,
                 Hit {
