@@ -23,7 +23,7 @@
 # (`BIN=target/debug/stakeraid CASES=4` checks the script quickly). OUT
 # (default: standard output) receives the times with the exact commands,
 # the build and the machine. Take the numbers on a quiet machine
-# (`/work/cpu time` here).
+# (no build beside it).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 

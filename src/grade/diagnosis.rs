@@ -13,7 +13,6 @@ use std::fmt;
 use serde::Serialize;
 
 use super::cases::Case;
-use super::experiment::Experiment;
 use super::models::{Bug, Convention, Restriction, MODEL_NODES};
 use super::result::CaseResult;
 use super::verdict::Verdict;
@@ -329,4 +328,22 @@ impl Diagnosis {
             }
         }
     }
+}
+
+/// One experiment: an input, what each bug still suspected writes there,
+/// and what the program wrote.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Experiment {
+    /// The case in one line.
+    pub summary: String,
+    /// Its `input.txt`.
+    pub input: String,
+    /// Each bug suspected before it (as the diagnosis names it) and the
+    /// `output.txt` its model writes there (one per convention that
+    /// stands, when they differ).
+    pub models: Vec<(String, Vec<String>)>,
+    /// The program's `output.txt`, if it wrote one.
+    pub output: Option<String>,
+    /// The bugs whose model writes it: those the diagnosis keeps.
+    pub matches: Vec<String>,
 }

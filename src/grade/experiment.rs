@@ -14,12 +14,11 @@ use std::io;
 use std::path::Path;
 use std::time::Duration;
 
-use serde::Serialize;
 
 use crate::game::random::Rng;
 
 use super::cases::{small_case, Case};
-use super::diagnosis::{Diagnosis, Suspect};
+use super::diagnosis::{Diagnosis, Experiment, Suspect};
 use super::models::{Convention, MODEL_NODES};
 use super::run::{run_case, Program, RunSettings};
 use super::verdict::normalized;
@@ -34,23 +33,6 @@ const ATTEMPTS: usize = 400;
 /// on which each answers otherwise.
 const APART_ATTEMPTS: usize = 60;
 
-/// One experiment: an input, what each bug still suspected writes there,
-/// and what the program wrote.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-pub struct Experiment {
-    /// The case in one line.
-    pub summary: String,
-    /// Its `input.txt`.
-    pub input: String,
-    /// Each bug suspected before it (as the diagnosis names it) and the
-    /// `output.txt` its model writes there (one per convention that
-    /// stands, when they differ).
-    pub models: Vec<(String, Vec<String>)>,
-    /// The program's `output.txt`, if it wrote one.
-    pub output: Option<String>,
-    /// The bugs whose model writes it: those the diagnosis keeps.
-    pub matches: Vec<String>,
-}
 
 /// Runs experiments on `program` for the suspects of `diagnosis` while two
 /// or more remain, keeping only those whose model writes its answers; says

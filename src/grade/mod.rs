@@ -54,8 +54,7 @@ mod verdict;
 pub use cases::{
     generate_cases, Case, CaseKind, CaseSettings, CaseSize, Dispute, GradeBy, ASSIGNMENT_CASES,
 };
-pub use diagnosis::{Diagnosis, Outside, Suspect};
-pub use experiment::Experiment;
+pub use diagnosis::{Diagnosis, Experiment, Outside, Suspect};
 pub use folder::{cases_from_dir, select_cases, CasesError};
 pub use gate::{GatePlace, RunGate, Slot};
 pub use models::{textbook_nodes, textbook_seconds, Bug, Convention, Restriction};
