@@ -212,9 +212,12 @@ pub(crate) fn analyse(
     let depth = match depth {
         None => None,
         // Worded as `serve` and `Position` word it.
-        Some(d) => Some(u32::try_from(d).ok().filter(|&d| d >= 1).ok_or_else(|| {
-            value_error(format!("depth must be 1 to {}, got {d}", u32::MAX))
-        })?),
+        Some(d) => Some(
+            u32::try_from(d)
+                .ok()
+                .filter(|&d| d >= 1)
+                .ok_or_else(|| value_error(format!("depth must be 1 to {}, got {d}", u32::MAX)))?,
+        ),
     };
     let time = time_limit(time)?;
     let halt = Arc::new(AtomicBool::new(false));

@@ -14,7 +14,6 @@ use std::io;
 use std::path::Path;
 use std::time::Duration;
 
-
 use crate::game::random::Rng;
 
 use super::cases::{small_case, Case};
@@ -32,7 +31,6 @@ const ATTEMPTS: usize = 400;
 /// Further positions tried, once one tells some of them apart, for one
 /// on which each answers otherwise.
 const APART_ATTEMPTS: usize = 60;
-
 
 /// Runs experiments on `program` for the suspects of `diagnosis` while two
 /// or more remain, keeping only those whose model writes its answers; says

@@ -6,8 +6,8 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Arc;
 
 use stakeraid::api::{
-    analyse, analyse_each, analyse_each_with, analyse_many, Analysis, ApiError, Sharing, Engine,
-    Limits, Position, SearchMode, MAX_THREADS,
+    analyse, analyse_each, analyse_each_with, analyse_many, Analysis, ApiError, Engine, Limits,
+    Position, SearchMode, Sharing, MAX_THREADS,
 };
 use stakeraid::rng::{random_board, Rng};
 use stakeraid::Player;
