@@ -7,7 +7,7 @@ use std::sync::Arc;
 
 use anyhow::Context;
 use stakeraid::class::{grade_class, ClassSettings, Progress, Submission, Tally, PARTIAL_BOOK};
-use stakeraid::grade::Case;
+use stakeraid::grade::{sh_quote, Case};
 
 use super::io::{check_writable, on_signal_then, write_stdout};
 
@@ -81,7 +81,7 @@ fn stopped_line(signal: i32, done: usize, total: usize, partial: &Path) -> Strin
         "SIGTERM"
     };
     let command: Vec<String> = std::env::args_os()
-        .map(|a| sh_word(&a.to_string_lossy()))
+        .map(|a| sh_quote(&a.to_string_lossy()))
         .collect();
     format!(
         "stakeraid: stopped by {name}: {done} of {total} students graded, {} left \
@@ -90,20 +90,6 @@ fn stopped_line(signal: i32, done: usize, total: usize, partial: &Path) -> Strin
         partial.display(),
         command.join(" ")
     )
-}
-
-/// `word` as `sh` reads it back: as it is when plain, else in single
-/// quotes.
-fn sh_word(word: &str) -> String {
-    let plain = !word.is_empty()
-        && word
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric() || "-_./=:,+@%".contains(c));
-    if plain {
-        word.to_owned()
-    } else {
-        format!("'{}'", word.replace('\'', r"'\''"))
-    }
 }
 
 #[cfg(test)]
@@ -120,8 +106,8 @@ mod tests {
             ),
             "{line}"
         );
-        assert_eq!(sh_word("Doe, Jane"), "'Doe, Jane'");
-        assert_eq!(sh_word("it's"), r"'it'\''s'");
-        assert_eq!(sh_word("--class"), "--class");
+        assert_eq!(sh_quote("Doe, Jane"), "'Doe, Jane'");
+        assert_eq!(sh_quote("it's"), r"'it'\''s'");
+        assert_eq!(sh_quote("--class"), "--class");
     }
 }

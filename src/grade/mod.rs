@@ -60,7 +60,7 @@ pub use gate::{GatePlace, RunGate, Slot};
 pub use models::{textbook_nodes, textbook_seconds, Bug, Convention, Restriction};
 pub use report::{gradescope_json, GradeReport, Score, Visibility};
 pub use result::CaseResult;
-pub use run::{run_case, CaseRun, Program, RunSettings, MAX_FILE_BYTES};
+pub use run::{run_case, sh_quote, CaseRun, Program, RunSettings, MAX_FILE_BYTES};
 pub use shrink::{shrink, shrink_toward, ShrinkBudget, Shrunk, ShrunkSummary, Stopped};
 pub use verdict::{
     judge, judge_output, model_output, with_other_mode, CellDiff, Failure, Miss, Model, Models,

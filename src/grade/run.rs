@@ -226,7 +226,7 @@ fn java_class_path(args: &[String], cwd: &Path) -> Option<Vec<String>> {
 
 /// `word` quoted for `sh`: as it is when it holds nothing the shell reads
 /// specially, else in single quotes.
-fn sh_quote(word: &str) -> String {
+pub fn sh_quote(word: &str) -> String {
     let plain = !word.is_empty()
         && word
             .chars()
