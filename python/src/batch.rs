@@ -103,21 +103,28 @@ pub(crate) fn analyse_many(
         ..Limits::default()
     };
 
-    // What each entry asks, or why it cannot be asked.
-    let mut jobs = Vec::new();
-    let mut asked: Vec<Result<usize, PyErr>> = Vec::new();
+    // What each entry asks, or why it cannot be asked: the texts are read
+    // once the GIL is released, side by side: on a batch of small
+    // positions, reading is a share of the work worth spreading.
+    let mut entries = Vec::new();
     for entry in positions.try_iter()? {
-        match job(&entry?, &limits) {
-            Ok(job) => {
-                asked.push(Ok(jobs.len()));
-                jobs.push(job);
-            }
-            Err(e) => asked.push(Err(e)),
-        }
+        entries.push(Entry::of(&entry?, &limits));
     }
-
     let _held = stop.map(|token| token.hold(&halt));
-    let answers = interruptible(py, &halt, || api::analyse_each(&jobs, &batch))?;
+    let (asked, answers) = interruptible(py, &halt, || {
+        let mut jobs = Vec::new();
+        let asked: Vec<PyResult<usize>> = read_all(entries, &limits, batch.threads)
+            .into_iter()
+            .map(|read| {
+                read.map(|job| {
+                    jobs.push(job);
+                    jobs.len() - 1
+                })
+            })
+            .collect();
+        let answers = api::analyse_each(&jobs, &batch);
+        (asked, answers)
+    })?;
     let mut answers: Vec<Option<Result<api::Analysis, ApiError>>> =
         answers.into_iter().map(Some).collect();
     let results = PyList::empty(py);
@@ -155,16 +162,70 @@ pub(crate) fn analyse_many(
 
 /// The position and limits an entry of the batch asks for: a `Position`
 /// with `limits`, or an `input.txt` text with its own mode and depth.
-fn job(entry: &Bound<'_, PyAny>, limits: &Limits) -> PyResult<(api::Position, Limits)> {
-    if let Ok(position) = entry.extract::<PyRef<'_, PyPosition>>() {
-        return Ok((position.api_position()?, limits.clone()));
+/// An entry of a batch as the GIL-holding pass leaves it.
+enum Entry {
+    Asked(api::Position, Limits),
+    Text(String),
+}
+
+impl Entry {
+    fn of(entry: &Bound<'_, PyAny>, limits: &Limits) -> PyResult<Entry> {
+        if let Ok(position) = entry.extract::<PyRef<'_, PyPosition>>() {
+            return Ok(Entry::Asked(position.api_position()?, limits.clone()));
+        }
+        match entry.extract::<String>() {
+            Ok(text) => Ok(Entry::Text(text)),
+            Err(_) => Err(value_error(format!(
+                "expected a Position or the text of an input.txt, got {}",
+                entry.get_type().name()?
+            ))),
+        }
     }
-    let Ok(text) = entry.extract::<String>() else {
-        return Err(value_error(format!(
-            "expected a Position or the text of an input.txt, got {}",
-            entry.get_type().name()?
-        )));
+}
+
+type Job = (api::Position, Limits);
+
+/// Every entry's job, the texts read on `threads` threads (0: one per
+/// core).
+fn read_all(entries: Vec<PyResult<Entry>>, limits: &Limits, threads: usize) -> Vec<PyResult<Job>> {
+    let threads = match threads {
+        0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
+        n => n,
     };
+    // A thread start costs more than reading a few texts.
+    let threads = threads.min(entries.len() / 64).max(1);
+    let chunk = entries.len().div_ceil(threads).max(1);
+    let mut entries = entries.into_iter();
+    let chunks: Vec<Vec<PyResult<Entry>>> = std::iter::from_fn(|| {
+        let part: Vec<_> = entries.by_ref().take(chunk).collect();
+        (!part.is_empty()).then_some(part)
+    })
+    .collect();
+    let read = |part: Vec<PyResult<Entry>>| -> Vec<PyResult<Job>> {
+        part.into_iter()
+            .map(|entry| match entry? {
+                Entry::Asked(position, limits) => Ok((position, limits)),
+                Entry::Text(text) => job(&text, limits),
+            })
+            .collect()
+    };
+    std::thread::scope(|scope| {
+        let parts: Vec<_> = chunks
+            .into_iter()
+            .map(|part| scope.spawn(|| read(part)))
+            .collect();
+        parts
+            .into_iter()
+            .flat_map(|part| {
+                part.join()
+                    .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
+            })
+            .collect()
+    })
+}
+
+/// The position and limits an input.txt's text asks for.
+fn job(text: &str, limits: &Limits) -> PyResult<Job> {
     let problem = parse_problem(text.as_bytes()).map_err(value_error)?;
     let position = api::Position::from_problem(&problem).map_err(value_error)?;
     let limits = match problem.question {

@@ -20,9 +20,18 @@
 //! many searches wait. The table changes how fast a search is, never its
 //! answer.
 //!
-//! Each search runs on a runner thread, and one of more threads on a pool
-//! of its own: searches of the same count side by side on one shared pool
-//! would queue on its workers.
+//! Threads lent. A search asking for the default threads in ALPHABETA
+//! starts on one thread, and borrows the free threads while no search
+//! waits to start (`engine::lending`): one search alone gets every core,
+//! as it would alone, and the last long search of a batch is not left on
+//! one core while the others idle. Each thread comes back as soon as a
+//! search waits. (MINIMAX splits its top plies on a pool's every thread,
+//! so its default searches are given threads when they start instead.)
+//!
+//! Each search runs on a runner thread, a worker of a lending pool of the
+//! budget's size that is the runner's own; a search of more than one
+//! thread asked for runs on a pool of its own: searches of the same count
+//! side by side on one shared pool would queue on its workers.
 
 use std::collections::VecDeque;
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
@@ -32,7 +41,8 @@ use std::time::Duration;
 
 use rayon::ThreadPool;
 
-use super::{analyse_inner, Analysis, ApiError, Engine, Limits, Position, MAX_THREADS};
+use super::{analyse_inner, Analysis, ApiError, Engine, Limits, Position, SearchMode, MAX_THREADS};
+use crate::engine::lending::{self, ThreadBudget};
 use crate::engine::pool;
 
 /// The table budget unless one is given: 1 GiB, the largest table one
@@ -95,8 +105,6 @@ type Waiting<K> = (K, Box<Position>, Limits);
 /// searches and the runner threads that start them.
 struct State<K> {
     queue: VecDeque<Waiting<K>>,
-    /// The threads not in use.
-    free: usize,
     /// Searches running.
     running: usize,
     /// No more searches will be queued: runners end once the queue is
@@ -114,6 +122,8 @@ struct State<K> {
 pub(crate) struct Runners<K> {
     /// The thread budget.
     budget: usize,
+    /// Its threads, taken by searches and lent to them.
+    threads: Arc<ThreadBudget>,
     /// The table budget.
     table_bytes: usize,
     /// Whether the analyses find their principal variation.
@@ -132,11 +142,11 @@ impl<K: Send> Runners<K> {
         let budget = sharing.thread_budget();
         Runners {
             budget,
+            threads: Arc::new(ThreadBudget::new(budget)),
             table_bytes: sharing.table_bytes,
             pv: sharing.pv,
             state: Mutex::new(State {
                 queue: VecDeque::new(),
-                free: budget,
                 running: 0,
                 closed: false,
                 room_at: None,
@@ -177,7 +187,17 @@ impl<K: Send> Runners<K> {
             .take_while(|_| {
                 std::thread::Builder::new()
                     .stack_size(STACK_BYTES)
-                    .spawn_scoped(scope, move || self.runner(on_start, deliver))
+                    .spawn_scoped(scope, move || {
+                        // Without a lending pool (one thread, or no more
+                        // threads to be had) its searches borrow none.
+                        let lending = (self.budget > 1)
+                            .then(|| lending::lending_pool(self.budget, &self.threads))
+                            .flatten();
+                        match lending {
+                            Some(pool) => pool.install(|| self.runner(on_start, deliver)),
+                            None => self.runner(on_start, deliver),
+                        }
+                    })
                     .is_ok()
             })
             .count()
@@ -212,29 +232,44 @@ impl<K: Send> Runners<K> {
         let mut state = self.lock();
         loop {
             if let Some((_, _, limits)) = state.queue.front() {
-                let threads = self.threads_for(limits, state.queue.len(), state.free);
-                if threads <= state.free {
+                let borrows = self.borrows(limits);
+                let threads = if borrows {
+                    1
+                } else {
+                    self.threads_for(limits, state.queue.len(), self.threads.free())
+                };
+                if self.threads.take(threads) {
                     let (key, position, mut limits) = state.queue.pop_front()?;
-                    state.free -= threads;
                     state.running += 1;
+                    self.threads.set_lending(state.queue.is_empty());
                     let pool = (threads > 1).then(|| pool::build(threads)).flatten();
                     if state.room_at.is_some_and(|at| state.queue.len() <= at) {
                         state.room_at = None;
                         self.room.notify_one();
                     }
                     // Another runner may start the next one.
-                    let more = state.free > 0 && !state.queue.is_empty();
+                    let more = self.threads.free() > 0 && !state.queue.is_empty();
                     drop(state);
                     if more {
                         self.work.notify_one();
                     }
                     self.share(&position, &mut limits, threads, pool.is_some());
+                    if borrows {
+                        // Split over the lending pool it runs on.
+                        limits.threads = self.budget;
+                    }
                     return Some(((key, position, limits), threads, pool));
                 }
             } else if state.closed {
                 return None;
             }
-            state = Self::wait(&self.work, state, Duration::from_secs(1));
+            // Threads lent come back without a wake: look again soon.
+            let wait = if self.threads.lent() > 0 {
+                Duration::from_millis(1)
+            } else {
+                Duration::from_secs(1)
+            };
+            state = Self::wait(&self.work, state, wait);
         }
     }
 
@@ -254,7 +289,7 @@ impl<K: Send> Runners<K> {
     /// Takes back a finished search's threads, and ends its pool.
     fn done(&self, threads: usize, pool: Option<ThreadPool>) {
         let mut state = self.lock();
-        state.free += threads;
+        self.threads.put(threads);
         state.running -= 1;
         // Not kept for the next search: a table freed on one of its
         // workers would be what the allocator hands the next search's
@@ -271,6 +306,17 @@ impl<K: Send> Runners<K> {
         if idle {
             self.idle.notify_all();
         }
+    }
+
+    /// Whether a search within `limits` starts on one thread and borrows
+    /// the free ones (see the module's text): one asking for the default
+    /// threads, of the fast engine, not in MINIMAX, run by a runner on a
+    /// lending pool.
+    fn borrows(&self, limits: &Limits) -> bool {
+        limits.threads == 0
+            && limits.engine == Engine::Fast
+            && limits.mode != SearchMode::Minimax
+            && lending::current().is_some()
     }
 
     /// The threads a search within `limits` gets if it starts now, with
@@ -290,7 +336,10 @@ impl<K: Send> Runners<K> {
 
     /// Queues a search.
     pub(crate) fn push(&self, key: K, position: Box<Position>, limits: Limits) {
-        self.lock().queue.push_back((key, position, limits));
+        let mut state = self.lock();
+        state.queue.push_back((key, position, limits));
+        self.threads.set_lending(false);
+        drop(state);
         self.work.notify_one();
     }
 
@@ -322,6 +371,7 @@ impl<K: Send> Runners<K> {
     pub(crate) fn drop_queued(&self) {
         let mut state = self.lock();
         state.queue.clear();
+        self.threads.set_lending(true);
         let idle = state.running == 0;
         drop(state);
         if idle {

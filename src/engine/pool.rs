@@ -53,12 +53,15 @@ fn pool(threads: usize) -> Option<Arc<ThreadPool>> {
 /// A new pool of `threads` workers as the solver builds them; `None` if
 /// the threads cannot be started.
 pub(crate) fn build(threads: usize) -> Option<ThreadPool> {
+    builder(threads).build().ok()
+}
+
+/// The builder of a pool of `threads` workers as the solver builds them.
+pub(crate) fn builder(threads: usize) -> rayon::ThreadPoolBuilder {
     // Deep endgame searches recurse once per empty cell: give workers room.
     rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
         .stack_size(64 << 20)
-        .build()
-        .ok()
 }
 
 #[cfg(test)]

@@ -10,6 +10,7 @@ use rayon::prelude::*;
 use super::split_point::SplitPoint;
 use super::window::Window;
 use super::worker::Worker;
+use crate::engine::lending::{self, ThreadBudget};
 
 /// Searches the younger brothers `items` in parallel below a new split
 /// point under `worker`'s, each with the best alpha known when it starts;
@@ -72,12 +73,85 @@ pub(crate) fn younger_brothers<T: Sync>(
 /// search the two best-ranked moves left, as one thread would search them
 /// next. On the 21-empty 5x5 solve at 2 threads this cut the extra nodes
 /// over one thread from 13% to 3.5%; `profiles/2026-11-25-vm/threads.txt`.
+///
+/// On a lending pool (`engine::lending`) the other takers are threads
+/// borrowed from the budget: before each item it takes, the calling thread
+/// asks for one more taker, and each gives its thread back when no item is
+/// left or a search waits to start.
 pub(crate) fn in_order<T: Sync>(items: &[T], f: impl Fn(usize, &T) + Sync) {
     let next = AtomicUsize::new(0);
+    if let Some(budget) = lending::current() {
+        return borrowing_in_order(items, &f, &next, &budget);
+    }
     let takers = rayon::current_num_threads().min(items.len());
     (0..takers).into_par_iter().for_each(|_| loop {
         let i = next.fetch_add(1, Relaxed);
         let Some(item) = items.get(i) else { break };
         f(i, item);
     });
+}
+
+/// [`in_order`] with takers borrowed from `budget` as they are to be had.
+fn borrowing_in_order<T: Sync>(
+    items: &[T],
+    f: &(impl Fn(usize, &T) + Sync),
+    next: &AtomicUsize,
+    budget: &ThreadBudget,
+) {
+    rayon::scope(|scope| loop {
+        let i = next.fetch_add(1, Relaxed);
+        let Some(item) = items.get(i) else { break };
+        if i + 1 < items.len() && budget.borrow() {
+            scope.spawn(move |_| {
+                while !budget.recalled() {
+                    let i = next.fetch_add(1, Relaxed);
+                    let Some(item) = items.get(i) else { break };
+                    f(i, item);
+                }
+                budget.give_back();
+            });
+        }
+        f(i, item);
+    });
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::HashSet;
+    use std::sync::Arc;
+    use std::thread::ThreadId;
+    use std::time::Duration;
+
+    use parking_lot::Mutex;
+
+    use super::*;
+    use crate::engine::lending::lending_pool;
+
+    /// The threads that took `items` items, each a millisecond's work.
+    fn takers(pool: &rayon::ThreadPool, items: usize) -> HashSet<ThreadId> {
+        let seen = Mutex::new(HashSet::new());
+        let taken = AtomicUsize::new(0);
+        pool.install(|| {
+            in_order(&vec![(); items], |_, _| {
+                seen.lock().insert(std::thread::current().id());
+                taken.fetch_add(1, Relaxed);
+                std::thread::sleep(Duration::from_millis(1));
+            })
+        });
+        assert_eq!(taken.into_inner(), items, "each item once");
+        seen.into_inner()
+    }
+
+    #[test]
+    fn a_lending_pool_takes_helpers_only_while_threads_are_lent() {
+        let budget = Arc::new(ThreadBudget::new(3));
+        let pool = lending_pool(3, &budget).unwrap();
+        assert!(budget.take(1));
+        assert_eq!(takers(&pool, 40).len(), 1, "not lending: one thread");
+        budget.set_lending(true);
+        assert_eq!(takers(&pool, 40).len(), 3, "two threads lent");
+        assert_eq!((budget.free(), budget.lent()), (2, 0), "and given back");
+        assert!(budget.take(2));
+        assert_eq!(takers(&pool, 40).len(), 1, "none free: one thread");
+    }
 }

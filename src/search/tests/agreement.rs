@@ -133,3 +133,50 @@ fn deep_alphabeta_equals_reference_3_of_4() {
 fn deep_alphabeta_equals_reference_4_of_4() {
     deep_alphabeta_equals_reference(300..400);
 }
+
+/// Searches that borrow threads as a batch's searches start and end
+/// (`engine::lending`) still give the textbook answer: a lending pool of
+/// three workers, one thread taken, and lending turned on and off while
+/// they search so that threads are lent and called back mid-search; every
+/// thread lent comes back.
+#[test]
+fn searches_borrowing_threads_equal_reference() {
+    use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
+    use std::sync::Arc;
+
+    use crate::engine::lending::{lending_pool, ThreadBudget};
+
+    let budget = Arc::new(ThreadBudget::new(3));
+    assert!(budget.take(1));
+    let pool = lending_pool(3, &budget).expect("the test's threads start");
+    let done = AtomicBool::new(false);
+    std::thread::scope(|scope| {
+        scope.spawn(|| {
+            let mut lending = false;
+            while !done.load(Relaxed) {
+                lending = !lending;
+                budget.set_lending(lending);
+                std::thread::sleep(std::time::Duration::from_micros(300));
+            }
+        });
+        let mut rng = Rng::new(777);
+        for round in 0..150 {
+            let n = 4 + round % 4;
+            let board = random_board(&mut rng, n, [1, 3, 100][round % 3], 0.55);
+            let depth = 4 + round as u32 % 2;
+            let player = if round % 2 == 0 { Player::X } else { Player::O };
+            let expected = reference::alphabeta(&board, player, depth);
+            let got = pool.install(|| root::alphabeta(&board, player, depth, true));
+            let wide = pool.install(|| general(&board, player, depth, true));
+            for got in [got, wide] {
+                assert_eq!(
+                    (got.best, got.value),
+                    (expected.best, expected.value),
+                    "borrowing, depth {depth}, {player:?} {board:?}"
+                );
+            }
+        }
+        done.store(true, Relaxed);
+    });
+    assert_eq!((budget.free(), budget.lent()), (2, 0));
+}
