@@ -8,10 +8,15 @@
 # 5x5 to 8x8 at depth 3 to 5, ALPHABETA; (b) FULL (40) full solves of 5x5
 # boards (fill 0.4, depth 25). Each goes through `serve` with its defaults,
 # through `solve` on the folder, and through Python's `analyse_many` (with
-# PYTHON, default python3, when its stakeraid has it), against `serve`
-# answering one request at a time on one thread (OLD_BINARY's `serve`, which
-# does nothing else, with `"threads": 1`; without OLD_BINARY this build's
-# `serve --threads 1`). Then one request alone, OLD_BINARY against this
+# PYTHON, default python3, when its stakeraid has it: measure the release
+# wheel, as `scripts/python-overhead.sh` builds it into
+# target/python-overhead/venv, not the test script's slower one), against
+# `serve` answering one request at a time on one thread (OLD_BINARY's
+# `serve`, which does nothing else, with `"threads": 1`; without OLD_BINARY
+# this build's `serve --threads 1`). Each way's time is the median of
+# ROUNDS (3) rounds, the ways taken by turns in each round. `solve` on a
+# folder also writes a file per position, which `serve` does not: it is
+# also held to `solve --threads 1` on the same folder. Then one request alone, OLD_BINARY against this
 # build by turns (medians of REPEAT, 5), and the peak resident memory of
 # `serve` with 1000 requests in flight (TABLE_MB, 256, its table budget).
 # BIN: the build measured (default: this checkout's release build).
@@ -19,7 +24,7 @@ set -euo pipefail
 old="${1:-}"
 here=$(cd "$(dirname "$0")/.." && pwd)
 bin="${BIN:-$here/target/release/stakeraid}"
-small="${SMALL:-4000}"; full="${FULL:-40}"; repeat="${REPEAT:-5}"
+small="${SMALL:-4000}"; full="${FULL:-40}"; repeat="${REPEAT:-5}"; rounds="${ROUNDS:-3}"
 table_mb="${TABLE_MB:-256}"; python="${PYTHON:-python3}"
 [ -x "$bin" ] || { echo "no build at $bin: cargo build --release first" >&2; exit 2; }
 work=$(mktemp -d)
@@ -59,39 +64,36 @@ answered() {
 }
 
 echo "# $(nproc) cores; $(uname -srm); $(date -u +%Y-%m-%dT%H:%MZ)"
-echo "# BIN=$bin OLD_BINARY=${old:-none}"
-printf "%-6s %-44s %6s %8s %10s %6s\n" set way positions seconds "pos/s" ratio
-for set in small full; do
+echo "# BIN=$bin OLD_BINARY=${old:-none}; each way's seconds: the median of $rounds rounds, the ways by turns in each"
+printf "%-6s %-48s %6s %8s %10s %6s\n" set way positions seconds "pos/s" ratio
+
+# One way on one set, timed once: its seconds on stdout.
+run_way() {
+  local set=$1 way=$2 count t0 t1 threads=0
   count=$(ls "$work/$set" | wc -l)
-  rate() { awk -v n="$count" -v s="$1" 'BEGIN {printf "%.1f", n / s}'; }
-  line() { printf "%-6s %-44s %6d %8s %10s %6s\n" "$set" "$1" "$count" "$2" "$(rate "$2")" "$3"; }
-  # One at a time on one thread: the rate the others are held to.
-  if [ -n "$old" ]; then
-    base_way="old serve, \"threads\": 1 each"
-    t0=$(now); "$old" serve < "$work/$set.one.jsonl" > "$work/out"; t1=$(now)
-  else
-    base_way="serve --threads 1"
-    t0=$(now); "$bin" serve --threads 1 < "$work/$set.one.jsonl" > "$work/out"; t1=$(now)
-  fi
-  answered "$work/out" "$count"
-  base=$(secs "$t0" "$t1")
-  line "$base_way" "$base" "1.00x"
-  ratio() { awk -v b="$base" -v s="$1" 'BEGIN {printf "%.2fx", b / s}'; }
-  t0=$(now); "$bin" serve --threads 1 < "$work/$set.one.jsonl" > "$work/out"; t1=$(now)
-  answered "$work/out" "$count"
-  s=$(secs "$t0" "$t1"); line "serve --threads 1 (one at a time, this build)" "$s" "$(ratio "$s")"
-  t0=$(now); "$bin" serve < "$work/$set.default.jsonl" > "$work/out"; t1=$(now)
-  answered "$work/out" "$count"
-  s=$(secs "$t0" "$t1"); line "serve (defaults)" "$s" "$(ratio "$s")"
-  t0=$(now); "$bin" serve < "$work/$set.one.jsonl" > "$work/out"; t1=$(now)
-  answered "$work/out" "$count"
-  s=$(secs "$t0" "$t1"); line "serve, \"threads\": 1 each" "$s" "$(ratio "$s")"
-  rm -rf "$work/answers"
-  t0=$(now); "$bin" solve "$work/$set" -o "$work/answers" 2> /dev/null; t1=$(now)
-  [ "$(ls "$work/answers" | wc -l)" = "$count" ] || { echo "solve left outputs missing" >&2; exit 1; }
-  s=$(secs "$t0" "$t1"); line "solve FOLDER -o DIR" "$s" "$(ratio "$s")"
-  if "$python" -c 'import stakeraid, sys; sys.exit(not hasattr(stakeraid, "analyse_many"))' 2> /dev/null; then
-    s=$("$python" - "$work/$set" <<'EOF'
+  case "$way" in
+    base)
+      t0=$(now)
+      if [ -n "$old" ]; then "$old" serve < "$work/$set.one.jsonl" > "$work/out"
+      else "$bin" serve --threads 1 < "$work/$set.one.jsonl" > "$work/out"; fi
+      t1=$(now); answered "$work/out" "$count" ;;
+    serve1)
+      t0=$(now); "$bin" serve --threads 1 < "$work/$set.one.jsonl" > "$work/out"; t1=$(now)
+      answered "$work/out" "$count" ;;
+    serve)
+      t0=$(now); "$bin" serve < "$work/$set.default.jsonl" > "$work/out"; t1=$(now)
+      answered "$work/out" "$count" ;;
+    serve_one_each)
+      t0=$(now); "$bin" serve < "$work/$set.one.jsonl" > "$work/out"; t1=$(now)
+      answered "$work/out" "$count" ;;
+    solve1|solve)
+      rm -rf "$work/answers"
+      [ "$way" = solve1 ] && threads=1
+      t0=$(now); "$bin" solve "$work/$set" -o "$work/answers" --threads $threads 2> /dev/null; t1=$(now)
+      [ "$(ls "$work/answers" | wc -l)" = "$count" ] || { echo "solve left outputs missing" >&2; exit 1; }
+      rm -rf "$work/answers" ;;
+    python)
+      "$python" - "$work/$set" <<'EOF'
 import os, sys, time
 import stakeraid
 folder = sys.argv[1]
@@ -102,11 +104,41 @@ answers = stakeraid.analyse_many(texts)
 print(f"{time.perf_counter() - start:.3f}")
 assert len(answers) == len(texts)
 EOF
-) && line "python analyse_many" "$s" "$(ratio "$s")" \
-      || echo "$set    python analyse_many: failed (see above)"
-  else
-    echo "$set    python analyse_many: skipped: $python's stakeraid has no analyse_many"
-  fi
+      return ;;
+  esac
+  secs "$t0" "$t1"; echo
+}
+
+ways="base serve1 serve serve_one_each solve1 solve"
+if "$python" -c 'import stakeraid, sys; sys.exit(not hasattr(stakeraid, "analyse_many"))' 2> /dev/null; then
+  ways="$ways python"
+else
+  echo "# python analyse_many: skipped: $python's stakeraid has no analyse_many"
+fi
+declare -A name=(
+  [base]="$([ -n "$old" ] && echo 'old serve, "threads": 1 each' || echo 'serve --threads 1')"
+  [serve1]="serve --threads 1 (one at a time, this build)"
+  [serve]="serve (defaults)"
+  [serve_one_each]="serve, \"threads\": 1 each"
+  [solve1]="solve --threads 1 FOLDER -o DIR (one at a time)"
+  [solve]="solve FOLDER -o DIR"
+  [python]="python analyse_many"
+)
+for set in small full; do
+  count=$(ls "$work/$set" | wc -l)
+  for way in $ways; do : > "$work/times.$way"; done
+  for _ in $(seq "$rounds"); do
+    for way in $ways; do run_way "$set" "$way" >> "$work/times.$way"; done
+  done
+  base=$(median < "$work/times.base")
+  for way in $ways; do
+    s=$(median < "$work/times.$way")
+    printf "%-6s %-48s %6d %8.3f %10.1f %6s\n" "$set" "${name[$way]}" "$count" "$s" \
+      "$(awk -v n="$count" -v s="$s" 'BEGIN {print n / s}')" \
+      "$(awk -v b="$base" -v s="$s" 'BEGIN {printf "%.2fx", b / s}')"
+  done
+  one=$(median < "$work/times.solve1"); many=$(median < "$work/times.solve")
+  echo "$set    solve FOLDER against solve --threads 1 FOLDER (the same files written): $(awk -v a="$one" -v b="$many" 'BEGIN {printf "%.2fx", a / b}')"
 done
 
 # One request alone: a full 5x5 solve, wall time of the whole process.
