@@ -14,9 +14,11 @@
 # `serve` answering one request at a time on one thread (OLD_BINARY's
 # `serve`, which does nothing else, with `"threads": 1`; without OLD_BINARY
 # this build's `serve --threads 1`). Each way's time is the median of
-# ROUNDS (3) rounds, the ways taken by turns in each round. `solve` on a
+# ROUNDS (5) rounds, the ways taken by turns in each round. `solve` on a
 # folder also writes a file per position, which `serve` does not: it is
-# also held to `solve --threads 1` on the same folder. Then one request alone, OLD_BINARY against this
+# also held to `solve --threads 1` on the same folder. And the most two
+# cores give this work: two of the baseline's processes at once, each on
+# every other position, a split that costs nothing. Then one request alone, OLD_BINARY against this
 # build by turns (medians of REPEAT, 5), and the peak resident memory of
 # `serve` with 1000 requests in flight (TABLE_MB, 256, its table budget).
 # BIN: the build measured (default: this checkout's release build).
@@ -24,7 +26,7 @@ set -euo pipefail
 old="${1:-}"
 here=$(cd "$(dirname "$0")/.." && pwd)
 bin="${BIN:-$here/target/release/stakeraid}"
-small="${SMALL:-4000}"; full="${FULL:-40}"; repeat="${REPEAT:-5}"; rounds="${ROUNDS:-3}"
+small="${SMALL:-4000}"; full="${FULL:-40}"; repeat="${REPEAT:-5}"; rounds="${ROUNDS:-5}"
 table_mb="${TABLE_MB:-256}"; python="${PYTHON:-python3}"
 [ -x "$bin" ] || { echo "no build at $bin: cargo build --release first" >&2; exit 2; }
 work=$(mktemp -d)
@@ -80,6 +82,18 @@ run_way() {
     serve1)
       t0=$(now); "$bin" serve --threads 1 < "$work/$set.one.jsonl" > "$work/out"; t1=$(now)
       answered "$work/out" "$count" ;;
+    halves)
+      # Two processes at once, each the baseline on every other position:
+      # a split with no cost at all, so what two cores give this work.
+      local one=("$bin" serve --threads 1)
+      [ -n "$old" ] && one=("$old" serve)
+      awk 'NR % 2 == 1' "$work/$set.one.jsonl" > "$work/odd.jsonl"
+      awk 'NR % 2 == 0' "$work/$set.one.jsonl" > "$work/even.jsonl"
+      t0=$(now)
+      "${one[@]}" < "$work/odd.jsonl" > "$work/out" &
+      "${one[@]}" < "$work/even.jsonl" > "$work/out2"
+      wait; t1=$(now)
+      answered "$work/out" $(( (count + 1) / 2 )); answered "$work/out2" $(( count / 2 )) ;;
     serve)
       t0=$(now); "$bin" serve < "$work/$set.default.jsonl" > "$work/out"; t1=$(now)
       answered "$work/out" "$count" ;;
@@ -109,7 +123,7 @@ EOF
   secs "$t0" "$t1"; echo
 }
 
-ways="base serve1 serve serve_one_each solve1 solve"
+ways="base halves serve1 serve serve_one_each solve1 solve"
 if "$python" -c 'import stakeraid, sys; sys.exit(not hasattr(stakeraid, "analyse_many"))' 2> /dev/null; then
   ways="$ways python"
 else
@@ -117,6 +131,7 @@ else
 fi
 declare -A name=(
   [base]="$([ -n "$old" ] && echo 'old serve, "threads": 1 each' || echo 'serve --threads 1')"
+  [halves]="two of the first at once, each every other one"
   [serve1]="serve --threads 1 (one at a time, this build)"
   [serve]="serve (defaults)"
   [serve_one_each]="serve, \"threads\": 1 each"

@@ -83,13 +83,13 @@ impl Geometry {
             return None;
         }
         let all = Cells(if n * n == 64 { !0 } else { (1 << (n * n)) - 1 });
+        // Each byte's sum is a smaller byte's plus one value, in one pass:
+        // summing each byte's bits anew was most of `Compact::new`, 5% of a
+        // batch of small searches by `perf`.
         let mut sums = Box::new([[0; 256]; 8]);
         for (k, table) in sums.iter_mut().enumerate() {
-            for (b, sum) in table.iter_mut().enumerate() {
-                *sum = (0..8)
-                    .filter(|j| b >> j & 1 != 0)
-                    .map(|j| values[8 * k + j])
-                    .sum();
+            for b in 1..256usize {
+                table[b] = table[b & (b - 1)] + values[8 * k + b.trailing_zeros() as usize];
             }
         }
         let first = (0..n).fold(Cells::NONE, |set, r| set | Cells::of(r * n));
@@ -330,6 +330,25 @@ mod tests {
     use super::*;
     use crate::game::random::{random_board_from, Rng};
     use crate::game::{Move, MoveKind};
+
+    /// The sum of a set of cells is its cells' values added one by one.
+    #[test]
+    fn sums_are_the_values_of_the_cells_added() {
+        let mut rng = Rng::new(11);
+        for k in 0..40 {
+            let n = 1 + k % 8;
+            let board = random_board_from(&mut rng, n, 0, 99, 0.3);
+            let g = Geometry::of(&board).unwrap();
+            for _ in 0..200 {
+                let cells = Cells(rng.next_u64()) & g.all;
+                let added: i32 = (0..n * n)
+                    .filter(|&i| cells.contains(i))
+                    .map(|i| board.value(i / n, i % n))
+                    .sum();
+                assert_eq!(g.sum(cells), added, "{n}x{n}");
+            }
+        }
+    }
 
     /// Every move the compact form makes agrees with the full board's, in
     /// gain and in the resulting position.
