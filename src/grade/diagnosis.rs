@@ -130,9 +130,9 @@ pub(crate) fn wrote_the_answer(v: &Verdict) -> bool {
 
 impl Diagnosis {
     /// The diagnosis of `results` (on `cases`, in the same order) given
-    /// the candidates still standing after the passing cases: the bugs
-    /// that stand everywhere, or when none does, those that stand under a
-    /// restriction; `None` when no failing case wrote an output the models
+    /// the candidates still standing after the passing cases (those that
+    /// stand everywhere, then those that stand under a restriction, where
+    /// the diagnosis weighs them); `None` when no failing case wrote an output the models
     /// could be tried on.
     pub(crate) fn new(
         cases: &[Case],
@@ -147,13 +147,9 @@ impl Diagnosis {
         if evidence.is_empty() {
             return None;
         }
-        let everywhere = standing.iter().any(|&(_, _, r)| r.is_none());
         let mut bugs = Vec::new();
         let restrictions = std::iter::once(None).chain(Restriction::ALL.map(Some));
         for restriction in restrictions {
-            if everywhere && restriction.is_some() {
-                break;
-            }
             for bug in Bug::ALL {
                 let conventions: Vec<Convention> = standing
                     .iter()
