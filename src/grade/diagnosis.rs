@@ -52,7 +52,7 @@ pub struct Outside {
 }
 
 /// The bugs that explain a program's wrong outputs.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Diagnosis {
     /// Failing cases whose `output.txt` the models were tried on.
     pub evidence: usize,
@@ -328,7 +328,7 @@ impl Diagnosis {
 
 /// One experiment: an input, what each bug still suspected writes there,
 /// and what the program wrote.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Experiment {
     /// The case in one line.
     pub summary: String,
@@ -342,4 +342,8 @@ pub struct Experiment {
     pub output: Option<String>,
     /// The bugs whose model writes it: those the diagnosis keeps.
     pub matches: Vec<String>,
+    /// The run's CPU seconds, as a case's.
+    pub cpu: f64,
+    /// The run's wall-clock seconds, as a case's.
+    pub wall: f64,
 }

@@ -87,6 +87,8 @@ pub(crate) fn settle(
                 .filter(|(_, &m)| m)
                 .map(|(s, _)| s.title())
                 .collect(),
+            cpu: run.cpu,
+            wall: run.wall,
         };
         diagnosis.experiments.push(experiment);
         if !matched.contains(&true) {
