@@ -102,7 +102,7 @@ pub(crate) fn settle(
 
 /// True when on every input some one `output.txt` is written by every
 /// suspect's model (see [`alike`]).
-pub(crate) fn never_apart(suspects: &[Suspect]) -> bool {
+fn never_apart(suspects: &[Suspect]) -> bool {
     let conventions: Vec<Vec<Convention>> = suspects
         .iter()
         .map(|s| s.convention.map_or(Convention::ALL.to_vec(), |c| vec![c]))
