@@ -19,6 +19,10 @@
 #
 #   scripts/class-time.sh [OUT]
 #
+# Each wall time comes with the CPU seconds spent in it, and the failing
+# class with the most any overlapping could give: the loop's wall time
+# over the class's CPU time spread on every core (STOP=0 leaves out (c)).
+#
 # BIN takes another build than target/release/stakeraid; CASES fewer cases
 # (`BIN=target/debug/stakeraid CASES=4` checks the script quickly). OUT
 # (default: standard output) receives the times with the exact commands,
@@ -64,25 +68,26 @@ now() { date +%s.%N; }
 args=(--cases "$cases" --jobs 2)
 program=(-- "$python" -B homework.py)
 
-# Seconds (a) and (b) take on CLASS, graded into OUT: "CLASS_S LOOP_S".
+# Seconds (a) and (b) take on CLASS, graded into OUT, each wall-clock and
+# CPU (user and system, of the grader and every program it ran):
+# "CLASS_S CLASS_CPU_S LOOP_S LOOP_CPU_S".
 class_and_loop() {
-  local class=$1 into=$2 start wall_a wall_b
-  start=$(now)
-  "$bin" grade --class "$class" --class-out "$into" "${args[@]}" "${program[@]}" \
-    > /dev/null 2> "$into.err"
-  wall_a=$(echo "$(now) - $start" | bc -l)
-  start=$(now)
-  for d in "$class"/*/; do
+  local class=$1 into=$2 TIMEFORMAT='%R %U %S' a b
+  a=$( { time "$bin" grade --class "$class" --class-out "$into" "${args[@]}" "${program[@]}" \
+    > /dev/null 2> "$into.err"; } 2>&1)
+  b=$( { time (for d in "$class"/*/; do
     (cd "$d" && "$bin" grade "${args[@]}" "${program[@]}" > /dev/null 2>&1 || true)
-  done
-  wall_b=$(echo "$(now) - $start" | bc -l)
-  echo "$wall_a $wall_b"
+  done); } 2>&1)
+  echo "$a $b" | awk '{ print $1, $2 + $3, $4, $5 + $6 }'
 }
 
-read -r fail_class fail_loop < <(class_and_loop "$failing" "$work/a")
-read -r pass_class pass_loop < <(class_and_loop "$passing" "$work/p")
+read -r fail_class fail_class_cpu fail_loop fail_loop_cpu < <(class_and_loop "$failing" "$work/a")
+read -r pass_class pass_class_cpu pass_loop pass_loop_cpu < <(class_and_loop "$passing" "$work/p")
 
-# (c) stopped once a third of the students are done, then resumed.
+# (c) stopped once a third of the students are done, then resumed (not
+# with STOP=0, to keep the timing short).
+status=- kept=- partial=- same=-
+if [[ "${STOP:-1}" != 0 ]]; then
 "$bin" grade --class "$failing" --class-out "$work/c" "${args[@]}" "${program[@]}" \
   > /dev/null 2> "$work/c.err" &
 pid=$!
@@ -99,6 +104,7 @@ partial=$([[ -e "$work/c/gradebook.partial.csv" && ! -e "$work/c/gradebook.csv" 
 "$bin" grade --class "$failing" --class-out "$work/c" "${args[@]}" "${program[@]}" \
   > /dev/null 2>&1
 same=$(cmp -s "$work/a/gradebook.csv" "$work/c/gradebook.csv" && echo yes || echo no)
+fi
 
 ratio() { echo "scale=2; $1 / $2" | bc -l; }
 {
@@ -108,14 +114,20 @@ ratio() { echo "scale=2; $1 / $2" | bc -l; }
   echo "# (a) $bin grade --class CLASS --class-out A ${args[*]} ${program[*]}"
   echo "# (b) for each folder: cd FOLDER && $bin grade ${args[*]} ${program[*]}"
   echo "failing_class_wall_s $fail_class"
+  echo "failing_class_cpu_s $fail_class_cpu"
   echo "failing_loop_wall_s $fail_loop"
+  echo "failing_loop_cpu_s $fail_loop_cpu"
   echo "failing_loop_over_class $(ratio "$fail_loop" "$fail_class")"
+  echo "failing_class_cores_busy $(ratio "$fail_class_cpu" "$fail_class")"
+  echo "failing_loop_over_class_on_busy_cores $(ratio "$fail_loop" "$(ratio "$fail_class_cpu" "$(nproc)")")"
   echo "passing_class_wall_s $pass_class"
+  echo "passing_class_cpu_s $pass_class_cpu"
   echo "passing_loop_wall_s $pass_loop"
+  echo "passing_loop_cpu_s $pass_loop_cpu"
   echo "passing_loop_over_class $(ratio "$pass_loop" "$pass_class")"
   echo "gradebook_rows $(($(wc -l < "$work/a/gradebook.csv") - 1))"
   echo "stopped_status $status"
-  echo "stopped_line $(tail -n 1 "$work/c.err" | sed "s|$work|WORK|g")"
+  echo "stopped_line $( [[ -e "$work/c.err" ]] && tail -n 1 "$work/c.err" | sed "s|$work|WORK|g")"
   echo "stopped_kept $kept"
   echo "stopped_gradebook_partial $partial"
   echo "resumed_gradebook_same $same"

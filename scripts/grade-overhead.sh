@@ -11,7 +11,10 @@
 #       of the grader draws alike. What is left is drawing the cases and
 #       their exact answers, the folders, judging (the bug models on each
 #       failing case, and on the passing ones for the bugs still suspected)
-#       and the report.
+#       and the report. The program's runs include those of the
+#       experiments that settle a tie between bugs (the report gives each
+#       one's wall time, as a case's); a grader with no experiments makes
+#       none.
 #
 #   scripts/grade-overhead.sh [OUT]
 #   BEFORE=/path/to/an/older/stakeraid scripts/grade-overhead.sh [OUT]
@@ -86,21 +89,24 @@ print("(a) %d cases, --jobs 2: %.2f s wall; score %d; the program's runs: %.2f s
 slowest = max(a["cases"], key=lambda c: c["cpu"])
 print("    slowest case: %s, %.2f s CPU (%s)" % (slowest["name"], slowest["cpu"], slowest["summary"]))
 print("(b) %d seeds x 12 cases, --jobs 1, no shrinking: the grader's own time around the program's runs" % len(seeds))
-print("    %-6s %-16s %5s %5s %9s %10s %12s" % ("binary", "homework", "cases", "fail", "wall s", "runs s", "ms a case"))
+print("    %-6s %-16s %5s %5s %5s %9s %10s %12s" % ("binary", "homework", "cases", "fail", "exps", "wall s", "runs s", "ms a case"))
 per = {}
 for line in open(rows):
     tag, hw, wall = line.split()
-    cases = []
+    cases, exps = [], []
     for seed in seeds:
-        cases += json.load(open("%s/%s-%s-%s.json" % (work, tag, hw, seed)))["cases"]
-    run_wall = runs(cases)[0]
+        report = json.load(open("%s/%s-%s-%s.json" % (work, tag, hw, seed)))
+        cases += report["cases"]
+        exps += (report.get("diagnosis") or {}).get("experiments", [])
+    run_wall = runs(cases)[0] + sum(e["wall"] for e in exps)
     fail = sum(1 for c in cases if c["failure"])
     over = (float(wall) - run_wall) / len(cases) * 1e3
     per[(tag, hw)] = over
-    print("    %-6s %-16s %5d %5d %9.2f %10.2f %12.1f" % (tag, hw, len(cases), fail, float(wall), run_wall, over))
+    print("    %-6s %-16s %5d %5d %5d %9.2f %10.2f %12.1f" % (tag, hw, len(cases), fail, len(exps), float(wall), run_wall, over))
 for (tag, hw), over in per.items():
     if tag == "after" and ("before", hw) in per:
-        print("    %s: %+.1f ms a case after, against before" % (hw, over - per[("before", hw)]))
+        before = per[("before", hw)]
+        print("    %s: %+.1f ms a case after, against before (%.2fx)" % (hw, over - before, over / before))
 PY
 )
 

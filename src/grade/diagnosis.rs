@@ -52,7 +52,7 @@ pub struct Outside {
 }
 
 /// The bugs that explain a program's wrong outputs.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Diagnosis {
     /// Failing cases whose `output.txt` the models were tried on.
     pub evidence: usize,
@@ -130,9 +130,9 @@ pub(crate) fn wrote_the_answer(v: &Verdict) -> bool {
 
 impl Diagnosis {
     /// The diagnosis of `results` (on `cases`, in the same order) given
-    /// the candidates still standing after the passing cases: the bugs
-    /// that stand everywhere, or when none does, those that stand under a
-    /// restriction; `None` when no failing case wrote an output the models
+    /// the candidates still standing after the passing cases (those that
+    /// stand everywhere, then those that stand under a restriction, where
+    /// the diagnosis weighs them); `None` when no failing case wrote an output the models
     /// could be tried on.
     pub(crate) fn new(
         cases: &[Case],
@@ -147,13 +147,9 @@ impl Diagnosis {
         if evidence.is_empty() {
             return None;
         }
-        let everywhere = standing.iter().any(|&(_, _, r)| r.is_none());
         let mut bugs = Vec::new();
         let restrictions = std::iter::once(None).chain(Restriction::ALL.map(Some));
         for restriction in restrictions {
-            if everywhere && restriction.is_some() {
-                break;
-            }
             for bug in Bug::ALL {
                 let conventions: Vec<Convention> = standing
                     .iter()
@@ -332,7 +328,7 @@ impl Diagnosis {
 
 /// One experiment: an input, what each bug still suspected writes there,
 /// and what the program wrote.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Experiment {
     /// The case in one line.
     pub summary: String,
@@ -346,4 +342,8 @@ pub struct Experiment {
     pub output: Option<String>,
     /// The bugs whose model writes it: those the diagnosis keeps.
     pub matches: Vec<String>,
+    /// The run's CPU seconds, as a case's.
+    pub cpu: f64,
+    /// The run's wall-clock seconds, as a case's.
+    pub wall: f64,
 }

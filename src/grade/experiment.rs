@@ -18,7 +18,7 @@ use crate::game::random::Rng;
 
 use super::cases::{small_case, Case};
 use super::diagnosis::{Diagnosis, Experiment, Suspect};
-use super::models::{Convention, MODEL_NODES};
+use super::models::{alike, Convention, Suspected, MODEL_NODES};
 use super::run::{run_case, Program, RunSettings};
 use super::verdict::normalized;
 
@@ -44,6 +44,12 @@ pub(crate) fn settle(
     let mut runs = 0;
     let mut rng = Rng::new(0x5EED_E4BE_21E7);
     while diagnosis.bugs.len() >= 2 && runs < EXPERIMENTS {
+        // Models alike by their rules answer alike on every input: the
+        // search below could only fail, after trying all its positions.
+        if never_apart(&diagnosis.bugs) {
+            diagnosis.inseparable = true;
+            break;
+        }
         let Some((case, outputs)) = telling_case(&diagnosis.bugs, &mut rng, settings.time_limit)
         else {
             diagnosis.inseparable = true;
@@ -81,6 +87,8 @@ pub(crate) fn settle(
                 .filter(|(_, &m)| m)
                 .map(|(s, _)| s.title())
                 .collect(),
+            cpu: run.cpu,
+            wall: run.wall,
         };
         diagnosis.experiments.push(experiment);
         if !matched.contains(&true) {
@@ -90,6 +98,25 @@ pub(crate) fn settle(
         diagnosis.bugs.retain(|_| *keep.next().unwrap_or(&true));
     }
     Ok(runs)
+}
+
+/// True when on every input some one `output.txt` is written by every
+/// suspect's model (see [`alike`]).
+fn never_apart(suspects: &[Suspect]) -> bool {
+    let conventions: Vec<Vec<Convention>> = suspects
+        .iter()
+        .map(|s| s.convention.map_or(Convention::ALL.to_vec(), |c| vec![c]))
+        .collect();
+    let suspected: Vec<Suspected<'_>> = suspects
+        .iter()
+        .zip(&conventions)
+        .map(|(s, c)| Suspected {
+            bug: s.bug,
+            conventions: c,
+            restriction: s.restriction,
+        })
+        .collect();
+    alike(&suspected)
 }
 
 /// A small case on which no `output.txt` is written by every suspect's

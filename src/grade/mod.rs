@@ -202,12 +202,21 @@ fn diagnose(cases: &[Case], results: &[&CaseResult], jobs: usize) -> io::Result<
         .map(|(c, _)| c)
         .collect();
     // The bugs everywhere first; restricted ones only when none stands,
-    // as the diagnosis names them only then.
+    // as the diagnosis names them only then, or when one standing is a bug
+    // of one mode (the textbook in the other): a restricted bug in effect,
+    // with no more claim than the others to be named alone.
     let (everywhere, restricted): (Vec<_>, Vec<_>) = diagnosis::suspects(cases, &verdicts)
         .into_iter()
         .partition(|&(_, _, r)| r.is_none());
-    let mut standing = Vec::new();
+    let mut standing: Vec<diagnosis::Candidate> = Vec::new();
     for suspects in [everywhere, restricted] {
+        // The bug of one mode restricted to that mode is the same model.
+        let suspects: Vec<_> = suspects
+            .into_iter()
+            .filter(|&(b, c, r)| {
+                r.is_none() || !standing.contains(&(b, c, None)) || models::shows_only(b, c) != r
+            })
+            .collect();
         let ruled_out = if suspects.is_empty() {
             Vec::new()
         } else {
@@ -220,7 +229,9 @@ fn diagnose(cases: &[Case], results: &[&CaseResult], jobs: usize) -> io::Result<
                 .into_iter()
                 .filter(|b| !ruled_out.iter().any(|out| out.contains(b))),
         );
-        if !standing.is_empty() {
+        let of_one_mode =
+            |&(b, c, r): &diagnosis::Candidate| r.is_none() && models::shows_only(b, c).is_some();
+        if !standing.is_empty() && !standing.iter().any(of_one_mode) {
             break;
         }
     }

@@ -425,13 +425,22 @@ fn graded_parts(report: &serde_json::Value) -> serde_json::Value {
         .iter()
         .map(|s| serde_json::json!([s["from"], s["input"], s["verdict"], s["runs"], s["stopped"]]))
         .collect();
+    // The diagnosis whole, but for its experiments' run times.
+    let mut diagnosis = report["diagnosis"].clone();
+    if let Some(experiments) = diagnosis["experiments"].as_array_mut() {
+        for e in experiments {
+            let e = e.as_object_mut().unwrap();
+            e.remove("cpu");
+            e.remove("wall");
+        }
+    }
     serde_json::json!({
         "cases": cases,
         "strict": report["strict"],
         "lenient": report["lenient"],
         "failures": report["failures"],
         "shrunk": shrunk,
-        "diagnosis": report["diagnosis"],
+        "diagnosis": diagnosis,
     })
 }
 

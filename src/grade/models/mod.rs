@@ -5,8 +5,10 @@
 //! diagnosis tries when a bug shows in one mode or at one depth parity
 //! only (`restriction.rs`). A bug is named by reproducing a program's
 //! `output.txt`, never by guessing from values. `case.rs` runs the models
-//! on one case, `cost.rs` estimates what a textbook search costs.
+//! on one case, `alike.rs` says which never answer differently,
+//! `cost.rs` estimates what a textbook search costs.
 
+mod alike;
 mod bug;
 mod case;
 mod convention;
@@ -14,6 +16,7 @@ mod cost;
 mod restriction;
 mod textbook;
 
+pub(crate) use alike::{alike, shows_only, Suspected};
 pub use bug::Bug;
 pub(crate) use case::{CaseModels, MODEL_NODES};
 pub use convention::Convention;

@@ -138,6 +138,35 @@ impl Rules {
         self.ties == Ties::Last || self.order == Order::RaidsFirst
     }
 
+    /// These rules in the form shared by every rules that write the same
+    /// on every input, as far as the switches alone say: two rules whose
+    /// forms are equal never answer differently (tested below on many
+    /// small positions). Two steps, each exact:
+    /// - quiet Raids: where [`Rules::quiet_raids_matter`] is false they
+    ///   change nothing (its argument), so they are put back on;
+    /// - Raids that turn nothing over, with Stakes first and the first
+    ///   maximal root move kept: each Raid reaches the position of the
+    ///   Stake on its cell, tried before it, so no position's value changes
+    ///   (alpha-beta returns every root move's value exactly when it beats
+    ///   the best so far, and at most that best otherwise) and the root
+    ///   never takes the Raid over its Stake: the program is the one with no
+    ///   Raids (whose board written has no flips either way).
+    pub(crate) fn canonical(self) -> Rules {
+        let mut r = self;
+        if !r.quiet_raids_matter() {
+            r.quiet_raids = true;
+            if r.raids == Raids::FlipNothing {
+                r.raids = Raids::None;
+            }
+        }
+        if r.raids == Raids::None {
+            // No Raid is ever listed or played: nothing to flip or show.
+            r.quiet_raids = true;
+            r.flips_written = true;
+        }
+        r
+    }
+
     /// True when alpha-beta chooses the root move plain minimax chooses:
     /// with the first maximal move kept and the opponent minimizing, a move
     /// is chosen only when strictly better than the best so far, and then
@@ -600,6 +629,52 @@ mod tests {
             }
         }
         assert!(differed > 0, "the convention never mattered");
+    }
+
+    /// Every model's rules, under either convention, write what their
+    /// canonical form writes: the claim `models::alike` relies on to skip
+    /// the search for an input that could never tell two models apart.
+    #[test]
+    fn the_canonical_rules_write_what_the_rules_write() {
+        use super::super::Convention;
+        let mut rng = Rng::new(23);
+        let mut changed = 0;
+        for i in 0..150 {
+            let n = 2 + (i % 3) as usize;
+            let board = if i % 2 == 0 {
+                random_board_from(&mut rng, n, 1, 3, 0.5)
+            } else {
+                random_board(&mut rng, n, 30, 0.5)
+            };
+            if board.is_full() {
+                continue;
+            }
+            for p in [Player::X, Player::O] {
+                for mode in [SearchMode::Minimax, SearchMode::AlphaBeta] {
+                    for depth in 1..=3 {
+                        for bug in Bug::ALL {
+                            for c in Convention::ALL {
+                                let rules = c.apply(bug.rules(p, mode));
+                                let canonical = rules.canonical();
+                                if canonical == rules {
+                                    continue;
+                                }
+                                let a = written(&rules, &board, p, mode, depth, 200_000);
+                                let b = written(&canonical, &board, p, mode, depth, 200_000);
+                                // Fewer moves may fit the budget where more do not.
+                                let (Some(a), Some(b)) = (a, b) else { continue };
+                                assert_eq!(a, b, "{bug:?} {c:?} {mode:?} {depth}");
+                                changed += 1;
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        assert!(
+            changed > 1000,
+            "canonical forms compared only {changed} times"
+        );
     }
 
     #[test]
