@@ -30,31 +30,35 @@ pub(crate) fn younger_brothers<T: Sync>(
     let shared_alpha = AtomicI64::new(alpha);
     let best: Mutex<Option<(i64, usize)>> = Mutex::new(None);
     let counted = AtomicU64::new(0);
-    in_order(items, |i, item| {
-        if split.stopped() {
-            return;
-        }
-        let a = shared_alpha.load(Relaxed);
-        if a >= beta {
-            return;
-        }
-        let mut w = Worker::below(signals, &split);
-        let v = search(item, a, &mut w);
-        counted.fetch_add(w.nodes, Relaxed);
-        // A stopped search's value is garbage; a cut-off that stopped it
-        // has already recorded a value >= beta.
-        if split.stopped() {
-            return;
-        }
-        let mut b = best.lock();
-        if b.is_none_or(|(bv, _)| v > bv) {
-            *b = Some((v, i));
-        }
-        shared_alpha.fetch_max(v, Relaxed);
-        if v >= beta {
-            split.stop();
-        }
-    });
+    in_order(
+        items,
+        || (),
+        |_, i, item| {
+            if split.stopped() {
+                return;
+            }
+            let a = shared_alpha.load(Relaxed);
+            if a >= beta {
+                return;
+            }
+            let mut w = Worker::below(signals, &split);
+            let v = search(item, a, &mut w);
+            counted.fetch_add(w.nodes, Relaxed);
+            // A stopped search's value is garbage; a cut-off that stopped it
+            // has already recorded a value >= beta.
+            if split.stopped() {
+                return;
+            }
+            let mut b = best.lock();
+            if b.is_none_or(|(bv, _)| v > bv) {
+                *b = Some((v, i));
+            }
+            shared_alpha.fetch_max(v, Relaxed);
+            if v >= beta {
+                split.stop();
+            }
+        },
+    );
     worker.nodes += counted.into_inner();
     // A stop from above, seen by a brother or not, reaches the flag the
     // caller reads (`SplitPoint::catch_up`).
@@ -64,7 +68,9 @@ pub(crate) fn younger_brothers<T: Sync>(
 
 /// Calls `f` on every item of `items` on the current rayon pool, handing
 /// them out in their order: each thread that joins takes the next item
-/// not yet taken.
+/// not yet taken, and passes `f` a state of its own, made by `init` when
+/// it takes its first item (a copy of the board, say, made once a thread
+/// rather than once an item).
 ///
 /// Why not `par_iter`: it cuts the list in halves, so a second thread
 /// starts halfway down it, on a move the ordering ranks among the worst.
@@ -78,40 +84,52 @@ pub(crate) fn younger_brothers<T: Sync>(
 /// borrowed from the budget: before each item it takes, the calling thread
 /// asks for one more taker, and each gives its thread back when no item is
 /// left or a search waits to start.
-pub(crate) fn in_order<T: Sync>(items: &[T], f: impl Fn(usize, &T) + Sync) {
+pub(crate) fn in_order<T: Sync, S>(
+    items: &[T],
+    init: impl Fn() -> S + Sync,
+    f: impl Fn(&mut S, usize, &T) + Sync,
+) {
     let next = AtomicUsize::new(0);
     if let Some(budget) = lending::current() {
-        return borrowing_in_order(items, &f, &next, &budget);
+        return borrowing_in_order(items, &init, &f, &next, &budget);
     }
     let takers = rayon::current_num_threads().min(items.len());
-    (0..takers).into_par_iter().for_each(|_| loop {
-        let i = next.fetch_add(1, Relaxed);
-        let Some(item) = items.get(i) else { break };
-        f(i, item);
+    (0..takers).into_par_iter().for_each(|_| {
+        let mut state = None;
+        loop {
+            let i = next.fetch_add(1, Relaxed);
+            let Some(item) = items.get(i) else { break };
+            f(state.get_or_insert_with(&init), i, item);
+        }
     });
 }
 
 /// [`in_order`] with takers borrowed from `budget` as they are to be had.
-fn borrowing_in_order<T: Sync>(
+fn borrowing_in_order<T: Sync, S>(
     items: &[T],
-    f: &(impl Fn(usize, &T) + Sync),
+    init: &(impl Fn() -> S + Sync),
+    f: &(impl Fn(&mut S, usize, &T) + Sync),
     next: &AtomicUsize,
     budget: &ThreadBudget,
 ) {
-    rayon::scope(|scope| loop {
-        let i = next.fetch_add(1, Relaxed);
-        let Some(item) = items.get(i) else { break };
-        if i + 1 < items.len() && budget.borrow() {
-            scope.spawn(move |_| {
-                while !budget.recalled() {
-                    let i = next.fetch_add(1, Relaxed);
-                    let Some(item) = items.get(i) else { break };
-                    f(i, item);
-                }
-                budget.give_back();
-            });
+    rayon::scope(|scope| {
+        let mut state = None;
+        loop {
+            let i = next.fetch_add(1, Relaxed);
+            let Some(item) = items.get(i) else { break };
+            if i + 1 < items.len() && budget.borrow() {
+                scope.spawn(move |_| {
+                    let mut state = None;
+                    while !budget.recalled() {
+                        let i = next.fetch_add(1, Relaxed);
+                        let Some(item) = items.get(i) else { break };
+                        f(state.get_or_insert_with(init), i, item);
+                    }
+                    budget.give_back();
+                });
+            }
+            f(state.get_or_insert_with(init), i, item);
         }
-        f(i, item);
     });
 }
 
@@ -132,11 +150,15 @@ mod tests {
         let seen = Mutex::new(HashSet::new());
         let taken = AtomicUsize::new(0);
         pool.install(|| {
-            in_order(&vec![(); items], |_, _| {
-                seen.lock().insert(std::thread::current().id());
-                taken.fetch_add(1, Relaxed);
-                std::thread::sleep(Duration::from_millis(1));
-            })
+            in_order(
+                &vec![(); items],
+                || (),
+                |_, _, _| {
+                    seen.lock().insert(std::thread::current().id());
+                    taken.fetch_add(1, Relaxed);
+                    std::thread::sleep(Duration::from_millis(1));
+                },
+            )
         });
         assert_eq!(taken.into_inner(), items, "each item once");
         seen.into_inner()

@@ -254,7 +254,7 @@ pub(super) fn tie_break(
     };
     let rest = &step.order[1..];
     if step.threads == Threads::Pool {
-        in_order(rest, |_, &i| run(i, &mut (*board).clone()));
+        in_order(rest, || (*board).clone(), |b, _, &i| run(i, b));
     } else {
         let mut b = (*board).clone();
         rest.iter().for_each(|&i| run(i, &mut b));
