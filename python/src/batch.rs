@@ -164,14 +164,17 @@ pub(crate) fn analyse_many(
 /// with `limits`, or an `input.txt` text with its own mode and depth.
 /// An entry of a batch as the GIL-holding pass leaves it.
 enum Entry {
-    Asked(api::Position, Limits),
+    Asked(Box<api::Position>, Limits),
     Text(String),
 }
 
 impl Entry {
     fn of(entry: &Bound<'_, PyAny>, limits: &Limits) -> PyResult<Entry> {
         if let Ok(position) = entry.extract::<PyRef<'_, PyPosition>>() {
-            return Ok(Entry::Asked(position.api_position()?, limits.clone()));
+            return Ok(Entry::Asked(
+                Box::new(position.api_position()?),
+                limits.clone(),
+            ));
         }
         match entry.extract::<String>() {
             Ok(text) => Ok(Entry::Text(text)),
@@ -204,7 +207,7 @@ fn read_all(entries: Vec<PyResult<Entry>>, limits: &Limits, threads: usize) -> V
     let read = |part: Vec<PyResult<Entry>>| -> Vec<PyResult<Job>> {
         part.into_iter()
             .map(|entry| match entry? {
-                Entry::Asked(position, limits) => Ok((position, limits)),
+                Entry::Asked(position, limits) => Ok((*position, limits)),
                 Entry::Text(text) => job(&text, limits),
             })
             .collect()
