@@ -94,14 +94,26 @@ pub(crate) fn in_order<T: Sync, S>(
         return borrowing_in_order(items, &init, &f, &next, &budget);
     }
     let takers = rayon::current_num_threads().min(items.len());
-    (0..takers).into_par_iter().for_each(|_| {
-        let mut state = None;
-        loop {
-            let i = next.fetch_add(1, Relaxed);
-            let Some(item) = items.get(i) else { break };
-            f(state.get_or_insert_with(&init), i, item);
-        }
-    });
+    (0..takers)
+        .into_par_iter()
+        .for_each(|_| take_while(items, &next, &init, &f, || true));
+}
+
+/// One taker of [`in_order`]: the next item not yet taken, while `more()`
+/// says so and items are left, each with this taker's state.
+fn take_while<T, S>(
+    items: &[T],
+    next: &AtomicUsize,
+    init: &impl Fn() -> S,
+    f: &impl Fn(&mut S, usize, &T),
+    more: impl Fn() -> bool,
+) {
+    let mut state = None;
+    while more() {
+        let i = next.fetch_add(1, Relaxed);
+        let Some(item) = items.get(i) else { break };
+        f(state.get_or_insert_with(init), i, item);
+    }
 }
 
 /// [`in_order`] with takers borrowed from `budget` as they are to be had.
@@ -119,12 +131,7 @@ fn borrowing_in_order<T: Sync, S>(
             let Some(item) = items.get(i) else { break };
             if i + 1 < items.len() && budget.borrow() {
                 scope.spawn(move |_| {
-                    let mut state = None;
-                    while !budget.recalled() {
-                        let i = next.fetch_add(1, Relaxed);
-                        let Some(item) = items.get(i) else { break };
-                        f(state.get_or_insert_with(init), i, item);
-                    }
+                    take_while(items, next, init, f, || !budget.recalled());
                     budget.give_back();
                 });
             }
