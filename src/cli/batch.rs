@@ -96,16 +96,8 @@ pub fn run_batch(settings: &Settings) -> anyhow::Result<()> {
         std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
     }
     bar.set_length(inputs.len() as u64);
-    #[cfg(unix)]
-    for signal in [libc::SIGINT, libc::SIGTERM] {
-        // SAFETY: the handler only touches atomics and re-raises.
-        unsafe {
-            libc::signal(
-                signal,
-                on_signal as extern "C" fn(libc::c_int) as libc::sighandler_t,
-            );
-        }
-    }
+    // The handler only touches atomics and re-raises.
+    super::io::handle(on_signal);
 
     let limits = Limits {
         engine: settings.engine,

@@ -186,8 +186,9 @@ extern "C" fn note(signal: libc::c_int) {
     }
 }
 
-/// Makes `handler` the handler of SIGINT and SIGTERM.
-fn handle(handler: extern "C" fn(libc::c_int)) {
+/// Makes `handler` the handler of SIGINT and SIGTERM; it may only make
+/// async-signal-safe calls and touch atomics.
+pub fn handle(handler: extern "C" fn(libc::c_int)) {
     for signal in [libc::SIGINT, libc::SIGTERM] {
         // SAFETY: the handlers only make async-signal-safe calls and touch
         // atomics.

@@ -62,17 +62,8 @@ extern "C" fn on_signal(signal: libc::c_int) {
 /// stopped, and the process exits as that signal's number says
 /// (128 + signal, as a shell reports it).
 pub fn run_serve(args: &ServeArgs) -> anyhow::Result<()> {
-    #[cfg(unix)]
-    for signal in [libc::SIGINT, libc::SIGTERM] {
-        // SAFETY: the handler only stores to atomics, which is
-        // async-signal-safe.
-        unsafe {
-            libc::signal(
-                signal,
-                on_signal as extern "C" fn(libc::c_int) as libc::sighandler_t,
-            );
-        }
-    }
+    // The handler only stores to atomics.
+    super::io::handle(on_signal);
     let input = std::io::BufReader::new(std::io::stdin());
     serve_with(input, std::io::stdout(), &INTERRUPTED, &args.options())?;
     let signal = SIGNAL.load(Relaxed);
