@@ -588,13 +588,11 @@ mod tests {
         assert_eq!(move_of(Bug::StartAtZero, &b, x, mm, 1), "A1 Stake");
         assert_eq!(move_of(Bug::StartAtMinus100, &b, x, mm, 1), "B1 Stake");
     }
-    #[test]
-    fn without_quiet_raids_only_ties_to_later_moves_answer_otherwise() {
-        // The convention leaves the textbook's answer alone, and every bug
-        // whose ties go to the first move in canonical order; the claim
-        // `Convention::apply` relies on to search those rules once.
-        let mut rng = Rng::new(21);
-        let mut differed = 0;
+    /// The small cases the rules are compared on: 150 seeded boards of
+    /// 2x2 to 4x4 (tiny value ranges on every other, full ones left out),
+    /// each side to move, each mode, depths 1 to 3.
+    fn each_small_case(seed: u64, mut check: impl FnMut(&Board, Player, SearchMode, u32)) {
+        let mut rng = Rng::new(seed);
         for i in 0..150 {
             let n = 2 + (i % 3) as usize;
             let board = if i % 2 == 0 {
@@ -608,26 +606,37 @@ mod tests {
             for p in [Player::X, Player::O] {
                 for mode in [SearchMode::Minimax, SearchMode::AlphaBeta] {
                     for depth in 1..=3 {
-                        for bug in Bug::ALL {
-                            let with = bug.rules(p, mode);
-                            let without = Rules {
-                                quiet_raids: false,
-                                ..with
-                            };
-                            let a = written(&with, &board, p, mode, depth, 200_000);
-                            let b = written(&without, &board, p, mode, depth, 200_000);
-                            // Fewer moves may fit the budget where more do not.
-                            let (Some(a), Some(b)) = (a, b) else { continue };
-                            if with.quiet_raids_matter() {
-                                differed += usize::from(a != b);
-                            } else {
-                                assert_eq!(a, b, "{bug:?} {mode:?} {depth}");
-                            }
-                        }
+                        check(&board, p, mode, depth);
                     }
                 }
             }
         }
+    }
+
+    #[test]
+    fn without_quiet_raids_only_ties_to_later_moves_answer_otherwise() {
+        // The convention leaves the textbook's answer alone, and every bug
+        // whose ties go to the first move in canonical order; the claim
+        // `Convention::apply` relies on to search those rules once.
+        let mut differed = 0;
+        each_small_case(21, |board, p, mode, depth| {
+            for bug in Bug::ALL {
+                let with = bug.rules(p, mode);
+                let without = Rules {
+                    quiet_raids: false,
+                    ..with
+                };
+                let a = written(&with, board, p, mode, depth, 200_000);
+                let b = written(&without, board, p, mode, depth, 200_000);
+                // Fewer moves may fit the budget where more do not.
+                let (Some(a), Some(b)) = (a, b) else { continue };
+                if with.quiet_raids_matter() {
+                    differed += usize::from(a != b);
+                } else {
+                    assert_eq!(a, b, "{bug:?} {mode:?} {depth}");
+                }
+            }
+        });
         assert!(differed > 0, "the convention never mattered");
     }
 
@@ -637,40 +646,24 @@ mod tests {
     #[test]
     fn the_canonical_rules_write_what_the_rules_write() {
         use super::super::Convention;
-        let mut rng = Rng::new(23);
         let mut changed = 0;
-        for i in 0..150 {
-            let n = 2 + (i % 3) as usize;
-            let board = if i % 2 == 0 {
-                random_board_from(&mut rng, n, 1, 3, 0.5)
-            } else {
-                random_board(&mut rng, n, 30, 0.5)
-            };
-            if board.is_full() {
-                continue;
-            }
-            for p in [Player::X, Player::O] {
-                for mode in [SearchMode::Minimax, SearchMode::AlphaBeta] {
-                    for depth in 1..=3 {
-                        for bug in Bug::ALL {
-                            for c in Convention::ALL {
-                                let rules = c.apply(bug.rules(p, mode));
-                                let canonical = rules.canonical();
-                                if canonical == rules {
-                                    continue;
-                                }
-                                let a = written(&rules, &board, p, mode, depth, 200_000);
-                                let b = written(&canonical, &board, p, mode, depth, 200_000);
-                                // Fewer moves may fit the budget where more do not.
-                                let (Some(a), Some(b)) = (a, b) else { continue };
-                                assert_eq!(a, b, "{bug:?} {c:?} {mode:?} {depth}");
-                                changed += 1;
-                            }
-                        }
+        each_small_case(23, |board, p, mode, depth| {
+            for bug in Bug::ALL {
+                for c in Convention::ALL {
+                    let rules = c.apply(bug.rules(p, mode));
+                    let canonical = rules.canonical();
+                    if canonical == rules {
+                        continue;
                     }
+                    let a = written(&rules, board, p, mode, depth, 200_000);
+                    let b = written(&canonical, board, p, mode, depth, 200_000);
+                    // Fewer moves may fit the budget where more do not.
+                    let (Some(a), Some(b)) = (a, b) else { continue };
+                    assert_eq!(a, b, "{bug:?} {c:?} {mode:?} {depth}");
+                    changed += 1;
                 }
             }
-        }
+        });
         assert!(
             changed > 1000,
             "canonical forms compared only {changed} times"
