@@ -14,15 +14,21 @@ use crate::util::{empty_8x8_input, textbook, SPEC_EXAMPLES};
 
 /// A running server with its response lines arriving on a channel, so a
 /// hung server fails the test instead of hanging it.
-struct Server {
+pub(crate) struct Server {
     child: Child,
     lines: Receiver<String>,
 }
 
 impl Server {
     fn start() -> Server {
+        Server::start_with(&[])
+    }
+
+    /// `stakeraid serve` with `args` after it.
+    pub(crate) fn start_with(args: &[&str]) -> Server {
         let mut child = Command::new(env!("CARGO_BIN_EXE_stakeraid"))
             .arg("serve")
+            .args(args)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::inherit())
@@ -40,7 +46,7 @@ impl Server {
         Server { child, lines }
     }
 
-    fn send(&mut self, line: &str) {
+    pub(crate) fn send(&mut self, line: &str) {
         let stdin = self.child.stdin.as_mut().unwrap();
         stdin.write_all(line.as_bytes()).unwrap();
         stdin.write_all(b"\n").unwrap();
@@ -51,7 +57,7 @@ impl Server {
         self.response_within(Duration::from_secs(120))
     }
 
-    fn response_within(&mut self, wait: Duration) -> Value {
+    pub(crate) fn response_within(&mut self, wait: Duration) -> Value {
         let line = self.lines.recv_timeout(wait).unwrap_or_else(|e| {
             let _ = self.child.kill();
             panic!("no response from the server: {e}")
@@ -59,10 +65,16 @@ impl Server {
         serde_json::from_str(&line).unwrap_or_else(|e| panic!("{e}: {line}"))
     }
 
-    fn nothing_pending(&mut self, wait: Duration) {
+    pub(crate) fn nothing_pending(&mut self, wait: Duration) {
         if let Ok(line) = self.lines.recv_timeout(wait) {
             panic!("unexpected response {line}");
         }
+    }
+
+    /// Closes the server's input and waits for it to end.
+    pub(crate) fn close(mut self) -> std::process::ExitStatus {
+        drop(self.child.stdin.take());
+        self.child.wait().unwrap()
     }
 }
 

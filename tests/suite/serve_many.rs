@@ -3,9 +3,6 @@
 //! ones, a stop in the middle, answers out of order.
 
 use std::collections::HashMap;
-use std::io::{BufRead, BufReader, Write};
-use std::process::{Command, Stdio};
-use std::sync::mpsc;
 use std::time::Duration;
 
 use serde_json::{json, Value};
@@ -13,6 +10,7 @@ use stakeraid::api::{Analysis, Bound, SearchMode};
 use stakeraid::rng::{random_board, Rng};
 use stakeraid::{input_text, Player, Problem, Question};
 
+use crate::serve::Server;
 use crate::util::{fast, textbook};
 
 /// Random positions of every size from 1 to 26, `per_size` of each, at
@@ -237,59 +235,30 @@ fn deep(id: &str) -> String {
 /// after it are answered in full.
 #[test]
 fn a_stop_in_the_middle_of_a_batch_stops_what_was_read_before_it() {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_stakeraid"))
-        .args(["serve", "--threads", "2"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let stdout = child.stdout.take().unwrap();
-    let (tx, lines) = mpsc::channel();
-    std::thread::spawn(move || {
-        for line in BufReader::new(stdout).lines() {
-            if tx.send(line.unwrap()).is_err() {
-                break;
-            }
-        }
-    });
-    let mut stdin = child.stdin.take().unwrap();
+    let mut server = Server::start_with(&["--threads", "2"]);
     let quick = input_text(&positions(1, 3)[6]);
-    let mut send = |line: String| {
-        stdin.write_all(line.as_bytes()).unwrap();
-        stdin.write_all(b"\n").unwrap();
-        stdin.flush().unwrap();
-    };
     // Two running (the budget), three queued behind them.
     for i in 0..5 {
-        send(deep(&format!("deep{i}")));
+        server.send(&deep(&format!("deep{i}")));
     }
-    let next = || -> Value {
-        let line = lines
-            .recv_timeout(Duration::from_secs(60))
-            .expect("a response");
-        serde_json::from_str(&line).unwrap()
-    };
-    assert!(
-        lines.recv_timeout(Duration::from_millis(500)).is_err(),
-        "the deep searches are still running"
-    );
-    send(json!({"id": "stop", "cmd": "stop"}).to_string());
-    send(json!({"id": "after", "input": quick}).to_string());
+    server.nothing_pending(Duration::from_millis(500));
+    server.send(&json!({"id": "stop", "cmd": "stop"}).to_string());
+    server.send(&json!({"id": "after", "input": quick}).to_string());
+    let wait = Duration::from_secs(60);
     for i in 0..5 {
-        let r = next();
+        let r = server.response_within(wait);
         assert_eq!(r["id"], format!("deep{i}"));
         let a = analysis(&r);
         assert!(a.stopped && !a.exact && a.depth >= 1, "{r}");
     }
-    let r = next();
+    let r = server.response_within(wait);
     assert_eq!(r["id"], "stop");
     assert_eq!(r["interrupted"], 5);
-    let r = next();
+    let r = server.response_within(wait);
     assert_eq!(r["id"], "after");
     let a = analysis(&r);
     assert!(a.exact && !a.stopped);
-    drop(stdin);
-    assert!(child.wait().unwrap().success());
+    assert!(server.close().success());
 }
 
 /// With `--unordered` each answer is written when it is ready: the quick
