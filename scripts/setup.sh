@@ -28,28 +28,36 @@ fail() {
   exit 1
 }
 
+# provide NAME WHAT TESTS PACKAGE...: WHAT, the missing commands, come from
+# Debian's PACKAGEs, installed for TESTS where this runs as root with
+# apt-get (apt's output in target/setup-NAME.log). Elsewhere TESTS skip,
+# and CI fails.
+provide() {
+  local log="target/setup-$1.log" what="$2" tests="$3"
+  shift 3
+  if [ "$(id -u)" = 0 ] && command -v apt-get > /dev/null; then
+    echo "setup: missing: $what; installing for $tests (apt-get update, apt-get install $*; log in $log)"
+    mkdir -p target
+    if { apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y "$@"; } > "$log" 2>&1; then
+      echo "setup: installed $*"
+      return
+    fi
+    tail -5 "$log" >&2
+    [ -z "${CI:-}" ] || fail "$what could not be installed (apt-get failed, above and in $log), and CI needs $tests"
+    echo "setup: $what could not be installed (see $log): $tests will skip"
+  elif [ -n "${CI:-}" ]; then
+    fail "missing: $what, and CI needs $tests: install Debian's $* (this script installs packages only when run as root, with apt-get)"
+  else
+    echo "setup: missing: $what (installed here only as root with apt-get): $tests will skip"
+  fi
+}
+
 browser=$(command -v chromium || command -v chromium-browser || true)
 if [ -n "$browser" ]; then
   echo "setup: chromium for the browser tests: $browser"
-elif [ "$(id -u)" = 0 ] && command -v apt-get > /dev/null; then
-  echo "setup: chromium is missing; installing it for the browser tests (apt-get update, apt-get install chromium; log in target/setup-chromium.log)"
-  mkdir -p target
-  log=target/setup-chromium.log
-  if ! { apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y chromium; } > "$log" 2>&1; then
-    tail -5 "$log" >&2
-    if [ -n "${CI:-}" ]; then
-      fail "chromium could not be installed (apt-get failed, above and in $log), and CI needs the browser tests"
-    fi
-    echo "setup: chromium could not be installed (see $log): the browser tests will skip"
-  else
-    echo "setup: chromium installed: $(command -v chromium)"
-  fi
-elif [ -n "${CI:-}" ]; then
-  fail "chromium is missing and CI needs the browser tests: install Debian's chromium (this script installs it only when run as root, with apt-get)"
 else
-  echo "setup: chromium is missing (installed here only as root with apt-get): the browser tests will skip"
+  provide chromium chromium "the browser tests" chromium
 fi
-
 
 compilers_missing=""
 for c in javac g++ gcc make; do
@@ -57,21 +65,8 @@ for c in javac g++ gcc make; do
 done
 if [ -z "$compilers_missing" ]; then
   echo "setup: javac, g++, gcc and make for the class of many languages: there"
-elif [ "$(id -u)" = 0 ] && command -v apt-get > /dev/null; then
-  echo "setup:$compilers_missing missing; installing them for the class of many languages (log in target/setup-compilers.log)"
-  mkdir -p target
-  log=target/setup-compilers.log
-  if ! { apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y default-jdk-headless g++ gcc make; } > "$log" 2>&1; then
-    tail -5 "$log" >&2
-    if [ -n "${CI:-}" ]; then
-      fail "the compilers could not be installed (apt-get failed, above and in $log), and CI needs the class tests"
-    fi
-    echo "setup: the compilers could not be installed (see $log): the class test of many languages will skip"
-  fi
-elif [ -n "${CI:-}" ]; then
-  fail "$compilers_missing missing and CI needs the class test of many languages: install default-jdk-headless, g++, gcc and make"
 else
-  echo "setup:$compilers_missing missing (installed here only as root with apt-get): the class test of many languages will skip"
+  provide compilers "${compilers_missing# }" "the class test of many languages" default-jdk-headless g++ gcc make
 fi
 
 cases="$(cd .. && pwd)/shared/cases"
