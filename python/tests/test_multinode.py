@@ -39,6 +39,11 @@ def ray_start(home, *args, cpus=1):
     # token left in ~/.ray by other work would make the head ask the
     # other nodes for it.
     env = {k: v for k, v in os.environ.items() if k != "RAY_AUTH_MODE"}
+    # The head finds a stopped node by its missed health checks: by
+    # default five of them, 3 s apart, after 5 s. Here a node is stopped on
+    # purpose, and the test waits for the cluster to see it go.
+    env.update(RAY_health_check_initial_delay_ms="1000", RAY_health_check_period_ms="1000",
+               RAY_health_check_timeout_ms="5000", RAY_health_check_failure_threshold="3")
     ports = [
         "--node-manager-port", str(free_port()),
         "--object-manager-port", str(free_port()),
