@@ -488,15 +488,7 @@ fn exposing_case(name: &str, key: Exposure, rng: &mut Rng, budget: f64) -> Optio
             _ if rng.chance(0.5) => SearchMode::Minimax,
             _ => SearchMode::AlphaBeta,
         };
-        // Few distinct values make ties; many make every other bug show.
-        let board = if rng.chance(0.4) {
-            let v = pick(rng, 1, 40) as i32;
-            let f = fill(rng, 0, 70);
-            random_board_from(rng, n, v, v + 1, f)
-        } else {
-            let f = fill(rng, 0, 85);
-            random_values(rng, n, f)
-        };
+        let board = small_board(rng, n);
         let depth = pick(rng, 1, 3) as u32;
         let (board, depth) = fit(board, player, depth, budget, rng);
         let problem = Problem {
@@ -551,14 +543,7 @@ pub(crate) fn small_case(
     } else {
         SearchMode::AlphaBeta
     };
-    let board = if rng.chance(0.4) {
-        let v = pick(rng, 1, 40) as i32;
-        let f = fill(rng, 0, 70);
-        random_board_from(rng, n, v, v + 1, f)
-    } else {
-        let f = fill(rng, 0, 85);
-        random_values(rng, n, f)
-    };
+    let board = small_board(rng, n);
     let budget = time_limit.as_secs_f64() * BUDGET_SHARE;
     let (board, depth) = fit(board, player, pick(rng, 1, 4) as u32, budget, rng);
     let problem = Problem {
@@ -567,6 +552,19 @@ pub(crate) fn small_case(
         question: Question::Exact { mode, depth },
     };
     Case::new(name.to_owned(), CaseKind::BugModel, problem).ok()
+}
+
+/// An `n` x `n` board for a case that exposes a bug: of few distinct
+/// values, which make ties, or of many, which make every other bug show.
+fn small_board(rng: &mut Rng, n: usize) -> Board {
+    if rng.chance(0.4) {
+        let v = pick(rng, 1, 40) as i32;
+        let f = fill(rng, 0, 70);
+        random_board_from(rng, n, v, v + 1, f)
+    } else {
+        let f = fill(rng, 0, 85);
+        random_values(rng, n, f)
+    }
 }
 
 fn weighted_kind(rng: &mut Rng) -> CaseKind {
