@@ -21,8 +21,8 @@
 //! Blocks of 32 MiB or more (the transposition tables) are mapped from the
 //! kernel directly, with huge pages asked for, and unmapped when freed,
 //! whichever allocator serves the rest: a table freed goes back to the
-//! system at once, and a new one is fresh zero pages touched as the search
-//! uses them. Through an allocator, a freed table was kept for reuse and
+//! system at once, and a new one asked for zeroed (the compact search's)
+//! is fresh zero pages, touched as the search uses them. Through an allocator, a freed table was kept for reuse and
 //! the next one zeroed by hand, every page at once: `serve` stopping a
 //! search of a 256 MiB table and starting others peaked at 444 MiB
 //! resident against a 256 MiB table budget (`scripts/throughput.sh`,
@@ -82,7 +82,7 @@ unsafe fn map(size: usize) -> *mut u8 {
         std::ptr::null_mut(),
         size,
         libc::PROT_READ | libc::PROT_WRITE,
-        libc::MAP_PRIVATE | libc::MAP_ANONYMOUS | libc::MAP_NORESERVE,
+        libc::MAP_PRIVATE | libc::MAP_ANONYMOUS,
         -1,
         0,
     );

@@ -3,7 +3,7 @@
 //! some position failed.
 
 use std::sync::atomic::AtomicBool;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex, PoisonError};
 
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
@@ -212,16 +212,30 @@ fn read_all(entries: Vec<PyResult<Entry>>, limits: &Limits, threads: usize) -> V
             })
             .collect()
     };
+    // Each part waits in a slot for its thread, and is read here instead
+    // where no thread can be started.
+    let slots: Vec<Mutex<Option<Vec<PyResult<Entry>>>>> =
+        chunks.into_iter().map(|part| Mutex::new(Some(part))).collect();
+    let take = |slot: &Mutex<Option<Vec<PyResult<Entry>>>>| {
+        let part = slot.lock().unwrap_or_else(PoisonError::into_inner).take();
+        read(part.unwrap_or_default())
+    };
     std::thread::scope(|scope| {
-        let parts: Vec<_> = chunks
-            .into_iter()
-            .map(|part| scope.spawn(|| read(part)))
+        let parts: Vec<_> = slots
+            .iter()
+            .map(|slot| {
+                std::thread::Builder::new()
+                    .spawn_scoped(scope, || take(slot))
+                    .map_err(|_| take(slot))
+            })
             .collect();
         parts
             .into_iter()
-            .flat_map(|part| {
-                part.join()
-                    .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
+            .flat_map(|part| match part {
+                Ok(thread) => thread
+                    .join()
+                    .unwrap_or_else(|panic| std::panic::resume_unwind(panic)),
+                Err(read_here) => read_here,
             })
             .collect()
     })

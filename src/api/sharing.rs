@@ -24,12 +24,13 @@
 //! that starts beside others starts on one thread, and borrows the free
 //! threads while no search waits to start (`engine::lending`): the last
 //! long search of a batch is not left on one core while the others idle.
-//! Each thread comes back as soon as a search waits. (MINIMAX splits its
-//! top plies on a pool's every thread, so its default searches are given
-//! threads when they start instead.)
+//! Each thread comes back once a search waits and the item of the split
+//! it took is done. (MINIMAX splits its top plies on a pool's every
+//! thread, so its default searches are given threads when they start
+//! instead.)
 //!
 //! Each search runs on a runner thread, a worker of a lending pool of the
-//! budget's size that is the runner's own; a search of more than one
+//! budget's size (at most [`LENDING_WIDTH`]) that is the runner's own; a search of more than one
 //! thread asked for runs on a pool of its own: searches of the same count
 //! side by side on one shared pool would queue on its workers.
 
@@ -57,6 +58,12 @@ const STACK_BYTES: usize = 64 << 20;
 /// The searches [`search_all`] takes from its iterator ahead of those
 /// running (at least twice the thread budget).
 const READ_AHEAD: usize = 16;
+
+/// The most workers of a runner's lending pool: a search borrows at most
+/// one fewer. Every runner has such a pool, so a budget of `T` threads
+/// starts up to `T * min(T, LENDING_WIDTH)` workers; without the cap, 256
+/// threads would start 65,536.
+const LENDING_WIDTH: usize = 16;
 
 /// How often a wait for answers looks at its stop flag.
 const POLL: Duration = Duration::from_millis(20);
@@ -190,8 +197,9 @@ impl<K: Send> Runners<K> {
                     .spawn_scoped(scope, move || {
                         // Without a lending pool (one thread, or no more
                         // threads to be had) its searches borrow none.
-                        let lending = (self.budget > 1)
-                            .then(|| lending::lending_pool(self.budget, &self.threads))
+                        let width = self.budget.min(LENDING_WIDTH);
+                        let lending = (width > 1)
+                            .then(|| lending::lending_pool(width, &self.threads))
                             .flatten();
                         match lending {
                             Some(pool) => pool.install(|| self.runner(on_start, deliver)),
@@ -261,15 +269,16 @@ impl<K: Send> Runners<K> {
                     self.share(&position, &mut limits, threads, pool.is_some());
                     if borrows {
                         // Split over the lending pool it runs on.
-                        limits.threads = self.budget;
+                        limits.threads = rayon::current_num_threads();
                     }
                     return Some(((key, position, limits), threads, pool));
                 }
             } else if state.closed {
                 return None;
             }
-            // Threads lent come back without a wake: look again soon.
-            let wait = if self.threads.lent() > 0 {
+            // Threads lent come back without a wake: while a search waits
+            // for them, look again soon.
+            let wait = if !state.queue.is_empty() && self.threads.lent() > 0 {
                 Duration::from_millis(1)
             } else {
                 Duration::from_secs(1)

@@ -5,8 +5,8 @@
 //! perfectly until its last searches, where one long search runs alone
 //! while the other cores idle (in 40 full 5x5 solves, one took 30% of the
 //! batch's time). A search that may borrow threads splits its work over
-//! them from its next split point on, and gives each back as soon as a
-//! search waits to start. A lent thread is counted as in use, so the
+//! them from its next split point on, and gives each back when a search
+//! waits to start, once the item of the split it searches is done. A lent thread is counted as in use, so the
 //! threads at work never exceed the budget.
 //!
 //! A search borrows on the workers of a pool built by [`lending_pool`],
@@ -38,6 +38,9 @@ pub(crate) struct ThreadBudget {
     /// `lending && free > 0`, read without the lock on every item of a
     /// split: almost always false in a busy batch.
     may_lend: AtomicBool,
+    /// `!lending`, read without the lock by every borrowed thread before
+    /// each item it takes.
+    recalled: AtomicBool,
 }
 
 impl ThreadBudget {
@@ -48,12 +51,14 @@ impl ThreadBudget {
                 ..Counts::default()
             }),
             may_lend: AtomicBool::new(false),
+            recalled: AtomicBool::new(true),
         }
     }
 
     fn update(&self, counts: &Counts) {
         self.may_lend
             .store(counts.lending && counts.free > 0, SeqCst);
+        self.recalled.store(!counts.lending, SeqCst);
     }
 
     /// Threads free now (lent ones are not).
@@ -92,10 +97,11 @@ impl ThreadBudget {
         self.update(&counts);
     }
 
-    /// Borrows one thread, if one may be lent.
-    pub(crate) fn borrow(&self) -> bool {
+    /// Borrows one thread, if one may be lent: it is given back when the
+    /// [`Lent`] is dropped, even by a panic.
+    pub(crate) fn borrow(&self) -> Option<Lent<'_>> {
         if !self.may_lend.load(SeqCst) {
-            return false;
+            return None;
         }
         let mut counts = self.counts.lock();
         let lent = counts.lending && counts.free > 0;
@@ -104,20 +110,29 @@ impl ThreadBudget {
             counts.lent += 1;
             self.update(&counts);
         }
-        lent
+        lent.then_some(Lent(self))
     }
 
     /// Whether a borrowed thread should come back: a search waits.
     pub(crate) fn recalled(&self) -> bool {
-        !self.counts.lock().lending
+        self.recalled.load(SeqCst)
     }
 
-    /// Gives back a borrowed thread.
-    pub(crate) fn give_back(&self) {
+    fn give_back(&self) {
         let mut counts = self.counts.lock();
         counts.lent -= 1;
         counts.free += 1;
         self.update(&counts);
+    }
+}
+
+/// A thread lent by a [`ThreadBudget`], given back when dropped.
+#[must_use = "dropping it gives the thread back at once"]
+pub(crate) struct Lent<'a>(&'a ThreadBudget);
+
+impl Drop for Lent<'_> {
+    fn drop(&mut self) {
+        self.0.give_back();
     }
 }
 
@@ -150,18 +165,22 @@ mod tests {
     fn only_free_threads_are_lent_and_only_while_none_waits() {
         let budget = ThreadBudget::new(3);
         assert!(budget.take(1));
-        assert!(!budget.borrow(), "not lending");
+        assert!(budget.borrow().is_none(), "not lending");
         budget.set_lending(true);
-        assert!(budget.borrow() && budget.borrow());
-        assert!(!budget.borrow(), "the three are in use");
+        assert!(!budget.recalled());
+        let (a, b) = (budget.borrow().unwrap(), budget.borrow().unwrap());
+        assert!(budget.borrow().is_none(), "the three are in use");
         assert_eq!((budget.free(), budget.lent()), (0, 2));
         assert!(!budget.take(1), "a lent thread is in use");
         budget.set_lending(false);
         assert!(budget.recalled());
-        budget.give_back();
-        assert!(!budget.borrow(), "a thread given back goes to the waiting");
+        drop(a);
+        assert!(
+            budget.borrow().is_none(),
+            "a thread given back goes to the waiting"
+        );
         assert!(budget.take(1));
-        budget.give_back();
+        drop(b);
         budget.put(2);
         assert_eq!((budget.free(), budget.lent()), (3, 0));
     }

@@ -83,7 +83,7 @@ pub(crate) fn younger_brothers<T: Sync>(
 /// On a lending pool (`engine::lending`) the other takers are threads
 /// borrowed from the budget: before each item it takes, the calling thread
 /// asks for one more taker, and each gives its thread back when no item is
-/// left or a search waits to start.
+/// left, or a search waits to start and its item is done.
 pub(crate) fn in_order<T: Sync, S>(
     items: &[T],
     init: impl Fn() -> S + Sync,
@@ -129,11 +129,13 @@ fn borrowing_in_order<T: Sync, S>(
         loop {
             let i = next.fetch_add(1, Relaxed);
             let Some(item) = items.get(i) else { break };
-            if i + 1 < items.len() && budget.borrow() {
-                scope.spawn(move |_| {
-                    take_while(items, next, init, f, || !budget.recalled());
-                    budget.give_back();
-                });
+            if i + 1 < items.len() {
+                if let Some(lent) = budget.borrow() {
+                    scope.spawn(move |_| {
+                        take_while(items, next, init, f, || !budget.recalled());
+                        drop(lent);
+                    });
+                }
             }
             f(state.get_or_insert_with(init), i, item);
         }
