@@ -197,4 +197,19 @@ mod tests {
             a.dealloc(r, Layout::from_size_align(MAPPED * 2, 64).unwrap());
         }
     }
+
+    #[test]
+    fn a_block_beyond_the_memory_there_is_refused() {
+        // Where the kernel is told to grant every mapping, none is refused.
+        let policy = std::fs::read_to_string("/proc/sys/vm/overcommit_memory");
+        if policy.is_ok_and(|p| p.trim() == "1") {
+            eprintln!("skipped: vm.overcommit_memory is 1, every mapping granted");
+            return;
+        }
+        // 64 TiB: more than any test machine's memory and swap, within
+        // its address space.
+        let huge = Layout::from_size_align(1 << 46, 64).unwrap();
+        let p = unsafe { Chosen.alloc_zeroed(huge) };
+        assert!(p.is_null(), "a 64 TiB block was handed out");
+    }
 }
