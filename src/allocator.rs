@@ -21,12 +21,12 @@
 //! Blocks of 32 MiB or more (the transposition tables) are mapped from the
 //! kernel directly, with huge pages asked for, and unmapped when freed,
 //! whichever allocator serves the rest: a table freed goes back to the
-//! system at once, and a new one asked for zeroed (the compact search's)
-//! is fresh zero pages, touched as the search uses them. Through an allocator, a freed table was kept for reuse and
-//! the next one zeroed by hand, every page at once: `serve` stopping a
-//! search of a 256 MiB table and starting others peaked at 444 MiB
-//! resident against a 256 MiB table budget (`scripts/throughput.sh`,
-//! `profiles/2026-12-02-vm/throughput.txt`).
+//! system at once, and a new one asked for zeroed (the compact search's) is
+//! fresh zero pages, touched as the search uses them. Through an allocator,
+//! a freed table was kept for reuse and the next one zeroed by hand, every
+//! page at once: `serve` stopping a search of a 256 MiB table and starting
+//! others peaked at 444 MiB resident against a 256 MiB table budget
+//! (`scripts/throughput.sh`, `profiles/2026-12-02-vm/throughput.txt`).
 //!
 //! The choice is made once, before the first allocation: glibc hands the
 //! program's arguments to the functions of `.init_array`, which run before
