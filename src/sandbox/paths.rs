@@ -23,15 +23,20 @@ const MAX_HOPS: usize = 8;
 /// /dev/null`) gets the box's, not the machine's folder bound over it.
 const BOX_OWN: [&str; 3] = ["/dev", "/proc", "/sys"];
 
+/// The one folder of the machine's `/dev` whose files are the user's, like
+/// `/tmp`'s: a program kept there is shown in the box's own `/dev/shm`.
+const SHARED_MEMORY: &str = "/dev/shm";
+
 /// The paths to show a program started by `words` (a program and its
 /// arguments, or a shell command's words), shortest first. A folder is
 /// never shown when it is, or holds, the home folder, the temporary folder
-/// the cases run in, or one of `hidden`: a named file in such a folder is
+/// the cases run in, `/dev/shm`, or one of `hidden`: a named file in such a folder is
 /// shown alone, a named folder or an installation root that is such a
 /// folder not at all.
 pub(crate) fn visible(words: &[String], hidden: &[PathBuf]) -> Visible {
     let mut guarded: Vec<PathBuf> = hidden.to_vec();
     guarded.push(std::env::temp_dir());
+    guarded.push(PathBuf::from(SHARED_MEMORY));
     if let Some(home) = std::env::var_os("HOME") {
         guarded.push(PathBuf::from(home));
     }
@@ -50,7 +55,8 @@ pub(crate) fn visible(words: &[String], hidden: &[PathBuf]) -> Visible {
         .collect();
     for word in &words {
         let path = Path::new(word);
-        let boxes_own = BOX_OWN.iter().any(|own| path.starts_with(own));
+        let users = path.starts_with(SHARED_MEMORY) && path != Path::new(SHARED_MEMORY);
+        let boxes_own = !users && BOX_OWN.iter().any(|own| path.starts_with(own));
         if path.is_absolute() && path.exists() && !boxes_own {
             seen.named(path);
         }

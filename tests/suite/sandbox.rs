@@ -428,6 +428,44 @@ fn python_3_runs_in_the_sandbox_as_before() {
     }
 }
 
+#[test]
+fn a_program_under_tmp_or_dev_shm_runs_in_the_sandbox() {
+    let home = tempfile::tempdir().unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let textbook = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/grade-fixtures/textbook.py");
+    for place in [std::env::temp_dir(), PathBuf::from("/dev/shm")] {
+        if !place.is_dir() {
+            eprintln!("skipped: no {}", place.display());
+            continue;
+        }
+        // Named with its folder, and alone in the folder itself.
+        let folder = tempfile::tempdir_in(&place).unwrap();
+        for path in [
+            folder.path().join("homework.py"),
+            place.join(format!("homework-{}.py", std::process::id())),
+        ] {
+            std::fs::copy(&textbook, &path).unwrap();
+            let g = grade(
+                dir.path(),
+                home.path(),
+                &["--cases", "2"],
+                &[python(), "-B", &path.display().to_string()],
+            );
+            let _ = std::fs::remove_file(&path);
+            if g.unboxed() {
+                return;
+            }
+            assert_eq!(
+                g.failures(),
+                vec![Value::Null; 2],
+                "{}: {}",
+                path.display(),
+                g.said()
+            );
+        }
+    }
+}
+
 /// The first of `candidates` that runs `args`, if any.
 fn first_that_runs(candidates: &[PathBuf], args: &[&str]) -> Option<PathBuf> {
     candidates
