@@ -77,6 +77,17 @@ pub fn run_batch(settings: &Settings) -> anyhow::Result<()> {
         !settings.inputs.iter().any(|p| p == Path::new("-")),
         "- (standard input) goes alone, not in a batch"
     );
+    if let Some(dir) = settings.output_dir {
+        anyhow::ensure!(
+            dir != Path::new("-"),
+            "-o - (standard output) goes with one input; a batch's -o is a folder (--json prints a line per input)"
+        );
+        anyhow::ensure!(
+            !dir.exists() || dir.is_dir(),
+            "-o {}: not a folder; a batch's -o is the folder its outputs go in",
+            dir.display()
+        );
+    }
     let start = Instant::now();
     let bar = progress_bar();
     let tally = Tally::default();
@@ -244,16 +255,27 @@ fn output_name(input: &Path) -> OsString {
 }
 
 /// Each input with its output file, beside it or in `dir`; refused if two
-/// inputs would answer into one file.
+/// inputs would answer into one file, or one into another input.
 fn with_outputs(paths: Vec<PathBuf>, dir: Option<&Path>) -> anyhow::Result<Vec<Input>> {
     let mut by_output: HashMap<PathBuf, PathBuf> = HashMap::new();
     let mut inputs = Vec::new();
+    // Named however they were given (`p.txt`, `./p.txt`, through a link):
+    // the same file is the same canonical path.
+    let canonical = |p: &Path| std::fs::canonicalize(p).unwrap_or_else(|_| p.to_path_buf());
+    let read: HashMap<PathBuf, PathBuf> = paths.iter().map(|p| (canonical(p), p.clone())).collect();
     for path in paths {
         let name = output_name(&path);
         let output = match dir {
             Some(dir) => dir.join(name),
             None => path.with_file_name(name),
         };
+        if let Some(other) = read.get(&canonical(&output)) {
+            anyhow::bail!(
+                "{} would be answered into {}, which is an input too: give -o a folder, or rename one",
+                path.display(),
+                other.display()
+            );
+        }
         if let Some(other) = by_output.insert(output.clone(), path.clone()) {
             anyhow::bail!(
                 "{} and {} would both be answered into {}: give -o a folder per input, or rename one",

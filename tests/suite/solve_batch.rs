@@ -136,6 +136,40 @@ fn inputs_answering_into_one_file_are_refused() {
     assert!(dir.path().join("a/output.txt").is_file() && dir.path().join("b/output.txt").is_file());
 }
 
+#[test]
+fn an_input_in_place_of_an_output_or_a_batch_to_standard_output_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = empty_8x8_input(2);
+    for name in ["p.txt", "p.out.txt", "input.txt", "output.txt", "file"] {
+        std::fs::write(dir.path().join(name), &input).unwrap();
+    }
+    let refused = |args: &[&str], says: &str| {
+        let out = crate::util::run(dir.path(), args, b"");
+        let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
+        assert!(stderr.contains(says), "{args:?}: {stderr}");
+        assert_eq!(stderr.lines().count(), 1, "{args:?}: {stderr}");
+        // Every input as it was, and no output written.
+        for name in ["p.txt", "p.out.txt", "input.txt", "output.txt", "file"] {
+            let now = std::fs::read_to_string(dir.path().join(name)).unwrap();
+            assert_eq!(now, input, "{args:?} changed {name}");
+        }
+        assert!(!dir.path().join("p.out.out.txt").exists() && !dir.path().join("-").exists());
+    };
+    let is_an_input = "which is an input too";
+    refused(&["solve", "p.txt", "p.out.txt"], is_an_input);
+    refused(&["solve", "./p.out.txt", "p.txt"], is_an_input);
+    refused(&["solve", "input.txt", "output.txt"], is_an_input);
+    refused(
+        &["solve", "p.txt", "input.txt", "-o", "-"],
+        "-o - (standard output) goes with one input",
+    );
+    refused(
+        &["solve", "p.txt", "input.txt", "-o", "file"],
+        "-o file: not a folder",
+    );
+}
+
 /// Ctrl-C on a batch whose quick inputs are answered and whose deep ones
 /// never end: the quick outputs whole, none for the deep ones, no
 /// temporary file left, and the status of SIGINT.
