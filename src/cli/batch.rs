@@ -292,7 +292,7 @@ fn with_outputs(paths: Vec<PathBuf>, dir: Option<&Path>) -> anyhow::Result<Vec<I
 /// The position of an input file, and the search it asks for within the
 /// batch's `limits`.
 fn position_of(path: &Path, limits: &Limits) -> anyhow::Result<(Position, Limits)> {
-    let bytes = std::fs::read(path).context("cannot read it")?;
+    let bytes = super::io::read_bytes(path)?;
     let problem = parse_problem(&bytes)?;
     let asked = Limits::for_question(problem.question)
         .context("a batch answers exact questions: solve it alone")?;

@@ -8,16 +8,41 @@ use std::sync::Arc;
 use anyhow::Context;
 use stakeraid::store::Store;
 
-/// The bytes of `path`, or of standard input for `-`.
+/// The most an input may hold: a 26x26 board's input.txt, values of ten
+/// digits and a sign, is about 9 KiB. Parsing a text costs several times
+/// its size, so a file of hundreds of MiB given by mistake is refused
+/// before it is read whole.
+pub const MAX_INPUT_BYTES: u64 = 1 << 20;
+
+/// The bytes of `path`, or of standard input for `-`; refused past
+/// [`MAX_INPUT_BYTES`].
 pub fn read_input(path: &Path) -> anyhow::Result<Vec<u8>> {
+    let name = if path == Path::new("-") {
+        "standard input".to_owned()
+    } else {
+        path.display().to_string()
+    };
+    read_bytes(path).with_context(|| format!("reading {name}"))
+}
+
+/// [`read_input`], its errors not naming the input.
+pub fn read_bytes(path: &Path) -> anyhow::Result<Vec<u8>> {
     let mut bytes = Vec::new();
     if path == Path::new("-") {
         std::io::stdin()
-            .read_to_end(&mut bytes)
-            .context("reading standard input")?;
+            .lock()
+            .take(MAX_INPUT_BYTES + 1)
+            .read_to_end(&mut bytes)?;
     } else {
-        bytes = std::fs::read(path).with_context(|| format!("reading {}", path.display()))?;
+        std::fs::File::open(path)?
+            .take(MAX_INPUT_BYTES + 1)
+            .read_to_end(&mut bytes)?;
     }
+    anyhow::ensure!(
+        bytes.len() as u64 <= MAX_INPUT_BYTES,
+        "over {} KiB, more than any input (a 26x26 board's is about 9 KiB)",
+        MAX_INPUT_BYTES >> 10
+    );
     Ok(bytes)
 }
 

@@ -170,7 +170,7 @@ fn cr_only_line_ends_are_lines() {
 #[test]
 fn a_huge_garbage_line_gives_a_short_error() {
     let dir = tempfile::tempdir().unwrap();
-    let garbage: Vec<u8> = (0..20_000_000).map(|i| b"zq7 ,"[i % 5]).collect();
+    let garbage: Vec<u8> = (0..1_000_000).map(|i| b"zq7 ,"[i % 5]).collect();
     fs::write(dir.path().join("input.txt"), garbage).unwrap();
     let out = run(dir.path(), &[], b"");
     assert_eq!(out.status.code(), Some(2));
@@ -541,6 +541,34 @@ fn mode_with_an_input_txt_is_refused_before_asking_for_a_depth() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(2), "{err}");
     assert!(err.contains("needs --depth"), "{err}");
+}
+
+/// An input of megabytes, given by mistake, is refused in one line before
+/// it is read whole, from a file, from standard input and in a batch.
+#[test]
+fn an_input_larger_than_any_board_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut huge = SPEC_EXAMPLES[0].0.as_bytes().to_vec();
+    huge.resize(2 << 20, b'\n');
+    fs::write(dir.path().join("huge.txt"), &huge).unwrap();
+    fs::write(dir.path().join("in.txt"), SPEC_EXAMPLES[0].0).unwrap();
+    for (args, stdin) in [
+        (vec!["solve", "huge.txt"], &b""[..]),
+        (vec!["analyse", "huge.txt"], &b""[..]),
+        (vec!["solve", "-", "-o", "-"], &huge[..]),
+    ] {
+        let out = run(dir.path(), &args, stdin);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+        assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
+        assert!(err.contains("over 1024 KiB"), "{args:?}: {err}");
+    }
+    // In a batch, the others are still answered.
+    let out = run(dir.path(), &["solve", "in.txt", "huge.txt"], b"");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(err.contains("huge.txt: over 1024 KiB"), "{err}");
+    assert!(dir.path().join("in.out.txt").is_file() && !dir.path().join("huge.out.txt").exists());
 }
 
 /// A file that cannot be made or written is named once, as it was given,
