@@ -36,7 +36,7 @@ pub struct AnalyseArgs {
     /// Cut-off depth (default: the input's, with --time too); past the last
     /// empty cell, the search goes to the end of the game. An input that
     /// names no depth needs --depth or --time (the deepest within it).
-    #[arg(long, value_parser = clap::value_parser!(u32).range(1..))]
+    #[arg(long, allow_negative_numbers = true, value_parser = clap::value_parser!(u32).range(1..))]
     depth: Option<u32>,
     /// Wall-time limit in seconds; the deepest completed depth answers.
     #[arg(long, value_name = "SECONDS", allow_negative_numbers = true,

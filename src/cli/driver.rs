@@ -16,16 +16,16 @@ pub struct DriverArgs {
     /// random boards are played.
     boards: Vec<PathBuf>,
     /// How many random empty boards (values 1..99) to play when no file is given.
-    #[arg(long, default_value_t = 5)]
+    #[arg(allow_negative_numbers = true, long, default_value_t = 5)]
     random: u64,
     /// Seed of the first random board.
-    #[arg(long, default_value_t = 1)]
+    #[arg(allow_negative_numbers = true, long, default_value_t = 1)]
     seed: u64,
     /// PlayerM's (minimax) cut-off depth.
-    #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u32).range(1..))]
+    #[arg(long, allow_negative_numbers = true, default_value_t = 2, value_parser = clap::value_parser!(u32).range(1..))]
     minimax_depth: u32,
     /// PlayerA's (alpha-beta) cut-off depth.
-    #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u32).range(1..))]
+    #[arg(long, allow_negative_numbers = true, default_value_t = 4, value_parser = clap::value_parser!(u32).range(1..))]
     alphabeta_depth: u32,
     /// Who moves first on each board: a (PlayerA), m (PlayerM), or both
     /// (every board twice).

@@ -52,10 +52,10 @@ pub struct GradeArgs {
     command: Vec<String>,
     /// Seed of the cases: the same seed, count and time limit give the same
     /// cases.
-    #[arg(long, default_value_t = 1)]
+    #[arg(allow_negative_numbers = true, long, default_value_t = 1)]
     seed: u64,
     /// How many cases [default: 50; with --cases-from, every case there].
-    #[arg(long, value_name = "N", value_parser = parse_cases)]
+    #[arg(allow_negative_numbers = true, long, value_name = "N", value_parser = parse_cases)]
     cases: Option<usize>,
     /// Grade against a folder of cases instead: sub-folders holding
     /// input.txt and output.txt, in name order.
@@ -83,7 +83,12 @@ pub struct GradeArgs {
     jobs: usize,
     /// Program runs the search for a smaller failing input may spend on
     /// each kind of failure (0: none).
-    #[arg(long, value_name = "N", default_value_t = 60)]
+    #[arg(
+        allow_negative_numbers = true,
+        long,
+        value_name = "N",
+        default_value_t = 60
+    )]
     shrink_runs: usize,
     /// Wall-clock seconds the search for a smaller failing input may spend
     /// on each kind of failure (checked before each run).
@@ -132,18 +137,18 @@ pub struct SandboxArgs {
     sandbox: SandboxMode,
     /// Memory of a run (every process of it), in MiB; going past it is
     /// the verdict "memory limit".
-    #[arg(long, value_name = "MIB", default_value_t = stakeraid::sandbox::DEFAULT_MEMORY_MB,
+    #[arg(long, value_name = "MIB", default_value_t = stakeraid::sandbox::DEFAULT_MEMORY_MB, allow_negative_numbers = true,
           value_parser = clap::value_parser!(u64).range(16..=1 << 30))]
     memory_mb: u64,
     /// Processes and threads a run may have at once; going past it is the
     /// verdict "too many processes".
-    #[arg(long, value_name = "N", default_value_t = stakeraid::sandbox::DEFAULT_PROCESSES,
+    #[arg(long, value_name = "N", default_value_t = stakeraid::sandbox::DEFAULT_PROCESSES, allow_negative_numbers = true,
           value_parser = clap::value_parser!(u32).range(1..=1 << 22))]
     processes: u32,
     /// What a run may write to its case folder, /tmp and /dev/shm
     /// together, in MiB (and at most 4096 files); filling it is the
     /// verdict "disk limit". It counts in the run's memory.
-    #[arg(long, value_name = "MIB", default_value_t = stakeraid::sandbox::DEFAULT_DISK_MB,
+    #[arg(long, value_name = "MIB", default_value_t = stakeraid::sandbox::DEFAULT_DISK_MB, allow_negative_numbers = true,
           value_parser = clap::value_parser!(u64).range(1..=1 << 20))]
     disk_mb: u64,
     /// Pass this variable of your environment to the program (NAME), or

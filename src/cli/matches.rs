@@ -41,19 +41,19 @@ pub fn games_bar(boards: &BoardArgs, trace: bool) -> anyhow::Result<ProgressBar>
 #[derive(clap::Args)]
 pub struct BoardArgs {
     /// Boards to play; each is played twice, colours swapped.
-    #[arg(long, default_value_t = 10, value_parser = parse_boards)]
+    #[arg(allow_negative_numbers = true, long, default_value_t = 10, value_parser = parse_boards)]
     pub boards: u32,
     /// Seed of the first board.
-    #[arg(long, default_value_t = 1)]
+    #[arg(allow_negative_numbers = true, long, default_value_t = 1)]
     pub seed: u64,
     /// Board side, or a range such as 4..8.
     #[arg(long, default_value = "6", value_parser = parse_sizes)]
     pub size: (usize, usize),
     /// Largest cell value.
-    #[arg(long, default_value_t = 99, value_parser = clap::value_parser!(i32).range(1..))]
+    #[arg(long, allow_negative_numbers = true, default_value_t = 99, value_parser = clap::value_parser!(i32).range(1..))]
     pub max_value: i32,
     /// Chance that a cell starts occupied.
-    #[arg(long, default_value_t = 0.0)]
+    #[arg(allow_negative_numbers = true, long, default_value_t = 0.0)]
     pub fill: f64,
 }
 

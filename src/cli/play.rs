@@ -24,13 +24,13 @@ pub struct PlayArgs {
     #[arg(long, default_value = "X", value_parser = ["X", "O", "x", "o"])]
     you: String,
     /// Board side for a random board.
-    #[arg(long, default_value_t = 6, value_parser = clap::value_parser!(u8).range(1..=26))]
+    #[arg(long, allow_negative_numbers = true, default_value_t = 6, value_parser = clap::value_parser!(u8).range(1..=26))]
     size: u8,
     /// Seed of the random board.
-    #[arg(long, default_value_t = 1)]
+    #[arg(allow_negative_numbers = true, long, default_value_t = 1)]
     seed: u64,
     /// Largest cell value of the random board.
-    #[arg(long, default_value_t = 99, value_parser = clap::value_parser!(i32).range(1..))]
+    #[arg(long, allow_negative_numbers = true, default_value_t = 99, value_parser = clap::value_parser!(i32).range(1..))]
     max_value: i32,
     /// Start from this input.txt instead (its player moves first).
     #[arg(long)]

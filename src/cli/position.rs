@@ -12,16 +12,16 @@ use super::io::write_output;
 #[derive(clap::Args)]
 pub struct PositionArgs {
     /// Board side, 1 to 26.
-    #[arg(long, default_value_t = 8, value_parser = clap::value_parser!(u8).range(1..=26))]
+    #[arg(long, allow_negative_numbers = true, default_value_t = 8, value_parser = clap::value_parser!(u8).range(1..=26))]
     size: u8,
     /// Chance that a cell starts occupied (by X or O alike).
-    #[arg(long, default_value_t = 0.5)]
+    #[arg(long, default_value_t = 0.5, allow_negative_numbers = true)]
     fill: f64,
     /// Largest cell value (values are drawn from 1 to this).
-    #[arg(long, default_value_t = 99, value_parser = clap::value_parser!(i32).range(1..))]
+    #[arg(long, allow_negative_numbers = true, default_value_t = 99, value_parser = clap::value_parser!(i32).range(1..))]
     max_value: i32,
     /// Random seed: the same seed gives the same position.
-    #[arg(long, default_value_t = 1)]
+    #[arg(long, default_value_t = 1, allow_negative_numbers = true)]
     seed: u64,
     /// What the file asks (upper case is accepted too).
     #[arg(long, value_enum, ignore_case = true, default_value_t = Asked::Alphabeta)]
@@ -30,7 +30,7 @@ pub struct PositionArgs {
     #[arg(long, value_enum, ignore_case = true, default_value_t = PlayerArg::X)]
     player: PlayerArg,
     /// Depth, at least 1 (in competition: CPU seconds left, at least 0).
-    #[arg(long, default_value = "4")]
+    #[arg(long, default_value = "4", allow_negative_numbers = true)]
     depth: String,
     /// Output file, `-` for standard output.
     #[arg(short, long, default_value = "-")]
@@ -66,7 +66,8 @@ pub fn run_position(args: &PositionArgs) -> anyhow::Result<()> {
     let depth = || match args.depth.trim().parse::<u32>() {
         Ok(d) if d >= 1 => Ok(d),
         _ => Err(anyhow::anyhow!(
-            "--depth must be a whole number of plies, at least 1 (got {:?})",
+            "--depth must be a whole number of plies from 1 to {} (got {:?})",
+            u32::MAX,
             args.depth
         )),
     };

@@ -54,7 +54,7 @@ pub struct SolveArgs {
     #[arg(long, value_enum)]
     mode: Option<SearchMode>,
     /// drop-blitz only: the cut-off depth.
-    #[arg(long, value_parser = clap::value_parser!(u32).range(1..))]
+    #[arg(long, allow_negative_numbers = true, value_parser = clap::value_parser!(u32).range(1..))]
     depth: Option<u32>,
     /// Wall-time limit in seconds for a MINIMAX or ALPHABETA search. When
     /// it runs out, the deepest depth completed answers, and a warning on
@@ -76,12 +76,12 @@ pub struct SolveArgs {
     store: Option<PathBuf>,
     /// With --store: keep the proofs of positions that took at least this
     /// many nodes (fewer: a larger store, less work lost when killed).
-    #[arg(long, value_name = "NODES", default_value_t = 1 << 24, requires = "store")]
+    #[arg(allow_negative_numbers = true, long, value_name = "NODES", default_value_t = 1 << 24, requires = "store")]
     store_min_nodes: u64,
     /// Cut the solve into jobs this many plies below the root, run one
     /// after another on --threads threads (the jobs the Python package runs
     /// side by side on a Ray cluster). The answer is the same.
-    #[arg(long, value_name = "PLIES", value_parser = clap::value_parser!(u32).range(1..))]
+    #[arg(long, allow_negative_numbers = true, value_name = "PLIES", value_parser = clap::value_parser!(u32).range(1..))]
     split: Option<u32>,
     /// With --split: a move believed best and its value for the side to
     /// move, as `MOVE=VALUE` (`"D4 Stake=176"`), say from an earlier solve.

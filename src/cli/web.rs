@@ -17,7 +17,7 @@ const MAX_SEARCHES: usize = 1024;
 #[derive(clap::Args, Debug)]
 pub struct WebArgs {
     /// Port on 127.0.0.1; 0 takes any free port.
-    #[arg(long, default_value_t = 8080)]
+    #[arg(long, default_value_t = 8080, allow_negative_numbers = true)]
     port: u16,
     /// Open the page in the desktop's browser.
     #[arg(long)]

@@ -543,6 +543,33 @@ fn mode_with_an_input_txt_is_refused_before_asking_for_a_depth() {
     assert!(err.contains("needs --depth"), "{err}");
 }
 
+/// A negative number given to a numeric option is refused by that option's
+/// own check, which names the option, not taken for an unknown flag.
+#[test]
+fn a_negative_number_is_refused_by_its_options_own_check() {
+    let dir = tempfile::tempdir().unwrap();
+    fs::write(dir.path().join("in.txt"), SPEC_EXAMPLES[0].0).unwrap();
+    for (args, says) in [
+        (vec!["position", "--fill", "-0.1"], "--fill"),
+        (vec!["position", "--seed", "-1"], "--seed"),
+        (vec!["position", "--size", "-3"], "--size"),
+        (vec!["position", "--depth", "-3"], "--depth"),
+        (vec!["solve", "in.txt", "--depth", "-2"], "--depth"),
+        (vec!["web", "--port", "-1"], "--port"),
+        (vec!["grade", "--cases", "-1", "--", "true"], "--cases"),
+        (vec!["match", "--boards", "-2"], "--boards"),
+    ] {
+        let out = run(dir.path(), &args, b"");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+        assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
+        assert!(
+            err.contains(says) && !err.contains("unexpected argument"),
+            "{args:?}: {err}"
+        );
+    }
+}
+
 /// An input of megabytes, given by mistake, is refused in one line before
 /// it is read whole, from a file, from standard input and in a batch.
 #[test]
