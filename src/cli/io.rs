@@ -98,7 +98,10 @@ pub fn write_output_synced(path: &Path, bytes: &[u8], sync: bool) -> anyhow::Res
     // A random name, made exclusively, and removed if anything fails.
     let mut tmp =
         stakeraid::temp_file::beside(&target, ".stakeraid-output-").with_context(writing)?;
-    tmp.write_all(bytes)
+    // Through the file itself: the temporary file's own writes name its
+    // path in their errors, a name the user never gave.
+    tmp.as_file_mut()
+        .write_all(bytes)
         .and_then(|()| match sync {
             true => tmp.as_file().sync_all(),
             false => Ok(()),
