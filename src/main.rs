@@ -4,6 +4,17 @@ use std::process::ExitCode;
 
 use clap::{Arg, ArgAction, CommandFactory, FromArgMatches, Parser, Subcommand};
 
+/// `eprintln!` for the whole command, that cannot fail: std's panics where
+/// standard error cannot be written (a full disk, a file size limit), and
+/// the release build aborts. A line that cannot be said is lost; the exit
+/// status still tells.
+macro_rules! eprintln {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        let _ = writeln!(std::io::stderr().lock(), $($arg)*);
+    }};
+}
+
 #[cfg(feature = "mimalloc")]
 mod allocator;
 mod cli;

@@ -543,6 +543,22 @@ fn mode_with_an_input_txt_is_refused_before_asking_for_a_depth() {
     assert!(err.contains("needs --depth"), "{err}");
 }
 
+/// An error that cannot be said, standard error being a full disk, still
+/// ends the command with its exit status, not an abort.
+#[test]
+fn an_error_with_standard_error_full_keeps_its_exit_status() {
+    let Ok(full) = fs::OpenOptions::new().write(true).open("/dev/full") else {
+        eprintln!("skipped: no /dev/full");
+        return;
+    };
+    let status = std::process::Command::new(env!("CARGO_BIN_EXE_stakeraid"))
+        .args(["solve", "no-such-input.txt"])
+        .stderr(full)
+        .status()
+        .unwrap();
+    assert_eq!(status.code(), Some(2), "{status}");
+}
+
 /// A negative number given to a numeric option is refused by that option's
 /// own check, which names the option, not taken for an unknown flag.
 #[test]
