@@ -542,12 +542,17 @@ impl<W: Write> Answers<'_, W> {
                 .output
                 .write_all(line)
                 .and_then(|()| self.output.flush());
-            self.failed = written.err();
+            self.failed = written.err().map(|e| said("writing the answers", e));
         }
         self.unwritten.remove(&number);
         self.flags.remove(&number);
         self.window.leave();
     }
+}
+
+/// `e`, its message saying what was being done.
+fn said(doing: &str, e: io::Error) -> io::Error {
+    io::Error::new(e.kind(), format!("{doing}: {e}"))
 }
 
 /// The room for requests read and not yet answered ([`READ_AHEAD`]).
@@ -627,7 +632,8 @@ fn read_jobs<R: BufRead>(
         if !window.enter() {
             return Ok(());
         }
-        let job = match read_line(&mut input, &mut line, MAX_REQUEST_BYTES)? {
+        let read = read_line(&mut input, &mut line, MAX_REQUEST_BYTES);
+        let job = match read.map_err(|e| said("reading the requests", e))? {
             Line::End => return Ok(()),
             Line::TooLong => Job::Reply(Response::error(Value::Null, RequestError::TooLong)),
             Line::Whole => request_job(&line, unanswered),

@@ -194,6 +194,24 @@ fn cell_name(r: usize, c: usize) -> String {
 /// Runs `work` while a line `label... 1.2 s` on `out` shows that it is
 /// running and for how long, redrawn every `tick`; the line is cleared
 /// when the work is done.
+/// Standard output whose errors say so: a full disk is "writing standard
+/// output: No space left on device".
+struct Named(std::io::Stdout);
+
+impl Write for Named {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.0.write(buf).map_err(named)
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.0.flush().map_err(named)
+    }
+}
+
+fn named(e: std::io::Error) -> std::io::Error {
+    std::io::Error::new(e.kind(), format!("writing standard output: {e}"))
+}
+
 fn with_ticker<T: Send>(
     out: &mut (impl Write + Send),
     label: &str,
@@ -257,9 +275,10 @@ pub fn run_play(args: &PlayArgs) -> anyhow::Result<()> {
     let live = std::io::stdout().is_terminal();
     let mut seat = Seat::new(&args.engine, args.seed, 0);
     let stdin = std::io::stdin();
-    let mut lines = stdin.lock().lines();
+    // Lines as bytes: one that is not UTF-8 is not a move, not the end.
+    let mut lines = stdin.lock().split(b'\n');
     // Not locked: the thinking line is written from another thread.
-    let mut out = std::io::stdout();
+    let mut out = Named(std::io::stdout());
 
     let mut table = Table::new(&start, first, None);
     writeln!(out, "You are {}. {HELP}", you.symbol())?;
@@ -303,7 +322,8 @@ pub fn run_play(args: &PlayArgs) -> anyhow::Result<()> {
             writeln!(out, "\nbye")?;
             return Ok(());
         };
-        let line = line?;
+        let line = line.context("reading standard input")?;
+        let line = String::from_utf8_lossy(&line);
         match line.trim().to_ascii_lowercase().as_str() {
             "" => continue,
             "quit" | "exit" | "q" => return Ok(()),

@@ -187,6 +187,41 @@ fn play_says_why_a_move_is_refused_and_what_undo_took_back() {
     }
 }
 
+/// A line that is not UTF-8 is a move refused, and the game goes on; an
+/// answer that cannot be written ends it in one line saying so.
+#[test]
+fn a_line_of_bytes_is_not_a_move_and_a_full_output_is_named() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = run(
+        dir.path(),
+        &[
+            "play", "--color", "never", "--size", "2", "--engine", "greedy",
+        ],
+        b"\xff\xfe\nA1 Stake\nquit\n",
+    );
+    assert_ok(&out);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("not a move: "), "{text}");
+    assert!(text.contains("engine (O) plays"), "{text}");
+    let Ok(full) = std::fs::OpenOptions::new().write(true).open("/dev/full") else {
+        eprintln!("skipped: no /dev/full");
+        return;
+    };
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_stakeraid"))
+        .args(["play", "--size", "2", "--engine", "greedy"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(full)
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    drop(child.stdin.take());
+    let done = child.wait_with_output().unwrap();
+    let err = String::from_utf8_lossy(&done.stderr);
+    assert_eq!(done.status.code(), Some(2), "{err}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(err.contains("writing standard output: "), "{err}");
+}
+
 #[test]
 fn play_marks_the_last_move_and_what_it_turned() {
     let dir = tempfile::tempdir().unwrap();
