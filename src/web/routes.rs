@@ -3,8 +3,9 @@
 use axum::body::Bytes;
 use axum::extract::rejection::QueryRejection;
 use axum::extract::{FromRequest, Query, Request, State};
-use axum::http::header;
-use axum::response::IntoResponse;
+use axum::http::{header, StatusCode};
+use axum::middleware;
+use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Json, Router};
 use serde::de::DeserializeOwned;
@@ -31,6 +32,19 @@ const EXAMPLE: &str = include_str!("../../examples/input.txt");
 
 pub(crate) fn router(caps: Caps) -> Router {
     let limit = RequestBodyLimitLayer::new(caps.max_body);
+    let kib = caps.max_body >> 10;
+    // The limit refuses a body announced too long before it is read, in
+    // plain text: said again as every other refusal is, in JSON.
+    let said = middleware::map_response(move |response: Response| async move {
+        if response.status() != StatusCode::PAYLOAD_TOO_LARGE || is_json(&response) {
+            return response;
+        }
+        WebError {
+            status: StatusCode::PAYLOAD_TOO_LARGE,
+            message: format!("the request body is over {kib} KiB"),
+        }
+        .into_response()
+    });
     Router::new()
         .route(
             "/",
@@ -63,7 +77,15 @@ pub(crate) fn router(caps: Caps) -> Router {
         .route("/api/stop", post(stream::stop))
         .fallback(|| async { WebError::not_found() })
         .layer(limit)
+        .layer(said)
         .with_state(stream::Shared::new(caps))
+}
+
+fn is_json(response: &Response) -> bool {
+    response
+        .headers()
+        .get(header::CONTENT_TYPE)
+        .is_some_and(|kind| kind.as_bytes().starts_with(b"application/json"))
 }
 
 fn page(kind: &'static str, body: &'static str) -> impl IntoResponse {

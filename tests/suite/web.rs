@@ -426,6 +426,12 @@ fn bad_requests_are_refused_with_a_message_and_the_server_goes_on() {
     let mut answer = String::new();
     s.read_to_string(&mut answer).unwrap();
     assert!(answer.starts_with("HTTP/1.0 413"), "{answer}");
+    let body = answer.split("\r\n\r\n").nth(1).unwrap_or_default();
+    let error: Value = serde_json::from_str(body).unwrap_or_else(|_| panic!("not JSON: {answer}"));
+    assert!(
+        error["error"].as_str().unwrap().contains("over 64 KiB"),
+        "{answer}"
+    );
     let (status, answer) = server.request(
         "POST",
         "/api/play",
