@@ -222,7 +222,9 @@ fn inputs_of(given: &Path) -> anyhow::Result<Vec<PathBuf>> {
         let path = entry.with_context(reading)?.path();
         let name = path.file_name().unwrap_or_default().to_string_lossy();
         let input = name.ends_with(".txt") && !name.starts_with('.') && !is_output_name(&name);
-        if input && path.is_file() {
+        // A link that leads nowhere is an input that fails, named, not
+        // one passed over without a word.
+        if input && (path.is_file() || path.is_symlink()) {
             found.push(path);
         }
     }

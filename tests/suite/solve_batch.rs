@@ -31,9 +31,9 @@ fn output_of(input: &Path) -> PathBuf {
     input.with_file_name(format!("{name}.out.txt"))
 }
 
-/// A folder of golden inputs with a bad one among them: every good input
-/// answered beside it as its golden output, the bad one one error line
-/// naming it, exit status 2.
+/// A folder of golden inputs with a bad one and a link to nothing among
+/// them: every good input answered beside it as its golden output, each
+/// other one error line naming it, exit status 2.
 #[test]
 fn a_folder_is_answered_input_by_input_and_a_bad_one_named() {
     let dir = tempfile::tempdir().unwrap();
@@ -42,6 +42,7 @@ fn a_folder_is_answered_input_by_input_and_a_bad_one_named() {
         return;
     }
     std::fs::write(dir.path().join("broken.txt"), "3\nMINIMAX\nO\n").unwrap();
+    std::os::unix::fs::symlink("/nonexistent/input", dir.path().join("dangling.txt")).unwrap();
     let out = crate::util::run(dir.path(), &["solve", "."], b"");
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(2), "{stderr}");
@@ -50,8 +51,9 @@ fn a_folder_is_answered_input_by_input_and_a_bad_one_named() {
         .filter(|l| l.contains("broken.txt"))
         .collect();
     assert_eq!(errors.len(), 1, "{stderr}");
+    assert!(stderr.contains("dangling.txt: No such file"), "{stderr}");
     assert!(
-        stderr.contains("1 failed") && stderr.contains("answered 24 of 25 inputs"),
+        stderr.contains("2 failed") && stderr.contains("answered 24 of 26 inputs"),
         "{stderr}"
     );
     assert!(!dir.path().join("broken.out.txt").exists());
@@ -61,7 +63,7 @@ fn a_folder_is_answered_input_by_input_and_a_bad_one_named() {
     }
     // Run again: the outputs are not taken for inputs.
     let again = crate::util::run(dir.path(), &["solve", "."], b"");
-    assert!(String::from_utf8_lossy(&again.stderr).contains("of 25 inputs"));
+    assert!(String::from_utf8_lossy(&again.stderr).contains("of 26 inputs"));
 }
 
 /// Inputs named on the command line into `-o DIR`, with `--json`: one
