@@ -188,6 +188,28 @@ static CLEAR_LINE: AtomicBool = AtomicBool::new(false);
 /// The signal that asked a stored solve to end, 0 until one does.
 static SIGNALLED: AtomicI32 = AtomicI32::new(0);
 
+/// Whether a stored solve has ended on its own: taken by the solve to
+/// finish its store and write its output, and by [`seal_on_signal`] to
+/// seal the store and end the program, so that only one of them does.
+static FINISHED: parking_lot::Mutex<bool> = parking_lot::Mutex::new(false);
+
+/// For a stored solve whose search has ended: the right to finish the
+/// store and write the output, held until they are done, so that a signal
+/// meanwhile neither seals the store again nor says that no output was
+/// written. If a signal came first, the program is ending on it (its line
+/// says no output is written): this waits for that end.
+pub fn finish_unsignalled() -> parking_lot::MutexGuard<'static, bool> {
+    let mut finished = FINISHED.lock();
+    if SIGNALLED.load(Ordering::SeqCst) != 0 {
+        drop(finished);
+        loop {
+            std::thread::park();
+        }
+    }
+    *finished = true;
+    finished
+}
+
 /// The handler that ends the program: every program being run killed
 /// (their process groups, see [`stakeraid::referee::kill_running`]), the
 /// progress line cleared if asked, the signal raised again with its
@@ -300,6 +322,11 @@ fn seal_on_signal(store: &Store) {
     } else {
         "SIGTERM"
     };
+    let finished = FINISHED.lock();
+    if *finished {
+        // The solve ended first: it writes its output and ends the program.
+        return;
+    }
     // The table first: the search goes on meanwhile, and the store takes
     // what it proves until it is sealed.
     let entries = store.save_table_now();

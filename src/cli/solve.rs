@@ -204,6 +204,7 @@ pub fn run_solve(args: &SolveArgs) -> anyhow::Result<()> {
     });
     spinner.finish_and_clear();
     let answer = answer?;
+    let _finishing = store.as_ref().map(|_| super::io::finish_unsignalled());
     if let Some(store) = &store {
         deep::finish_store(store)?;
     }
@@ -239,6 +240,7 @@ fn run_split(
     let solved = deep::split_solve(problem, split, args.threads, store, args.hint, &spinner);
     spinner.finish_and_clear();
     let (text, value, stats) = solved?;
+    let _finishing = store.map(|_| super::io::finish_unsignalled());
     if let Some(store) = store {
         deep::finish_store(store)?;
     }

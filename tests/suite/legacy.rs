@@ -163,10 +163,11 @@ fn board_files_share_the_input_line_reading() {
     assert_ok(&cr);
     assert_eq!(cr.stdout, lf.stdout);
 
-    // A megabyte of one bad value, and of one bad cell.
+    // Half a megabyte of one bad value, and of one bad cell (inputs stop
+    // at a megabyte).
     for (bad, message) in [
-        (format!("{},0", "3".repeat(1 << 20)), "line 1: cell value"),
-        ("3;0".repeat(1 << 18), "line 1: bad cell"),
+        (format!("{},0", "3".repeat(1 << 19)), "line 1: cell value"),
+        ("3;0".repeat(1 << 17), "line 1: bad cell"),
     ] {
         let out = solve(&good.replacen("3,0", &bad, 1));
         assert_eq!(out.status.code(), Some(2));
