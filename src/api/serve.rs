@@ -385,7 +385,7 @@ where
         lock(&answers).answer(number, line, false);
     };
     let served = std::thread::scope(|scope| {
-        if runners.run(scope, &on_start, &deliver) == 0 {
+        if runners.run(scope, &on_start, &deliver, usize::MAX) == 0 {
             runners.close();
             return Err(io::Error::other("cannot start a search thread"));
         }

@@ -178,7 +178,9 @@ impl<K: Send> Runners<K> {
             .0
     }
 
-    /// Starts the runner threads on `scope`, and returns how many started:
+    /// Starts the runner threads on `scope`, at most `at_most` (one per
+    /// search there will be, where that is known), and returns how many
+    /// started:
     /// each starts searches, calling `on_start` with a search's limits just
     /// before it starts, and `deliver` with its key and answer when it
     /// ends. They end when the queue is closed and empty.
@@ -187,10 +189,11 @@ impl<K: Send> Runners<K> {
         scope: &'scope Scope<'scope, 'env>,
         on_start: &'scope (dyn Fn(&Limits) + Sync),
         deliver: &'scope (dyn Fn(K, Result<Analysis, ApiError>) + Sync),
+        at_most: usize,
     ) -> usize {
         // Fewer than the budget (no more threads to be had): fewer
         // searches at once; none at all is the caller's to handle.
-        (0..self.budget)
+        (0..self.budget.min(at_most))
             .take_while(|_| {
                 std::thread::Builder::new()
                     .stack_size(STACK_BYTES)
@@ -461,7 +464,10 @@ pub fn search_all<K, I>(
     };
     std::thread::scope(|scope| {
         let mut searches = searches.into_iter();
-        if runners.run(scope, &on_start, &deliver) == 0 {
+        // A runner and its lending pool are threads started: a batch of
+        // three positions needs three runners, not one per core.
+        let at_most = searches.size_hint().1.unwrap_or(usize::MAX).max(1);
+        if runners.run(scope, &on_start, &deliver, at_most) == 0 {
             // Not one thread to be had: one search after another, here.
             runners.close();
             while !stop.load(Relaxed) {
