@@ -72,6 +72,7 @@ mod game;
 pub mod grade;
 pub mod jobs;
 pub mod legacy;
+pub mod mapped;
 mod play;
 pub mod sandbox;
 pub mod search;

@@ -29,7 +29,8 @@ use cli::solve::SolveArgs;
 // the system's (see allocator.rs).
 #[cfg(feature = "mimalloc")]
 #[global_allocator]
-static GLOBAL: allocator::Chosen = allocator::Chosen;
+static GLOBAL: stakeraid::mapped::Mapped<allocator::Chosen> =
+    stakeraid::mapped::Mapped(allocator::Chosen);
 
 /// Exact minimax / alpha-beta solver for Stake & Raid.
 ///

@@ -214,8 +214,10 @@ fn read_all(entries: Vec<PyResult<Entry>>, limits: &Limits, threads: usize) -> V
     };
     // Each part waits in a slot for its thread, and is read here instead
     // where no thread can be started.
-    let slots: Vec<Mutex<Option<Vec<PyResult<Entry>>>>> =
-        chunks.into_iter().map(|part| Mutex::new(Some(part))).collect();
+    let slots: Vec<Mutex<Option<Vec<PyResult<Entry>>>>> = chunks
+        .into_iter()
+        .map(|part| Mutex::new(Some(part)))
+        .collect();
     let take = |slot: &Mutex<Option<Vec<PyResult<Entry>>>>| {
         let part = slot.lock().unwrap_or_else(PoisonError::into_inner).take();
         read(part.unwrap_or_default())

@@ -15,12 +15,15 @@ use pyo3::prelude::*;
 // The search tables are allocated zeroed and 64-byte aligned. The system
 // allocator serves such a request with `posix_memalign` and then clears
 // every byte, touching the whole table (up to 1 GiB) before the search
-// starts and keeping it resident; mimalloc, like the command line's
-// allocator, hands out fresh pages the kernel zeroes when first touched.
-// The allocator serves only this module's Rust allocations: memory never
-// passes between it and the interpreter's allocator.
+// starts and keeping it resident; mimalloc keeps a freed table and clears
+// the next one by hand, every page (seconds, before a time-limited search
+// looks at its clock). So the tables are mappings of their own, fresh
+// pages the kernel zeroes when first touched (`stakeraid::mapped`), and
+// mimalloc serves the rest. The allocator serves only this module's Rust
+// allocations: memory never passes between it and the interpreter's.
 #[global_allocator]
-static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+static GLOBAL: stakeraid::mapped::Mapped<mimalloc::MiMalloc> =
+    stakeraid::mapped::Mapped(mimalloc::MiMalloc);
 
 mod analysis;
 mod batch;
