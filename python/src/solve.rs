@@ -52,12 +52,15 @@ pub(crate) fn competition_move(
     }
     let position = position.api_position()?;
     // The engine runs inside this process: no start-up per move to set aside.
+    let halt = Arc::new(AtomicBool::new(false));
     let options = CompetitionOptions {
         threads: thread_count(threads)?,
         overhead: competition::IN_PROCESS_OVERHEAD,
+        stop: Some(halt.clone()),
         ..CompetitionOptions::default()
     };
-    let played = py
-        .detach(|| competition::play(position.board(), position.player(), seconds_left, &options));
+    let played = interruptible(py, &halt, || {
+        competition::play(position.board(), position.player(), seconds_left, &options)
+    })?;
     Ok(PyMove(played.best))
 }

@@ -18,6 +18,7 @@ use stakeraid::store::{Store, StoreError};
 use stakeraid::{check_move, Move};
 
 use crate::errors::value_error;
+use crate::interrupt::interruptible;
 use crate::stop::StopToken;
 
 fn store_error(e: StoreError) -> PyErr {
@@ -101,6 +102,7 @@ impl PySplitSolve {
     #[new]
     #[pyo3(signature = (grid, depth = None, split = 3, store = None, hint = None, **cut))]
     fn new(
+        py: Python<'_>,
         grid: (Vec<Vec<i64>>, Vec<String>, String),
         depth: Option<u32>,
         split: u32,
@@ -154,7 +156,10 @@ impl PySplitSolve {
             home_plies: cut.home_plies,
             ..Settings::default()
         };
-        let driver = Driver::new(board, position.player(), plies, settings);
+        // Its top plies are searched here, for their moves' order: the
+        // interpreter released meanwhile.
+        let player = position.player();
+        let driver = py.detach(|| Driver::new(board, player, plies, settings));
         Ok(PySplitSolve { driver, store })
     }
 
@@ -281,9 +286,10 @@ pub(crate) fn run_job(
     let threads = threads.min(api::MAX_THREADS);
     let halt = Arc::new(AtomicBool::new(false));
     let _held = stop.map(|token| token.hold(&halt));
-    let result = py
-        .detach(|| run_job_until(&job, threads, Some(halt)))
-        .map_err(value_error)?;
+    let result = interruptible(py, &halt, || {
+        run_job_until(&job, threads, Some(halt.clone()))
+    })?
+    .map_err(value_error)?;
     serde_json::to_string(&result).map_err(value_error)
 }
 

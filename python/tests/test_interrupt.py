@@ -54,6 +54,11 @@ BIG_INPUT = "7\\nALPHABETA\\nX\\n19\\n" + "".join(
         "stakeraid.analyse(big, depth=19, threads=1)",
         "stakeraid.analyse(big, depth=19, threads=2, stop=stakeraid.StopToken())",
         f'stakeraid.solve_text("{BIG_INPUT}", threads=1)',
+        # COMPETITION: a share of 1000 s for this move, far past the signal.
+        "stakeraid.competition_move(big, 1000.0, 1)",
+        'stakeraid.solve_text(big.to_input("COMPETITION", seconds=1000.0), threads=1)',
+        "stakeraid.run_job(stakeraid.SplitSolve(([[5] * 7] * 7, ['.......'] * 7, 'X'),"
+        " depth=19, split=2).take_jobs(1)[0])",
     ],
 )
 def test_ctrl_c_interrupts_a_search(call):

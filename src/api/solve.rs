@@ -65,6 +65,7 @@ pub fn solve_watched(
             check_threads(limits.threads)?;
             let settings = CompetitionOptions {
                 threads: limits.threads,
+                stop: limits.stop.clone(),
                 ..CompetitionOptions::default()
             };
             let played = competition::play(board, player, seconds, &settings);
