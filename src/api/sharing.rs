@@ -30,9 +30,10 @@
 //! instead.)
 //!
 //! Each search runs on a runner thread, a worker of a lending pool of the
-//! budget's size (at most [`LENDING_WIDTH`]) that is the runner's own; a search of more than one
-//! thread asked for runs on a pool of its own: searches of the same count
-//! side by side on one shared pool would queue on its workers.
+//! budget's size (at most [`LENDING_WIDTH`]) that is the runner's own; a
+//! search of more than one thread asked for runs on a pool of its own:
+//! searches of the same count side by side on one shared pool would queue
+//! on its workers.
 
 use std::collections::VecDeque;
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};

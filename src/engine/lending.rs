@@ -26,8 +26,6 @@ struct Counts {
     free: usize,
     /// Threads lent and not yet given back.
     lent: usize,
-    /// Whether free threads may be lent (no search waits to start).
-    lending: bool,
 }
 
 /// The threads of a budget: taken by searches as they start, lent to
@@ -35,12 +33,13 @@ struct Counts {
 #[derive(Debug)]
 pub(crate) struct ThreadBudget {
     counts: Mutex<Counts>,
+    /// Whether free threads may be lent (no search waits to start):
+    /// written under the lock, read without it by every borrowed thread
+    /// before each item it takes.
+    lending: AtomicBool,
     /// `lending && free > 0`, read without the lock on every item of a
     /// split: almost always false in a busy batch.
     may_lend: AtomicBool,
-    /// `!lending`, read without the lock by every borrowed thread before
-    /// each item it takes.
-    recalled: AtomicBool,
 }
 
 impl ThreadBudget {
@@ -50,15 +49,15 @@ impl ThreadBudget {
                 free: threads,
                 ..Counts::default()
             }),
+            lending: AtomicBool::new(false),
             may_lend: AtomicBool::new(false),
-            recalled: AtomicBool::new(true),
         }
     }
 
+    /// Called with the lock held, after any change.
     fn update(&self, counts: &Counts) {
         self.may_lend
-            .store(counts.lending && counts.free > 0, SeqCst);
-        self.recalled.store(!counts.lending, SeqCst);
+            .store(self.lending.load(SeqCst) && counts.free > 0, SeqCst);
     }
 
     /// Threads free now (lent ones are not).
@@ -92,8 +91,8 @@ impl ThreadBudget {
     /// Whether free threads may be lent: only while no search waits, so
     /// that a waiting search gets the threads lent as they come back.
     pub(crate) fn set_lending(&self, lending: bool) {
-        let mut counts = self.counts.lock();
-        counts.lending = lending;
+        let counts = self.counts.lock();
+        self.lending.store(lending, SeqCst);
         self.update(&counts);
     }
 
@@ -104,7 +103,7 @@ impl ThreadBudget {
             return None;
         }
         let mut counts = self.counts.lock();
-        let lent = counts.lending && counts.free > 0;
+        let lent = self.lending.load(SeqCst) && counts.free > 0;
         if lent {
             counts.free -= 1;
             counts.lent += 1;
@@ -115,7 +114,7 @@ impl ThreadBudget {
 
     /// Whether a borrowed thread should come back: a search waits.
     pub(crate) fn recalled(&self) -> bool {
-        self.recalled.load(SeqCst)
+        !self.lending.load(SeqCst)
     }
 
     fn give_back(&self) {
