@@ -160,9 +160,9 @@ pub(crate) fn analyse_many(
     Ok(results.into_any().unbind())
 }
 
-/// The position and limits an entry of the batch asks for: a `Position`
-/// with `limits`, or an `input.txt` text with its own mode and depth.
-/// An entry of a batch as the GIL-holding pass leaves it.
+/// An entry of a batch as the GIL-holding pass leaves it: a `Position`
+/// with the batch's limits, or an `input.txt` text, read later with its
+/// own mode and depth.
 enum Entry {
     Asked(Box<api::Position>, Limits),
     Text(String),

@@ -16,10 +16,10 @@ pub struct DriverArgs {
     /// random boards are played.
     boards: Vec<PathBuf>,
     /// How many random empty boards (values 1..99) to play when no file is given.
-    #[arg(allow_negative_numbers = true, long, default_value_t = 5)]
+    #[arg(long, allow_negative_numbers = true, default_value_t = 5)]
     random: u64,
     /// Seed of the first random board.
-    #[arg(allow_negative_numbers = true, long, default_value_t = 1)]
+    #[arg(long, allow_negative_numbers = true, default_value_t = 1)]
     seed: u64,
     /// PlayerM's (minimax) cut-off depth.
     #[arg(long, allow_negative_numbers = true, default_value_t = 2, value_parser = clap::value_parser!(u32).range(1..))]

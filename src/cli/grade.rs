@@ -52,10 +52,10 @@ pub struct GradeArgs {
     command: Vec<String>,
     /// Seed of the cases: the same seed, count and time limit give the same
     /// cases.
-    #[arg(allow_negative_numbers = true, long, default_value_t = 1)]
+    #[arg(long, allow_negative_numbers = true, default_value_t = 1)]
     seed: u64,
     /// How many cases [default: 50; with --cases-from, every case there].
-    #[arg(allow_negative_numbers = true, long, value_name = "N", value_parser = parse_cases)]
+    #[arg(long, allow_negative_numbers = true, value_name = "N", value_parser = parse_cases)]
     cases: Option<usize>,
     /// Grade against a folder of cases instead: sub-folders holding
     /// input.txt and output.txt, in name order.

@@ -41,10 +41,10 @@ pub fn games_bar(boards: &BoardArgs, trace: bool) -> anyhow::Result<ProgressBar>
 #[derive(clap::Args)]
 pub struct BoardArgs {
     /// Boards to play; each is played twice, colours swapped.
-    #[arg(allow_negative_numbers = true, long, default_value_t = 10, value_parser = parse_boards)]
+    #[arg(long, allow_negative_numbers = true, default_value_t = 10, value_parser = parse_boards)]
     pub boards: u32,
     /// Seed of the first board.
-    #[arg(allow_negative_numbers = true, long, default_value_t = 1)]
+    #[arg(long, allow_negative_numbers = true, default_value_t = 1)]
     pub seed: u64,
     /// Board side, or a range such as 4..8.
     #[arg(long, default_value = "6", value_parser = parse_sizes)]
@@ -53,7 +53,7 @@ pub struct BoardArgs {
     #[arg(long, allow_negative_numbers = true, default_value_t = 99, value_parser = clap::value_parser!(i32).range(1..))]
     pub max_value: i32,
     /// Chance that a cell starts occupied.
-    #[arg(allow_negative_numbers = true, long, default_value_t = 0.0)]
+    #[arg(long, allow_negative_numbers = true, default_value_t = 0.0)]
     pub fill: f64,
 }
 

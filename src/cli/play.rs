@@ -27,7 +27,7 @@ pub struct PlayArgs {
     #[arg(long, allow_negative_numbers = true, default_value_t = 6, value_parser = clap::value_parser!(u8).range(1..=26))]
     size: u8,
     /// Seed of the random board.
-    #[arg(allow_negative_numbers = true, long, default_value_t = 1)]
+    #[arg(long, allow_negative_numbers = true, default_value_t = 1)]
     seed: u64,
     /// Largest cell value of the random board.
     #[arg(long, allow_negative_numbers = true, default_value_t = 99, value_parser = clap::value_parser!(i32).range(1..))]
@@ -191,9 +191,6 @@ fn cell_name(r: usize, c: usize) -> String {
     format!("{}{}", (b'A' + c as u8) as char, r + 1)
 }
 
-/// Runs `work` while a line `label... 1.2 s` on `out` shows that it is
-/// running and for how long, redrawn every `tick`; the line is cleared
-/// when the work is done.
 /// Standard output whose errors say so: a full disk is "writing standard
 /// output: No space left on device".
 struct Named(std::io::Stdout);
@@ -212,6 +209,9 @@ fn named(e: std::io::Error) -> std::io::Error {
     std::io::Error::new(e.kind(), format!("writing standard output: {e}"))
 }
 
+/// Runs `work` while a line `label... 1.2 s` on `out` shows that it is
+/// running and for how long, redrawn every `tick`; the line is cleared
+/// when the work is done.
 fn with_ticker<T: Send>(
     out: &mut (impl Write + Send),
     label: &str,

@@ -31,10 +31,10 @@ pub struct RefereeArgs {
     time: f64,
     /// A program's move may take this many times its CPU seconds left in
     /// wall-clock time (plus --grace) before it is killed as hung.
-    #[arg(allow_negative_numbers = true, long, default_value_t = WallGuard::default().factor)]
+    #[arg(long, allow_negative_numbers = true, default_value_t = WallGuard::default().factor)]
     wall_factor: f64,
     /// Seconds added to the wall-clock guard.
-    #[arg(allow_negative_numbers = true, long, default_value_t = WallGuard::default().grace)]
+    #[arg(long, allow_negative_numbers = true, default_value_t = WallGuard::default().grace)]
     grace: f64,
     /// Threads per built-in engine move.
     #[arg(long, value_name = "N", default_value_t = 1, allow_negative_numbers = true,

@@ -76,7 +76,7 @@ pub struct SolveArgs {
     store: Option<PathBuf>,
     /// With --store: keep the proofs of positions that took at least this
     /// many nodes (fewer: a larger store, less work lost when killed).
-    #[arg(allow_negative_numbers = true, long, value_name = "NODES", default_value_t = 1 << 24, requires = "store")]
+    #[arg(long, allow_negative_numbers = true, value_name = "NODES", default_value_t = 1 << 24, requires = "store")]
     store_min_nodes: u64,
     /// Cut the solve into jobs this many plies below the root, run one
     /// after another on --threads threads (the jobs the Python package runs
