@@ -14,7 +14,10 @@
 //! flight together, whatever the number of positions (see
 //! [`search_all`]). A search whose default table fits its share keeps it,
 //! and answers exactly as [`super::analyse`] alone does (node counts
-//! included, on one thread).
+//! included, on one thread). One that borrowed the threads left idle at
+//! the batch's end answers as a search on several threads does: the same
+//! move, value and principal variation, other node counts and other
+//! bounds on the other moves.
 
 use std::sync::atomic::AtomicBool;
 
