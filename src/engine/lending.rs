@@ -103,13 +103,15 @@ impl ThreadBudget {
             return None;
         }
         let mut counts = self.counts.lock();
-        let lent = self.lending.load(SeqCst) && counts.free > 0;
-        if lent {
-            counts.free -= 1;
-            counts.lent += 1;
-            self.update(&counts);
+        // `may_lend` was read without the lock: a search may have come to
+        // wait, or the last free thread gone, since.
+        if !(self.lending.load(SeqCst) && counts.free > 0) {
+            return None;
         }
-        lent.then_some(Lent(self))
+        counts.free -= 1;
+        counts.lent += 1;
+        self.update(&counts);
+        Some(Lent(self))
     }
 
     /// Whether a borrowed thread should come back: a search waits.
@@ -182,6 +184,32 @@ mod tests {
         drop(b);
         budget.put(2);
         assert_eq!((budget.free(), budget.lent()), (3, 0));
+    }
+
+    /// The race the unlocked look at `may_lend` leaves: it said yes, and
+    /// by the time the lock is had the answer is no. No thread is lent,
+    /// and none is given back (which, with the lock held, would deadlock).
+    #[test]
+    fn a_loan_refused_under_the_lock_gives_nothing_back() {
+        let budget = Arc::new(ThreadBudget::new(2));
+        budget.set_lending(true);
+        let refuse = |budget: Arc<ThreadBudget>| {
+            let (done, finished) = std::sync::mpsc::channel();
+            std::thread::spawn(move || done.send(budget.borrow().is_none()).unwrap());
+            let refused = finished.recv_timeout(std::time::Duration::from_secs(10));
+            assert_eq!(refused, Ok(true), "a refused loan returns at once, refused");
+        };
+        // A search came to wait after the look.
+        budget.lending.store(false, SeqCst);
+        assert!(budget.may_lend.load(SeqCst));
+        refuse(budget.clone());
+        assert_eq!((budget.free(), budget.lent()), (2, 0));
+        // The last free thread went after the look.
+        budget.set_lending(true);
+        budget.counts.lock().free = 0;
+        assert!(budget.may_lend.load(SeqCst));
+        refuse(budget.clone());
+        assert_eq!((budget.free(), budget.lent()), (0, 0));
     }
 
     #[test]
