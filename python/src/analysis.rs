@@ -55,8 +55,10 @@ impl PyRootMove {
 }
 
 /// The result of `analyse`; every value is the game score from `player`'s
-/// point of view at the depth searched.
-#[pyclass(name = "Analysis", module = "stakeraid", frozen)]
+/// point of view at the depth searched. Two are equal when every field is,
+/// node count and time included.
+#[pyclass(name = "Analysis", module = "stakeraid", frozen, eq)]
+#[derive(PartialEq)]
 pub struct PyAnalysis(pub(crate) api::Analysis);
 
 #[pymethods]

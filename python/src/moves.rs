@@ -144,8 +144,11 @@ impl PyMove {
         format!("Move({:?}, {:?})", self.0.cell_name(), self.0.kind().name())
     }
 
-    fn __getnewargs__(&self) -> (String, &'static str) {
-        (self.0.cell_name(), self.0.kind().name())
+    /// Pickles as its constructor's arguments, under every protocol (a
+    /// `__getnewargs__` alone serves only protocol 2 and above).
+    fn __reduce__(slf: &Bound<'_, Self>) -> (Py<PyAny>, (String, &'static str)) {
+        let mv = slf.get().0;
+        (slf.get_type().into_any().unbind(), (mv.cell_name(), mv.kind().name()))
     }
 }
 

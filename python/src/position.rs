@@ -268,8 +268,12 @@ impl PyPosition {
         h.finish()
     }
 
-    fn __getnewargs__(&self) -> (Vec<Vec<i64>>, Vec<String>, String) {
-        (self.values(), self.cells(), self.to_move())
+    /// Pickles as its constructor's arguments, under every protocol.
+    #[allow(clippy::type_complexity)]
+    fn __reduce__(slf: &Bound<'_, Self>) -> (Py<PyAny>, (Vec<Vec<i64>>, Vec<String>, String)) {
+        let position = slf.get();
+        let arguments = (position.values(), position.cells(), position.to_move());
+        (slf.get_type().into_any().unbind(), arguments)
     }
 }
 

@@ -185,8 +185,13 @@ def test_the_interpreter_runs_other_threads_during_a_batch():
 
 def test_an_analysis_pickles():
     answer = stakeraid.analyse_many(random_batch(2, 1), depth=2)[0]
-    again = pickle.loads(pickle.dumps(answer))
-    assert type(again) is stakeraid.Analysis
-    assert again.to_json() == answer.to_json()
+    for protocol in range(pickle.HIGHEST_PROTOCOL + 1):
+        again = pickle.loads(pickle.dumps(answer, protocol))
+        assert type(again) is stakeraid.Analysis
+        assert again.to_json() == answer.to_json() and again == answer, protocol
+    # Equal when every field is: a different node count is another analysis.
+    other = json.loads(answer.to_json())
+    other["nodes"] += 1
+    assert stakeraid.Analysis.from_json(json.dumps(other)) != answer
     with pytest.raises(ValueError):
         stakeraid.Analysis.from_json("{}")

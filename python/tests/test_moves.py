@@ -44,7 +44,8 @@ def test_equality_and_hash():
     assert a != c
     assert len({a, b, c}) == 2
     assert a != "B2 Stake"
-    assert pickle.loads(pickle.dumps(c)) == c
+    for protocol in range(pickle.HIGHEST_PROTOCOL + 1):
+        assert pickle.loads(pickle.dumps(c, protocol)) == c, protocol
 
 
 def test_action_indices_round_trip():

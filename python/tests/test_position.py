@@ -32,7 +32,8 @@ def test_defaults_and_round_trips():
     assert p.cells == ["..", ".."] and p.to_move == "X" and p.score == 0
     q = Position(VALUES, CELLS, "X")
     assert eval(repr(q), {"Position": Position}) == q
-    assert pickle.loads(pickle.dumps(q)) == q
+    for protocol in range(pickle.HIGHEST_PROTOCOL + 1):
+        assert pickle.loads(pickle.dumps(q, protocol)) == q, protocol
     assert Position.from_input(q.to_input("MINIMAX", depth=3)) == q
     text = q.to_input("COMPETITION", seconds=2.5)
     assert text.splitlines()[1:4] == ["COMPETITION", "X", "2.5"]
