@@ -186,7 +186,8 @@ impl Entry {
     }
 }
 
-type Job = (api::Position, Limits);
+/// Boxed: a board is 4 KiB, and a batch may hold a million.
+type Job = (Box<api::Position>, Limits);
 
 /// Every entry's job, the texts read on `threads` threads (0: one per
 /// core).
@@ -207,7 +208,7 @@ fn read_all(entries: Vec<PyResult<Entry>>, limits: &Limits, threads: usize) -> V
     let read = |part: Vec<PyResult<Entry>>| -> Vec<PyResult<Job>> {
         part.into_iter()
             .map(|entry| match entry? {
-                Entry::Asked(position, limits) => Ok((*position, limits)),
+                Entry::Asked(position, limits) => Ok((position, limits)),
                 Entry::Text(text) => job(&text, limits),
             })
             .collect()
@@ -257,5 +258,5 @@ fn job(text: &str, limits: &Limits) -> PyResult<Job> {
             return Err(value_error(ApiError::NotExact(problem.question.name())))
         }
     };
-    Ok((position, limits))
+    Ok((Box::new(position), limits))
 }

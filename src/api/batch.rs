@@ -19,6 +19,7 @@
 //! move, value and principal variation, other node counts and other
 //! bounds on the other moves.
 
+use std::borrow::Borrow;
 use std::sync::atomic::AtomicBool;
 
 use super::limits::check_threads;
@@ -47,9 +48,10 @@ pub fn analyse_many(
 }
 
 /// [`analyse_many`] with limits of each position's own (each with its own
-/// stop flag, if any).
-pub fn analyse_each(
-    positions: &[(Position, Limits)],
+/// stop flag, if any). A position may come as itself or boxed (a batch of
+/// boxes moves 8 bytes an entry, not a board's 4 KiB).
+pub fn analyse_each<P: Borrow<Position> + Sync>(
+    positions: &[(P, Limits)],
     sharing: &Sharing,
 ) -> Vec<Result<Analysis, ApiError>> {
     analyse_each_with(positions, sharing, |_, _| {})
@@ -58,18 +60,18 @@ pub fn analyse_each(
 /// [`analyse_each`], calling `on_answer` with each position's index and
 /// answer as soon as it is ready (one call at a time, in the order the
 /// searches end), for a caller that shows progress or streams answers.
-pub fn analyse_each_with(
-    positions: &[(Position, Limits)],
+pub fn analyse_each_with<P: Borrow<Position> + Sync>(
+    positions: &[(P, Limits)],
     sharing: &Sharing,
     on_answer: impl Fn(usize, &Result<Analysis, ApiError>) + Sync,
 ) -> Vec<Result<Analysis, ApiError>> {
-    let jobs = positions.iter().map(|(p, l)| (p, l));
+    let jobs = positions.iter().map(|(p, l)| (p.borrow(), l));
     run(jobs, positions.len(), sharing, on_answer)
 }
 
 /// The batch of `count` positions `jobs`, in order.
 fn run<'a>(
-    jobs: impl Iterator<Item = (&'a Position, &'a Limits)>,
+    jobs: impl Iterator<Item = (&'a Position, &'a Limits)> + Clone,
     count: usize,
     sharing: &Sharing,
     on_answer: impl Fn(usize, &Result<Analysis, ApiError>) + Sync,
@@ -80,17 +82,20 @@ fn run<'a>(
     let mut answers: Vec<Option<Result<Analysis, ApiError>>> = vec![None; count];
     // Refused limits answer at once: the scheduler would otherwise cap a
     // thread count past the most rather than refuse it.
-    let mut searches = Vec::with_capacity(count);
-    for (i, (position, limits)) in jobs.enumerate() {
-        match limits.check() {
-            Ok(()) => searches.push((i, position.clone(), limits.clone())),
-            Err(e) => {
-                let answer = Err(e);
-                on_answer(i, &answer);
-                answers[i] = Some(answer);
-            }
+    for (i, (_, limits)) in jobs.clone().enumerate() {
+        if let Err(e) = limits.check() {
+            let answer = Err(e);
+            on_answer(i, &answer);
+            answers[i] = Some(answer);
         }
     }
+    // Each position is copied as its search is queued, not all at once
+    // beforehand: a board is 4 KiB, and a copy of ten thousand of them is
+    // more work than ten thousand searches of a few plies.
+    let searches = jobs
+        .enumerate()
+        .filter(|(_, (_, limits))| limits.check().is_ok())
+        .map(|(i, (position, limits))| (i, position.clone(), limits.clone()));
     // The batch's own stop is each position's flag: every position is
     // started, and one started after a stop answers at once with depth 1.
     let never = AtomicBool::new(false);

@@ -35,7 +35,7 @@
 //! searches of the same count side by side on one shared pool would queue
 //! on its workers.
 
-use std::collections::VecDeque;
+use std::collections::{HashMap, VecDeque};
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard, PoisonError};
 use std::thread::Scope;
@@ -449,13 +449,18 @@ pub fn search_all<K, I>(
     K: Send,
     I: IntoIterator<Item = (K, Position, Limits)>,
 {
-    let runners = Runners::new(sharing);
+    // Each search is queued under a number, with which its stop flag is
+    // kept until it is answered, for `stop` to set.
+    let runners: Runners<(u64, K)> = Runners::new(sharing);
+    let flags: Mutex<HashMap<u64, Arc<AtomicBool>>> = Mutex::default();
     let on_answer = Mutex::new(on_answer);
-    let deliver = |key: K, answer: Result<Analysis, ApiError>| {
+    let deliver = |(number, key): (u64, K), answer: Result<Analysis, ApiError>| {
+        flags
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .remove(&number);
         (on_answer.lock().unwrap_or_else(PoisonError::into_inner))(key, answer)
     };
-    // The stop flags of the searches queued, for `stop` to set.
-    let flags: Mutex<Vec<Arc<AtomicBool>>> = Mutex::default();
     let on_start = |limits: &Limits| {
         if stop.load(Relaxed) {
             if let Some(flag) = &limits.stop {
@@ -475,13 +480,16 @@ pub fn search_all<K, I>(
                 let Some((key, position, limits)) = searches.next() else {
                     break;
                 };
-                runners.push(key, Box::new(position), limits);
+                runners.push((0, key), Box::new(position), limits);
                 runners.runner(&on_start, &deliver);
             }
             return;
         }
         let room = READ_AHEAD.max(2 * runners.budget);
-        while !stop.load(Relaxed) {
+        for number in 0.. {
+            if stop.load(Relaxed) {
+                break;
+            }
             if runners.wait_for_room(room, POLL) >= room {
                 continue;
             }
@@ -489,18 +497,18 @@ pub fn search_all<K, I>(
                 break;
             };
             let flag = limits.stop.get_or_insert_with(Arc::default).clone();
-            let mut flags = flags.lock().unwrap_or_else(PoisonError::into_inner);
-            flags.retain(|f| Arc::strong_count(f) > 1);
-            flags.push(flag);
-            drop(flags);
-            runners.push(key, Box::new(position), limits);
+            flags
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner)
+                .insert(number, flag);
+            runners.push((number, key), Box::new(position), limits);
         }
         runners.close();
         while !runners.wait_idle(POLL) {
             if stop.load(Relaxed) {
                 runners.drop_queued();
                 let flags = flags.lock().unwrap_or_else(PoisonError::into_inner);
-                for flag in flags.iter() {
+                for flag in flags.values() {
                     flag.store(true, Relaxed);
                 }
             }

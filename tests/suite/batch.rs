@@ -142,7 +142,7 @@ fn a_bad_position_gets_its_own_error_and_the_others_their_answers() {
         refused,
         vec![Err(ApiError::TooManyThreads(MAX_THREADS + 1)); 3]
     );
-    assert!(analyse_each(&[], &Sharing::default()).is_empty());
+    assert!(analyse_each(&batch[..0], &Sharing::default()).is_empty());
 }
 
 /// A stop set mid-batch: the searches end promptly, and every position is
