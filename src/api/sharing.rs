@@ -11,7 +11,9 @@
 //! alone, and a queue of searches gets one thread each. Many small
 //! searches each on one thread beat each split over the cores, since a
 //! search of a millisecond does not split well and a hundred of them side
-//! by side do.
+//! by side do. A search too small to be worth threads started for it
+//! (`is_small`: an estimated 2 ms or less) starts on one thread even
+//! alone.
 //!
 //! Tables. A search on `t` of the budget's `T` threads may use `t / T` of
 //! the table budget, and no more than it would size alone
@@ -57,8 +59,10 @@ pub const DEFAULT_TABLE_BYTES: usize = 1 << 30;
 const STACK_BYTES: usize = 64 << 20;
 
 /// The searches [`search_all`] takes from its iterator ahead of those
-/// running (at least twice the thread budget).
-const READ_AHEAD: usize = 16;
+/// running (at least twice the thread budget): a megabyte of boards. The
+/// thread that takes them waits for half of them to start between turns,
+/// so a search of a few microseconds costs a small share of a wake.
+const READ_AHEAD: usize = 256;
 
 /// The most workers of a runner's lending pool: a search borrows at most
 /// one fewer. Every runner has such a pool, so a budget of `T` threads
@@ -106,6 +110,23 @@ impl Sharing {
     }
 }
 
+/// Whether a search asking for the default threads is too small to be
+/// worth a pool of its own: one whose alpha-beta tree, at best about
+/// `empties^(plies / 2)` positions (a move a cell, the best one tried
+/// first), is under 100,000 positions, about 2 ms of search. Starting a
+/// pool's threads takes tens of microseconds, and a batch of ten thousand
+/// 3x3 positions searched 2 plies deep (6 us each) took 3 times as long
+/// with a pool for each search that found the others idle. An estimate
+/// too low costs little: such a search still borrows the free threads.
+fn is_small(position: &Position, limits: &Limits) -> bool {
+    if limits.threads != 0 {
+        return false;
+    }
+    let empties = position.board().empty_count();
+    let plies = limits.depth.unwrap_or(empties).min(empties);
+    f64::from(empties).powf(f64::from(plies) / 2.0) < 1e5
+}
+
 /// A search waiting to start: its key, position and limits.
 type Waiting<K> = (K, Box<Position>, Limits);
 
@@ -120,6 +141,9 @@ struct State<K> {
     closed: bool,
     /// The queue's length at which to wake the one waiting for room.
     room_at: Option<usize>,
+    /// Runners waiting for work: a search queued wakes one only if there
+    /// is one (a wake is a system call).
+    idle_runners: usize,
 }
 
 /// Searches run side by side within a [`Sharing`]: queued with
@@ -158,6 +182,7 @@ impl<K: Send> Runners<K> {
                 running: 0,
                 closed: false,
                 room_at: None,
+                idle_runners: 0,
             }),
             work: Condvar::new(),
             room: Condvar::new(),
@@ -243,14 +268,17 @@ impl<K: Send> Runners<K> {
     fn next(&self) -> Option<(Waiting<K>, usize, Option<ThreadPool>)> {
         let mut state = self.lock();
         loop {
-            if let Some((_, _, limits)) = state.queue.front() {
+            if let Some((_, position, limits)) = state.queue.front() {
                 // Alone, it gets every thread from the start: a search
                 // split over a pool's threads from its root is quicker than
                 // one that borrows them at its splits (8% on a 20-empty
-                // 5x5 solve).
+                // 5x5 solve). But a small one stays on one thread, alone
+                // or not: the threads of a pool of its own would take
+                // longer to start than it takes to search.
+                let small = is_small(position, limits);
                 let alone = state.queue.len() == 1 && self.threads.free() == self.budget;
-                let borrows = !alone && self.borrows(limits);
-                let threads = if borrows {
+                let borrows = (small || !alone) && self.borrows(limits);
+                let threads = if borrows || small {
                     1
                 } else {
                     self.threads_for(limits, state.queue.len(), self.threads.free())
@@ -265,7 +293,9 @@ impl<K: Send> Runners<K> {
                         self.room.notify_one();
                     }
                     // Another runner may start the next one.
-                    let more = self.threads.free() > 0 && !state.queue.is_empty();
+                    let more = self.threads.free() > 0
+                        && !state.queue.is_empty()
+                        && state.idle_runners > 0;
                     drop(state);
                     if more {
                         self.work.notify_one();
@@ -287,7 +317,9 @@ impl<K: Send> Runners<K> {
             } else {
                 Duration::from_secs(1)
             };
+            state.idle_runners += 1;
             state = Self::wait(&self.work, state, wait);
+            state.idle_runners -= 1;
         }
     }
 
@@ -357,8 +389,11 @@ impl<K: Send> Runners<K> {
         let mut state = self.lock();
         state.queue.push_back((key, position, limits));
         self.threads.set_lending(false);
+        let idle = state.idle_runners > 0;
         drop(state);
-        self.work.notify_one();
+        if idle {
+            self.work.notify_one();
+        }
     }
 
     /// Waits, at most `timeout`, while `room` or more searches are queued,
@@ -542,5 +577,28 @@ mod tests {
         };
         assert_eq!(threads_for(textbook, 1), 1);
         assert_eq!(runners.threads_for(&asking(0), 1, 1), 1, "what is free");
+    }
+
+    #[test]
+    fn a_search_of_a_few_plies_or_cells_is_small() {
+        let empty = |n: usize| {
+            let board = crate::Board::new(n, &vec![1; n * n]);
+            Position::new(board, crate::Player::X).unwrap()
+        };
+        let to = |depth| Limits::to_depth(SearchMode::AlphaBeta, depth);
+        assert!(is_small(&empty(3), &to(9)), "3x3 to the end");
+        assert!(is_small(&empty(8), &to(5)), "8x8, 5 plies");
+        assert!(!is_small(&empty(8), &to(7)), "8x8, 7 plies");
+        assert!(!is_small(&empty(5), &to(25)), "5x5 to the end");
+        let timed = Limits {
+            time: Some(Duration::from_secs(1)),
+            ..Limits::default()
+        };
+        assert!(!is_small(&empty(5), &timed), "to the end unless stopped");
+        let asked = Limits {
+            threads: 2,
+            ..to(1)
+        };
+        assert!(!is_small(&empty(2), &asked), "threads asked for are given");
     }
 }
