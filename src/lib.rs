@@ -75,6 +75,7 @@ pub mod legacy;
 pub mod mapped;
 mod play;
 pub mod sandbox;
+pub mod scratch;
 pub mod search;
 pub mod store;
 pub mod temp_file;

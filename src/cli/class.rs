@@ -43,6 +43,7 @@ pub fn run_class(
     on_signal_then(move |signal| {
         let (done, total) = stopping.stop();
         stakeraid::referee::kill_running();
+        stakeraid::scratch::remove_all();
         eprintln!("{}", stopped_line(signal, done, total, &partial));
         std::process::exit(128 + signal);
     });

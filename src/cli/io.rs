@@ -248,13 +248,20 @@ pub fn handle(handler: extern "C" fn(libc::c_int)) {
     }
 }
 
-/// From now on, Ctrl-C or SIGTERM kills every program being run, clears
-/// the progress line if there is one (`clear_line`: standard error is a
-/// terminal showing it), then ends this program as the signal would have
-/// (no output file is written).
+/// From now on, Ctrl-C or SIGTERM kills every program being run, removes
+/// the scratch folders (`stakeraid::scratch`), clears the progress line if
+/// there is one (`clear_line`: standard error is a terminal showing it),
+/// then ends this program as the signal would have (no output file is
+/// written). The folders are removed on a thread of its own, as a signal
+/// handler may not; a second signal meanwhile ends the program at once.
 pub fn end_on_signal(clear_line: bool) {
     CLEAR_LINE.store(clear_line, Ordering::SeqCst);
-    handle(clear_and_end);
+    on_signal_then(|signal| {
+        // The programs first, so that none writes in a folder as it goes.
+        stakeraid::referee::kill_running();
+        stakeraid::scratch::remove_all();
+        clear_and_end(signal);
+    });
 }
 
 /// For a solve: from now on, Ctrl-C or SIGTERM first clears the progress

@@ -291,9 +291,7 @@ pub struct CaseRun {
 /// `sh`); everything the program does is in the [`CaseRun`].
 pub fn run_case(program: &Program, input: &str, settings: &RunSettings) -> io::Result<CaseRun> {
     let _slot = program.gate.as_ref().map(GatePlace::enter);
-    let dir = tempfile::Builder::new()
-        .prefix("stakeraid-grade-")
-        .tempdir()?;
+    let dir = crate::scratch::Scratch::new("stakeraid-grade-")?;
     let run = run_sandboxed(
         program.command(),
         dir.path(),

@@ -196,9 +196,7 @@ fn try_run(ns: &Namespaces) -> Result<(), super::spawn::SetupError> {
         shown: Default::default(),
         _staged: None,
     };
-    let dir = tempfile::Builder::new()
-        .prefix("stakeraid-probe-")
-        .tempdir()
+    let dir = crate::scratch::Scratch::new("stakeraid-probe-")
         .map_err(|e| SetupError::io("a temporary folder", &e))?;
     let spawned = super::spawn(
         &ready,

@@ -188,7 +188,7 @@ pub(crate) struct Spawned {
     /// the start comes back.
     output_size: Option<u64>,
     /// The folder the new root is mounted on (in the run's namespace only).
-    _root: tempfile::TempDir,
+    _root: crate::scratch::Scratch,
 }
 
 /// How a started run ended, as its init reported.
@@ -293,9 +293,7 @@ pub(crate) fn spawn(
             .custom_flags(libc::O_DIRECTORY | libc::O_CLOEXEC)
             .open(dir)?,
     );
-    let root = tempfile::Builder::new()
-        .prefix("stakeraid-root-")
-        .tempdir()?;
+    let root = crate::scratch::Scratch::new("stakeraid-root-")?;
     let case_steps = ready.layout.case_steps(dir);
     let text = |p: &Path| CString::new(p.as_os_str().as_encoded_bytes()).map_err(io::Error::other);
     let (root_c, case_c) = (text(root.path())?, text(dir)?);

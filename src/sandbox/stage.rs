@@ -23,7 +23,7 @@ pub const STAGE_MAX_FILES: usize = 4096;
 /// The copies, kept (and removed) with the box.
 #[derive(Debug)]
 pub(crate) struct Staged {
-    dir: tempfile::TempDir,
+    dir: crate::scratch::Scratch,
     /// Each path copied, and its copy.
     copies: BTreeMap<PathBuf, PathBuf>,
 }
@@ -63,10 +63,7 @@ pub(crate) fn stage(paths: &[PathBuf], system: &[&str]) -> Result<Option<Staged>
         }
         let failed = |e: std::io::Error| SandboxError::Stage(real.clone(), e.to_string());
         if staged.is_none() {
-            let dir = tempfile::Builder::new()
-                .prefix("stakeraid-stage-")
-                .tempdir()
-                .map_err(failed)?;
+            let dir = crate::scratch::Scratch::new("stakeraid-stage-").map_err(failed)?;
             staged = Some(Staged {
                 dir,
                 copies: BTreeMap::new(),

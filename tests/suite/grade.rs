@@ -513,9 +513,12 @@ fn bad_use_is_one_line_and_status_2() {
 }
 
 #[test]
-fn ctrl_c_kills_the_programs_running() {
+fn ctrl_c_kills_the_programs_running_and_leaves_no_folder() {
     let dir = tempfile::tempdir().unwrap();
     let pids = dir.path().join("pids");
+    // The cases' temporary folders in one of the test's own.
+    let scratch = dir.path().join("scratch");
+    std::fs::create_dir(&scratch).unwrap();
     let command = format!("cmd:echo $$ >> {}; sleep 30", pids.display());
     let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_stakeraid"))
         .args([
@@ -533,6 +536,7 @@ fn ctrl_c_kills_the_programs_running() {
             &command,
         ])
         .current_dir(dir.path())
+        .env("TMPDIR", &scratch)
         .stdout(std::process::Stdio::null())
         .stderr(std::process::Stdio::null())
         .spawn()
@@ -554,6 +558,8 @@ fn ctrl_c_kills_the_programs_running() {
     assert_eq!(status.signal(), Some(libc::SIGINT));
     let pids = std::fs::read_to_string(&pids).unwrap();
     wait_gone(&pids, "a program", std::time::Duration::from_secs(5));
+    let left: Vec<_> = std::fs::read_dir(&scratch).unwrap().collect();
+    assert!(left.is_empty(), "temporary folders left: {left:?}");
 }
 
 /// A folder of one case, the assignment's first example, whose

@@ -139,8 +139,12 @@ fn a_class_is_graded_in_one_command_and_resumed_after_an_interruption() {
     // done kept and the gradebook so far marked partial by its name; the
     // same command grades the rest, to the same gradebook.
     let again = root.path().join("again");
+    // Its temporary folders (cases', sandbox roots) in one of the test's.
+    let scratch = root.path().join("scratch");
+    std::fs::create_dir(&scratch).unwrap();
     let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_stakeraid"))
         .args(args(&c, "again"))
+        .env("TMPDIR", &scratch)
         .current_dir(root.path())
         .stdout(std::process::Stdio::null())
         .stderr(std::process::Stdio::piped())
@@ -161,6 +165,8 @@ fn a_class_is_graded_in_one_command_and_resumed_after_an_interruption() {
     let stopped = child.wait_with_output().unwrap();
     let stderr = String::from_utf8_lossy(&stopped.stderr);
     let kept = rows(&again);
+    let left: Vec<_> = std::fs::read_dir(&scratch).unwrap().collect();
+    assert!(left.is_empty(), "temporary folders left: {left:?}");
     // The endless student, last in the class, takes seconds: the signal
     // comes before the class is done.
     assert_eq!(stopped.status.code(), Some(130), "{stderr}");

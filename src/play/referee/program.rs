@@ -20,7 +20,7 @@ pub struct ProgramMover<'a> {
     guard: WallGuard,
     sandbox: Sandbox,
     /// Removed with everything in it when the game ends.
-    dir: tempfile::TempDir,
+    dir: crate::scratch::Scratch,
 }
 
 impl<'a> ProgramMover<'a> {
@@ -36,9 +36,7 @@ impl<'a> ProgramMover<'a> {
     ) -> io::Result<Self> {
         let words: Vec<String> = command.split_whitespace().map(str::to_owned).collect();
         let sandbox = Sandbox::new(sandbox.clone(), &words, &[]).map_err(io::Error::other)?;
-        let dir = tempfile::Builder::new()
-            .prefix(&format!("stakeraid-{}-", player.symbol()))
-            .tempdir()?;
+        let dir = crate::scratch::Scratch::new(&format!("stakeraid-{}-", player.symbol()))?;
         Ok(ProgramMover {
             command,
             guard,
