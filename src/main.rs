@@ -200,6 +200,8 @@ fn main() -> ExitCode {
         #[cfg(feature = "web")]
         Some(Command::Web(args)) => cli::web::run_web(&args),
     };
+    // A signal's own end comes first.
+    cli::io::hold_if_ending();
     match result {
         Ok(()) if failed_cases => ExitCode::from(1),
         Ok(()) => ExitCode::SUCCESS,

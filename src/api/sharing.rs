@@ -111,20 +111,27 @@ impl Sharing {
 }
 
 /// Whether a search asking for the default threads is too small to be
-/// worth a pool of its own: one whose alpha-beta tree, at best about
+/// worth a pool of its own: one whose tree is under 100,000 positions,
+/// about 2 ms of search. Alpha-beta's tree is at best about
 /// `empties^(plies / 2)` positions (a move a cell, the best one tried
-/// first), is under 100,000 positions, about 2 ms of search. Starting a
-/// pool's threads takes tens of microseconds, and a batch of ten thousand
-/// 3x3 positions searched 2 plies deep (6 us each) took 3 times as long
-/// with a pool for each search that found the others idle. An estimate
-/// too low costs little: such a search still borrows the free threads.
+/// first); MINIMAX also proves every other root move's value, up to two
+/// moves a cell, each a tree a ply shallower. Starting a pool's threads
+/// takes tens of microseconds, and a batch of ten thousand 3x3 positions
+/// searched 2 plies deep (6 us each) took 2.3 times as long as a loop
+/// with a pool for each search that found the others idle. An ALPHABETA
+/// estimate too low costs little: such a search still borrows the free
+/// threads.
 fn is_small(position: &Position, limits: &Limits) -> bool {
     if limits.threads != 0 {
         return false;
     }
-    let empties = position.board().empty_count();
-    let plies = limits.depth.unwrap_or(empties).min(empties);
-    f64::from(empties).powf(f64::from(plies) / 2.0) < 1e5
+    let empties = f64::from(position.board().empty_count());
+    let plies = limits.depth.map_or(empties, f64::from).min(empties);
+    let tree = match limits.mode {
+        SearchMode::AlphaBeta => empties.powf(plies / 2.0),
+        SearchMode::Minimax => 2.0 * empties * empties.powf((plies - 1.0).max(0.0) / 2.0),
+    };
+    tree < 1e5
 }
 
 /// A search waiting to start: its key, position and limits.
@@ -144,6 +151,37 @@ struct State<K> {
     /// Runners waiting for work: a search queued wakes one only if there
     /// is one (a wake is a system call).
     idle_runners: usize,
+}
+
+/// A search's threads, given back when it ends, even by a panic.
+struct Running<'a, K: Send> {
+    runners: &'a Runners<K>,
+    threads: usize,
+    pool: Option<ThreadPool>,
+}
+
+impl<K: Send> Drop for Running<'_, K> {
+    fn drop(&mut self) {
+        self.runners.done(self.threads, self.pool.take());
+    }
+}
+
+/// Marks its runners failed if its runner thread panics.
+struct FailOnPanic<'a, K: Send>(&'a Runners<K>);
+
+impl<K: Send> Drop for FailOnPanic<'_, K> {
+    fn drop(&mut self) {
+        if std::thread::panicking() {
+            let mut state = self.0.lock();
+            self.0.failed.store(true, Relaxed);
+            state.closed = true;
+            state.queue.clear();
+            drop(state);
+            self.0.work.notify_all();
+            self.0.room.notify_all();
+            self.0.idle.notify_all();
+        }
+    }
 }
 
 /// Searches run side by side within a [`Sharing`]: queued with
@@ -167,6 +205,11 @@ pub(crate) struct Runners<K> {
     room: Condvar,
     /// For the one waiting for the end: nothing queued or running.
     idle: Condvar,
+    /// A runner panicked (a search or its caller's callback did, under
+    /// `panic = "unwind"`): the searches left are dropped and no more are
+    /// queued, so that the panic reaches the caller instead of a wait for
+    /// runners that are gone.
+    failed: AtomicBool,
 }
 
 impl<K: Send> Runners<K> {
@@ -184,6 +227,7 @@ impl<K: Send> Runners<K> {
                 room_at: None,
                 idle_runners: 0,
             }),
+            failed: AtomicBool::new(false),
             work: Condvar::new(),
             room: Condvar::new(),
             idle: Condvar::new(),
@@ -247,20 +291,32 @@ impl<K: Send> Runners<K> {
         on_start: &(dyn Fn(&Limits) + Sync),
         deliver: &(dyn Fn(K, Result<Analysis, ApiError>) + Sync),
     ) {
+        let _failing = FailOnPanic(self);
         while let Some(((key, position, limits), threads, pool)) = self.next() {
             on_start(&limits);
+            let running = Running {
+                runners: self,
+                threads,
+                pool,
+            };
             let pv = self.pv;
             let analyse = || analyse_inner(&position, &limits, pv, |_| {}, |_| {});
-            let answer = match &pool {
+            let answer = match &running.pool {
                 Some(pool) => pool.install(analyse),
                 None => analyse(),
             };
             // The threads first: the next search need not wait for the
             // answer to be written.
-            self.done(threads, pool);
+            drop(running);
             deliver(key, answer);
             drop(limits);
         }
+    }
+
+    /// Whether a runner panicked (the field of this name says why it
+    /// matters).
+    pub(crate) fn failed(&self) -> bool {
+        self.failed.load(Relaxed)
     }
 
     /// The next search to start, its threads taken, with its pool; `None`
@@ -387,6 +443,9 @@ impl<K: Send> Runners<K> {
     /// Queues a search.
     pub(crate) fn push(&self, key: K, position: Box<Position>, limits: Limits) {
         let mut state = self.lock();
+        if self.failed() {
+            return;
+        }
         state.queue.push_back((key, position, limits));
         self.threads.set_lending(false);
         let idle = state.idle_runners > 0;
@@ -427,6 +486,9 @@ impl<K: Send> Runners<K> {
         self.threads.set_lending(true);
         let idle = state.running == 0;
         drop(state);
+        // Runners waiting for threads for a search now dropped look again
+        // (and end, once the queue is closed).
+        self.work.notify_all();
         if idle {
             self.idle.notify_all();
         }
@@ -522,7 +584,7 @@ pub fn search_all<K, I>(
         }
         let room = READ_AHEAD.max(2 * runners.budget);
         for number in 0.. {
-            if stop.load(Relaxed) {
+            if stop.load(Relaxed) || runners.failed() {
                 break;
             }
             if runners.wait_for_room(room, POLL) >= room {
@@ -579,6 +641,33 @@ mod tests {
         assert_eq!(runners.threads_for(&asking(0), 1, 1), 1, "what is free");
     }
 
+    /// Every runner's callback panics: the panic reaches the caller, where
+    /// the queue used to wait for ever for runners that were gone.
+    #[test]
+    fn a_panic_in_a_runner_reaches_the_caller() {
+        let (done, finished) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            let board = crate::Board::new(3, &[1; 9]);
+            let position = Position::new(board, crate::Player::X).unwrap();
+            let searches = (0..1000).map(|i| {
+                let limits = Limits::to_depth(SearchMode::AlphaBeta, 1);
+                (i, position.clone(), limits)
+            });
+            let sharing = Sharing {
+                threads: 2,
+                ..Sharing::default()
+            };
+            let outcome = std::panic::catch_unwind(|| {
+                search_all(searches, &sharing, &AtomicBool::new(false), |_, _| {
+                    panic!("an answer refused")
+                })
+            });
+            done.send(outcome.is_err()).unwrap();
+        });
+        let panicked = finished.recv_timeout(Duration::from_secs(30));
+        assert_eq!(panicked, Ok(true), "the batch ends, with the panic");
+    }
+
     #[test]
     fn a_search_of_a_few_plies_or_cells_is_small() {
         let empty = |n: usize| {
@@ -589,6 +678,9 @@ mod tests {
         assert!(is_small(&empty(3), &to(9)), "3x3 to the end");
         assert!(is_small(&empty(8), &to(5)), "8x8, 5 plies");
         assert!(!is_small(&empty(8), &to(7)), "8x8, 7 plies");
+        let minimax = |depth| Limits::to_depth(SearchMode::Minimax, depth);
+        assert!(is_small(&empty(3), &minimax(2)), "3x3 MINIMAX, 2 plies");
+        assert!(!is_small(&empty(8), &minimax(5)), "every root value proved");
         assert!(!is_small(&empty(5), &to(25)), "5x5 to the end");
         let timed = Limits {
             time: Some(Duration::from_secs(1)),

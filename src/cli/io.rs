@@ -76,6 +76,7 @@ pub fn write_output(path: &Path, bytes: &[u8]) -> anyhow::Result<()> {
 /// sees it half-written, and only a power cut can lose it. A batch of
 /// thousands of small outputs skips it: each flush costs a disk write.
 pub fn write_output_synced(path: &Path, bytes: &[u8], sync: bool) -> anyhow::Result<()> {
+    hold_if_ending();
     if path == Path::new("-") {
         let mut out = std::io::stdout().lock();
         return out
@@ -173,6 +174,7 @@ fn is_device(path: &Path) -> bool {
 /// Writes `text` to standard output; a reader that has gone (`| head`)
 /// is not an error.
 pub fn write_stdout(text: &str) -> anyhow::Result<()> {
+    hold_if_ending();
     match std::io::stdout().write_all(text.as_bytes()) {
         Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => {
             Err(e).context("writing standard output")
@@ -185,7 +187,9 @@ pub fn write_stdout(text: &str) -> anyhow::Result<()> {
 /// (standard error is a terminal showing one).
 static CLEAR_LINE: AtomicBool = AtomicBool::new(false);
 
-/// The signal that asked a stored solve to end, 0 until one does.
+/// The signal the program is ending on, while a thread of its own tidies
+/// up before raising it again (a stored solve sealing its store, the
+/// grader removing its folders); 0 until one comes.
 static SIGNALLED: AtomicI32 = AtomicI32::new(0);
 
 /// Whether a stored solve has ended on its own: taken by the solve to
@@ -202,12 +206,31 @@ pub fn finish_unsignalled() -> parking_lot::MutexGuard<'static, bool> {
     let mut finished = FINISHED.lock();
     if SIGNALLED.load(Ordering::SeqCst) != 0 {
         drop(finished);
-        loop {
-            std::thread::park();
-        }
+        park_for_good();
     }
     *finished = true;
     finished
+}
+
+/// Set where a signal's end is left to a thread ([`on_signal_then`],
+/// [`end_on_signal`]), which nothing else may outrun.
+static HOLD_ON_SIGNAL: AtomicBool = AtomicBool::new(false);
+
+/// Once a signal has come to a program whose end it leaves to a thread
+/// (which tidies up, then ends it), this waits for that end, so that
+/// nothing is written, and no exit status given, meanwhile. Returns at
+/// once otherwise, and always in a stored solve, whose output is written
+/// if the solve ended before the signal.
+pub fn hold_if_ending() {
+    if HOLD_ON_SIGNAL.load(Ordering::SeqCst) && SIGNALLED.load(Ordering::SeqCst) != 0 {
+        park_for_good();
+    }
+}
+
+fn park_for_good() -> ! {
+    loop {
+        std::thread::park();
+    }
 }
 
 /// The handler that ends the program: every program being run killed
@@ -236,6 +259,13 @@ extern "C" fn note(signal: libc::c_int) {
     }
 }
 
+/// [`note`], every program being run killed first, and every one started
+/// from now on as it starts.
+extern "C" fn kill_and_note(signal: libc::c_int) {
+    stakeraid::referee::kill_running();
+    note(signal);
+}
+
 /// Makes `handler` the handler of SIGINT and SIGTERM; it may only make
 /// async-signal-safe calls and touch atomics.
 pub fn handle(handler: extern "C" fn(libc::c_int)) {
@@ -248,20 +278,21 @@ pub fn handle(handler: extern "C" fn(libc::c_int)) {
     }
 }
 
-/// From now on, Ctrl-C or SIGTERM kills every program being run, removes
-/// the scratch folders (`stakeraid::scratch`), clears the progress line if
-/// there is one (`clear_line`: standard error is a terminal showing it),
-/// then ends this program as the signal would have (no output file is
-/// written). The folders are removed on a thread of its own, as a signal
-/// handler may not; a second signal meanwhile ends the program at once.
+/// From now on, Ctrl-C or SIGTERM kills every program being run (at
+/// once, in the handler), removes the scratch folders
+/// (`stakeraid::scratch`), clears the progress line if there is one
+/// (`clear_line`: standard error is a terminal showing it), then ends this
+/// program as the signal would have. The folders are removed on a thread
+/// of its own, as a signal handler may not; meanwhile no output is
+/// written ([`hold_if_ending`]), and a second signal ends the program at
+/// once.
 pub fn end_on_signal(clear_line: bool) {
     CLEAR_LINE.store(clear_line, Ordering::SeqCst);
-    on_signal_then(|signal| {
-        // The programs first, so that none writes in a folder as it goes.
-        stakeraid::referee::kill_running();
+    watch_for_signal(|signal| {
         stakeraid::scratch::remove_all();
         clear_and_end(signal);
     });
+    handle(kill_and_note);
 }
 
 /// For a solve: from now on, Ctrl-C or SIGTERM first clears the progress
@@ -273,7 +304,10 @@ pub fn end_on_signal(clear_line: bool) {
 /// thread of its own, since a signal handler may not touch SQLite.
 pub fn on_signal(store: Option<Arc<Store>>, terminal: bool) {
     match store {
-        None => end_on_signal(terminal),
+        None => {
+            CLEAR_LINE.store(terminal, Ordering::SeqCst);
+            handle(clear_and_end);
+        }
         Some(store) => {
             CLEAR_LINE.store(terminal, Ordering::SeqCst);
             std::thread::spawn(move || seal_on_signal(&store));
@@ -287,6 +321,13 @@ pub fn on_signal(store: Option<Arc<Store>>, terminal: bool) {
 /// may not); `then` ends the program. A second signal meanwhile ends it
 /// at once.
 pub fn on_signal_then(then: impl FnOnce(libc::c_int) + Send + 'static) {
+    watch_for_signal(then);
+    handle(note);
+}
+
+/// Calls `then` with the signal [`note`] notes, on a thread of its own.
+fn watch_for_signal(then: impl FnOnce(libc::c_int) + Send + 'static) {
+    HOLD_ON_SIGNAL.store(true, Ordering::SeqCst);
     std::thread::spawn(move || {
         let signal = loop {
             match SIGNALLED.load(Ordering::SeqCst) {
@@ -296,7 +337,6 @@ pub fn on_signal_then(then: impl FnOnce(libc::c_int) + Send + 'static) {
         };
         then(signal);
     });
-    handle(note);
 }
 
 /// What a store sealed on a signal keeps, in words: its `positions` and

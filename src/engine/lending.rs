@@ -14,7 +14,7 @@
 //! searches split over their pool's threads as before.
 
 use std::cell::RefCell;
-use std::sync::atomic::{AtomicBool, Ordering::SeqCst};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering::SeqCst};
 use std::sync::Arc;
 
 use parking_lot::Mutex;
@@ -137,23 +137,77 @@ impl Drop for Lent<'_> {
     }
 }
 
-thread_local! {
-    /// The budget of the lending pool this thread works for, if any.
-    static BUDGET: RefCell<Option<Arc<ThreadBudget>>> = const { RefCell::new(None) };
+/// A lending pool's way to its budget: its search borrows at most one
+/// thread fewer than the pool has workers, since a loan is a job on the
+/// pool, and one no worker is free to run would hold a thread of the
+/// budget that another search could use.
+#[derive(Debug)]
+pub(crate) struct Lender {
+    budget: Arc<ThreadBudget>,
+    /// Loans not yet given back, and the most there may be.
+    lent: AtomicUsize,
+    most: usize,
 }
 
-/// The budget the current thread's searches borrow from: `Some` on the
+impl Lender {
+    /// Borrows one thread of the budget, if one may be lent and this
+    /// pool's loans are not at their most.
+    pub(crate) fn borrow(&self) -> Option<Loan<'_>> {
+        if self.lent.load(SeqCst) >= self.most {
+            return None;
+        }
+        let lent = self.budget.borrow()?;
+        // Two borrowers may have passed the look above together.
+        if self.lent.fetch_add(1, SeqCst) >= self.most {
+            self.lent.fetch_sub(1, SeqCst);
+            return None;
+        }
+        Some(Loan {
+            lender: self,
+            _lent: lent,
+        })
+    }
+
+    /// Whether a borrowed thread should come back: a search waits.
+    pub(crate) fn recalled(&self) -> bool {
+        self.budget.recalled()
+    }
+}
+
+/// A thread lent through a [`Lender`], given back to both when dropped.
+#[must_use = "dropping it gives the thread back at once"]
+pub(crate) struct Loan<'a> {
+    lender: &'a Lender,
+    _lent: Lent<'a>,
+}
+
+impl Drop for Loan<'_> {
+    fn drop(&mut self) {
+        self.lender.lent.fetch_sub(1, SeqCst);
+    }
+}
+
+thread_local! {
+    /// The lender of the lending pool this thread works for, if any.
+    static LENDER: RefCell<Option<Arc<Lender>>> = const { RefCell::new(None) };
+}
+
+/// The lender the current thread's searches borrow through: `Some` on the
 /// workers of a [`lending_pool`].
-pub(crate) fn current() -> Option<Arc<ThreadBudget>> {
-    BUDGET.with(|b| b.borrow().clone())
+pub(crate) fn current() -> Option<Arc<Lender>> {
+    LENDER.with(|b| b.borrow().clone())
 }
 
 /// A pool of `threads` workers whose searches borrow from `budget`; `None`
 /// if the threads cannot be started.
 pub(crate) fn lending_pool(threads: usize, budget: &Arc<ThreadBudget>) -> Option<ThreadPool> {
-    let budget = budget.clone();
+    let lender = Arc::new(Lender {
+        budget: budget.clone(),
+        lent: AtomicUsize::new(0),
+        most: threads.saturating_sub(1),
+    });
     super::pool::builder(threads)
-        .start_handler(move |_| BUDGET.with(|b| *b.borrow_mut() = Some(budget.clone())))
+        .start_handler(move |_| LENDER.with(|b| *b.borrow_mut() = Some(lender.clone())))
         .build()
         .ok()
 }
@@ -212,11 +266,33 @@ mod tests {
         assert_eq!((budget.free(), budget.lent()), (0, 0));
     }
 
+    /// A pool of 3 workers borrows at most 2 threads, however many the
+    /// budget has free: a third would wait for a worker, holding a thread
+    /// another search could use.
+    #[test]
+    fn a_pool_borrows_at_most_one_thread_fewer_than_its_workers() {
+        let budget = Arc::new(ThreadBudget::new(8));
+        budget.set_lending(true);
+        let lender = Lender {
+            budget: budget.clone(),
+            lent: AtomicUsize::new(0),
+            most: 2,
+        };
+        let (a, b) = (lender.borrow().unwrap(), lender.borrow().unwrap());
+        assert!(lender.borrow().is_none(), "two lent, the most");
+        assert_eq!((budget.free(), budget.lent()), (6, 2));
+        drop(a);
+        let c = lender.borrow().expect("one given back, one more");
+        drop((b, c));
+        assert_eq!((budget.free(), budget.lent()), (8, 0));
+        assert_eq!(lender.lent.load(SeqCst), 0);
+    }
+
     #[test]
     fn the_workers_of_a_lending_pool_know_its_budget() {
         let budget = Arc::new(ThreadBudget::new(2));
         let pool = lending_pool(2, &budget).unwrap();
-        let known = pool.install(|| current().is_some_and(|b| Arc::ptr_eq(&b, &budget)));
+        let known = pool.install(|| current().is_some_and(|l| Arc::ptr_eq(&l.budget, &budget)));
         assert!(known);
         assert!(current().is_none());
     }

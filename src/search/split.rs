@@ -10,7 +10,7 @@ use rayon::prelude::*;
 use super::split_point::SplitPoint;
 use super::window::Window;
 use super::worker::Worker;
-use crate::engine::lending::{self, ThreadBudget};
+use crate::engine::lending::{self, Lender};
 
 /// Searches the younger brothers `items` in parallel below a new split
 /// point under `worker`'s, each with the best alpha known when it starts;
@@ -90,8 +90,8 @@ pub(crate) fn in_order<T: Sync, S>(
     f: impl Fn(&mut S, usize, &T) + Sync,
 ) {
     let next = AtomicUsize::new(0);
-    if let Some(budget) = lending::current() {
-        return borrowing_in_order(items, &init, &f, &next, &budget);
+    if let Some(lender) = lending::current() {
+        return borrowing_in_order(items, &init, &f, &next, &lender);
     }
     let takers = rayon::current_num_threads().min(items.len());
     (0..takers)
@@ -116,13 +116,14 @@ fn take_while<T, S>(
     }
 }
 
-/// [`in_order`] with takers borrowed from `budget` as they are to be had.
+/// [`in_order`] with takers borrowed through `lender` as they are to be
+/// had.
 fn borrowing_in_order<T: Sync, S>(
     items: &[T],
     init: &(impl Fn() -> S + Sync),
     f: &(impl Fn(&mut S, usize, &T) + Sync),
     next: &AtomicUsize,
-    budget: &ThreadBudget,
+    lender: &Lender,
 ) {
     rayon::scope(|scope| {
         let mut state = None;
@@ -130,9 +131,9 @@ fn borrowing_in_order<T: Sync, S>(
             let i = next.fetch_add(1, Relaxed);
             let Some(item) = items.get(i) else { break };
             if i + 1 < items.len() {
-                if let Some(lent) = budget.borrow() {
+                if let Some(lent) = lender.borrow() {
                     scope.spawn(move |_| {
-                        take_while(items, next, init, f, || !budget.recalled());
+                        take_while(items, next, init, f, || !lender.recalled());
                         drop(lent);
                     });
                 }
@@ -152,7 +153,7 @@ mod tests {
     use parking_lot::Mutex;
 
     use super::*;
-    use crate::engine::lending::lending_pool;
+    use crate::engine::lending::{lending_pool, ThreadBudget};
 
     /// The threads that took `items` items, each a millisecond's work.
     fn takers(pool: &rayon::ThreadPool, items: usize) -> HashSet<ThreadId> {

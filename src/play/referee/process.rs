@@ -31,7 +31,7 @@ use std::os::fd::OwnedFd;
 use std::os::unix::process::CommandExt;
 use std::path::Path;
 use std::process::{Command, Stdio};
-use std::sync::atomic::{AtomicI32, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicI32, Ordering};
 use std::sync::{mpsc, Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -57,13 +57,20 @@ const STREAM_DEADLINE: Duration = Duration::from_millis(500);
 /// slots are only not killed that way.
 static RUNNING: [AtomicI32; 256] = [const { AtomicI32::new(0) }; 256];
 
-/// Kills the process group of every run going on. Async-signal-safe (it
-/// reads atomics and calls `killpg`): a program's Ctrl-C handler calls it
-/// so that no program it started outlives it. A run is listed just after
-/// `sh` has started; one that starts in that instant is missed.
+/// Set by [`kill_running`]: the program is ending, and a run listed from
+/// now on is killed as it is listed.
+static ENDING: AtomicBool = AtomicBool::new(false);
+
+/// Kills the process group of every run going on, and of every run listed
+/// after. Async-signal-safe (it writes and reads atomics and calls
+/// `killpg`): a program's Ctrl-C handler calls it so that no program it
+/// started outlives it, even one whose run was being started meanwhile.
 pub fn kill_running() {
+    // Before the slots are read: a run listed after this sees it (both
+    // sequentially consistent), and a run listed before is in a slot.
+    ENDING.store(true, Ordering::SeqCst);
     for slot in &RUNNING {
-        let pgid = slot.load(Ordering::Relaxed);
+        let pgid = slot.load(Ordering::SeqCst);
         if pgid > 0 {
             // SAFETY: a plain system call; the group is one this process
             // started and has not reaped yet.
@@ -79,10 +86,18 @@ struct Listed(Option<&'static AtomicI32>);
 
 impl Listed {
     fn new(pgid: libc::pid_t) -> Listed {
-        Listed(RUNNING.iter().find(|slot| {
-            slot.compare_exchange(0, pgid, Ordering::Relaxed, Ordering::Relaxed)
+        let listed = Listed(RUNNING.iter().find(|slot| {
+            slot.compare_exchange(0, pgid, Ordering::SeqCst, Ordering::Relaxed)
                 .is_ok()
-        }))
+        }));
+        if ENDING.load(Ordering::SeqCst) {
+            // SAFETY: a plain system call on the group this process has
+            // just started.
+            unsafe {
+                libc::killpg(pgid, libc::SIGKILL);
+            }
+        }
+        listed
     }
 }
 
