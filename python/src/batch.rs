@@ -107,11 +107,18 @@ pub(crate) fn analyse_many(
     // once the GIL is released, side by side: on a batch of small
     // positions, reading is a share of the work worth spreading.
     let mut entries = Vec::new();
-    for entry in positions.try_iter()? {
+    for (i, entry) in positions.try_iter()?.enumerate() {
+        // A million entries take seconds to take in: Ctrl-C meanwhile.
+        if i % 4096 == 4095 {
+            py.check_signals()?;
+        }
         entries.push(Entry::of(&entry?, &limits));
     }
     let _held = stop.map(|token| token.hold(&halt));
-    let (asked, answers) = interruptible(py, &halt, || {
+    // Ctrl-C gives the batch up (its answers are not returned): the
+    // positions not started are dropped, not each searched a ply deep.
+    let interrupted = AtomicBool::new(false);
+    let (asked, answers) = interruptible(py, &interrupted, || {
         let mut jobs = Vec::new();
         let asked: Vec<PyResult<usize>> = read_all(entries, &limits, batch.threads)
             .into_iter()
@@ -122,15 +129,15 @@ pub(crate) fn analyse_many(
                 })
             })
             .collect();
-        let answers = api::analyse_each(&jobs, &batch);
+        let answers = api::analyse_each_interruptible(&jobs, &batch, &interrupted);
         (asked, answers)
     })?;
-    let mut answers: Vec<Option<Result<api::Analysis, ApiError>>> =
-        answers.into_iter().map(Some).collect();
+    let mut answers = answers;
     let results = PyList::empty(py);
     let mut failed = Vec::new();
     for (i, asked) in asked.into_iter().enumerate() {
         let answer = asked.and_then(|j| {
+            // Not interrupted: every position answered, once.
             let answer = answers[j].take().expect("each answer is taken once");
             answer.map_err(value_error)
         });

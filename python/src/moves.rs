@@ -148,7 +148,10 @@ impl PyMove {
     /// `__getnewargs__` alone serves only protocol 2 and above).
     fn __reduce__(slf: &Bound<'_, Self>) -> (Py<PyAny>, (String, &'static str)) {
         let mv = slf.get().0;
-        (slf.get_type().into_any().unbind(), (mv.cell_name(), mv.kind().name()))
+        (
+            slf.get_type().into_any().unbind(),
+            (mv.cell_name(), mv.kind().name()),
+        )
     }
 }
 

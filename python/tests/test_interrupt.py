@@ -59,6 +59,7 @@ BIG_INPUT = "7\\nALPHABETA\\nX\\n19\\n" + "".join(
         'stakeraid.solve_text(big.to_input("COMPETITION", seconds=1000.0), threads=1)',
         "stakeraid.run_job(stakeraid.SplitSolve(([[5] * 7] * 7, ['.......'] * 7, 'X'),"
         " depth=19, split=2).take_jobs(1)[0])",
+        "stakeraid.analyse_many([big] * 50, depth=19)",
     ],
 )
 def test_ctrl_c_interrupts_a_search(call):

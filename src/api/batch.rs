@@ -44,7 +44,7 @@ pub fn analyse_many(
     sharing: &Sharing,
 ) -> Vec<Result<Analysis, ApiError>> {
     let jobs = positions.iter().map(|p| (p, limits));
-    run(jobs, positions.len(), sharing, |_, _| {})
+    answered(run(jobs, positions.len(), sharing, |_, _| {}, &NEVER))
 }
 
 /// [`analyse_many`] with limits of each position's own (each with its own
@@ -66,18 +66,45 @@ pub fn analyse_each_with<P: Borrow<Position> + Sync>(
     on_answer: impl Fn(usize, &Result<Analysis, ApiError>) + Sync,
 ) -> Vec<Result<Analysis, ApiError>> {
     let jobs = positions.iter().map(|(p, l)| (p.borrow(), l));
-    run(jobs, positions.len(), sharing, on_answer)
+    answered(run(jobs, positions.len(), sharing, on_answer, &NEVER))
 }
 
-/// The batch of `count` positions `jobs`, in order.
+/// [`analyse_each`], given up once `interrupt` is set (for a caller that
+/// will not use the answers, as on Ctrl-C): no search starts after it, the
+/// running ones stop, and the positions not started have no answer
+/// (`None`). Until then, as [`analyse_each`]; and a position's own stop
+/// flag still stops only its own search, answered as stopped.
+pub fn analyse_each_interruptible<P: Borrow<Position> + Sync>(
+    positions: &[(P, Limits)],
+    sharing: &Sharing,
+    interrupt: &AtomicBool,
+) -> Vec<Option<Result<Analysis, ApiError>>> {
+    let jobs = positions.iter().map(|(p, l)| (p.borrow(), l));
+    run(jobs, positions.len(), sharing, |_, _| {}, interrupt)
+}
+
+/// The stop of a batch that is never given up.
+static NEVER: AtomicBool = AtomicBool::new(false);
+
+/// Every answer of a batch not given up.
+fn answered(answers: Vec<Option<Result<Analysis, ApiError>>>) -> Vec<Result<Analysis, ApiError>> {
+    answers
+        .into_iter()
+        .map(|a| a.expect("every position is answered"))
+        .collect()
+}
+
+/// The batch of `count` positions `jobs`, in order; given up once
+/// `interrupt` is set (the positions not started then have no answer).
 fn run<'a>(
     jobs: impl Iterator<Item = (&'a Position, &'a Limits)> + Clone,
     count: usize,
     sharing: &Sharing,
     on_answer: impl Fn(usize, &Result<Analysis, ApiError>) + Sync,
-) -> Vec<Result<Analysis, ApiError>> {
+    interrupt: &AtomicBool,
+) -> Vec<Option<Result<Analysis, ApiError>>> {
     if let Err(e) = check_threads(sharing.threads) {
-        return vec![Err(e); count];
+        return vec![Some(Err(e)); count];
     }
     let mut answers: Vec<Option<Result<Analysis, ApiError>>> = vec![None; count];
     // Refused limits answer at once: the scheduler would otherwise cap a
@@ -96,15 +123,12 @@ fn run<'a>(
         .enumerate()
         .filter(|(_, (_, limits))| limits.check().is_ok())
         .map(|(i, (position, limits))| (i, position.clone(), limits.clone()));
-    // The batch's own stop is each position's flag: every position is
-    // started, and one started after a stop answers at once with depth 1.
-    let never = AtomicBool::new(false);
-    search_all(searches, sharing, &never, |i, answer| {
+    // A stop of the batch's own is each position's flag: every position
+    // is started, and one started after a stop answers at once with depth
+    // 1. Only an interrupt leaves positions unanswered.
+    search_all(searches, sharing, interrupt, |i, answer| {
         on_answer(i, &answer);
         answers[i] = Some(answer);
     });
     answers
-        .into_iter()
-        .map(|a| a.expect("every position is answered"))
-        .collect()
 }

@@ -6,8 +6,8 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Arc;
 
 use stakeraid::api::{
-    analyse, analyse_each, analyse_each_with, analyse_many, Analysis, ApiError, Engine, Limits,
-    Position, SearchMode, Sharing, MAX_THREADS,
+    analyse, analyse_each, analyse_each_interruptible, analyse_each_with, analyse_many, Analysis,
+    ApiError, Engine, Limits, Position, SearchMode, Sharing, MAX_THREADS,
 };
 use stakeraid::rng::{random_board, Rng};
 use stakeraid::Player;
@@ -197,6 +197,58 @@ fn a_stop_mid_batch_answers_every_position() {
         }
     }
     assert!(stopped >= 20, "only {stopped} stopped");
+}
+
+/// An interrupt gives the batch up: the searches running stop and answer
+/// as stopped, and the positions not started are not searched at all.
+#[test]
+fn an_interrupt_leaves_the_positions_not_started_unanswered() {
+    let mut rng = Rng::new(13);
+    let limits = Limits {
+        threads: 1,
+        ..Limits::to_depth(SearchMode::AlphaBeta, 40)
+    };
+    // Full solves of 5x5 boards with about 20 empty cells: seconds each.
+    let batch: Vec<(Position, Limits)> = (0..40)
+        .map(|_| {
+            let board = random_board(&mut rng, 5, 99, 0.2);
+            (Position::new(board, Player::X).unwrap(), limits.clone())
+        })
+        .collect();
+    let sharing = Sharing {
+        threads: 2,
+        ..Sharing::default()
+    };
+    let interrupt = AtomicBool::new(true);
+    let answers = analyse_each_interruptible(&batch, &sharing, &interrupt);
+    assert!(
+        answers.iter().all(Option::is_none),
+        "interrupted before any start"
+    );
+
+    let interrupt = Arc::new(AtomicBool::new(false));
+    let setter = interrupt.clone();
+    std::thread::spawn(move || {
+        std::thread::sleep(std::time::Duration::from_millis(300));
+        setter.store(true, Ordering::Relaxed);
+    });
+    let started = std::time::Instant::now();
+    let answers = analyse_each_interruptible(&batch, &sharing, &interrupt);
+    assert!(started.elapsed().as_secs() < 10, "{:?}", started.elapsed());
+    assert_eq!(answers.len(), batch.len());
+    let answered: Vec<&Analysis> = answers
+        .iter()
+        .flatten()
+        .map(|a| a.as_ref().unwrap())
+        .collect();
+    // The two running when it came, and any that ended before.
+    assert!(
+        (2..=6).contains(&answered.len()),
+        "{} answered",
+        answered.len()
+    );
+    assert!(answered.iter().any(|a| a.stopped));
+    assert!(answered.iter().all(|a| a.stopped != a.exact));
 }
 
 /// The table budget held to a sliver: each search's table is cut to its
