@@ -14,19 +14,16 @@ target/python-overhead/venv), on a quiet machine.
 """
 
 import argparse
+import pathlib
 import random
 import statistics
+import sys
 import time
 
 import stakeraid
 
-
-def random_position(rng, n, empties):
-    cells = [rng.choice("XO") for _ in range(n * n - empties)] + ["."] * empties
-    rng.shuffle(cells)
-    values = [[rng.randint(0, 99) for _ in range(n)] for _ in range(n)]
-    rows = ["".join(cells[r * n:(r + 1) * n]) for r in range(n)]
-    return stakeraid.Position(values, rows, rng.choice("XO"))
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1] / "python" / "tests"))
+from positions import random_position  # noqa: E402 (found on the path just set)
 
 
 def main():
