@@ -33,9 +33,14 @@ fn listed() -> MutexGuard<'static, Listed> {
 
 /// A temporary folder under the system's (`$TMPDIR`, else `/tmp`), named
 /// `prefix` and random letters, removed with what it holds when dropped.
+///
+/// A folder is made and listed, and removed and taken off the list, under
+/// the list's lock: [`remove_all`] never misses one that exists, however
+/// the threads making and dropping them interleave with it.
 #[derive(Debug)]
 pub struct Scratch {
-    dir: TempDir,
+    /// `None` only while it is dropped.
+    dir: Option<TempDir>,
     number: u64,
 }
 
@@ -43,27 +48,34 @@ impl Scratch {
     /// Makes the folder; fails as `mkdir` does, or once [`remove_all`] has
     /// run.
     pub fn new(prefix: &str) -> io::Result<Scratch> {
-        let dir = tempfile::Builder::new().prefix(prefix).tempdir()?;
         let mut listed = listed();
         if listed.closed {
-            // Dropping `dir` removes it.
             return Err(io::Error::other("the program is ending"));
         }
+        let dir = tempfile::Builder::new().prefix(prefix).tempdir()?;
         let number = listed.next;
         listed.next += 1;
         listed.folders.push((number, dir.path().to_owned()));
-        Ok(Scratch { dir, number })
+        Ok(Scratch {
+            dir: Some(dir),
+            number,
+        })
     }
 
     /// Where the folder is.
     pub fn path(&self) -> &Path {
-        self.dir.path()
+        self.dir.as_ref().expect("only dropping takes it").path()
     }
 }
 
 impl Drop for Scratch {
     fn drop(&mut self) {
-        listed().folders.retain(|(n, _)| *n != self.number);
+        let mut listed = listed();
+        if let Some(dir) = self.dir.take() {
+            // Errors are passed over, as `TempDir` passes them over.
+            let _ = dir.close();
+        }
+        listed.folders.retain(|(n, _)| *n != self.number);
     }
 }
 

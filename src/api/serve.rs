@@ -435,7 +435,9 @@ fn dispatch<W: Write>(
     let mut input = Ok(());
     // Until the input ends or an interrupt or a failed write stops reading.
     loop {
-        if interrupt.load(Relaxed) || lock(answers).failed.is_some() {
+        // A runner's panic (under unwinding) too: it reaches the caller
+        // once the searches running stop.
+        if interrupt.load(Relaxed) || lock(answers).failed.is_some() || runners.failed() {
             stop_all(unanswered);
             window.close();
             break;
@@ -460,7 +462,7 @@ fn dispatch<W: Write>(
             // Searches running see an interrupt only through their flags.
             stop_all(unanswered);
         }
-        if !stopped && lock(answers).failed.is_some() {
+        if !stopped && (lock(answers).failed.is_some() || runners.failed()) {
             // Nothing more can be answered: stop what runs, start nothing.
             stop_all(unanswered);
             runners.drop_queued();

@@ -602,7 +602,9 @@ pub fn search_all<K, I>(
         }
         runners.close();
         while !runners.wait_idle(POLL) {
-            if stop.load(Relaxed) {
+            // After a panic too: the searches still running would keep it
+            // from the caller for as long as they take.
+            if stop.load(Relaxed) || runners.failed() {
                 runners.drop_queued();
                 let flags = flags.lock().unwrap_or_else(PoisonError::into_inner);
                 for flag in flags.values() {
@@ -641,27 +643,30 @@ mod tests {
         assert_eq!(runners.threads_for(&asking(0), 1, 1), 1, "what is free");
     }
 
-    /// Every runner's callback panics: the panic reaches the caller, where
-    /// the queue used to wait for ever for runners that were gone.
+    /// A runner's callback panics: the panic reaches the caller at once,
+    /// where the queue used to wait for ever for runners that were gone;
+    /// and the search running beside it, a solve of hours, is stopped.
     #[test]
     fn a_panic_in_a_runner_reaches_the_caller() {
         let (done, finished) = std::sync::mpsc::channel();
         std::thread::spawn(move || {
-            let board = crate::Board::new(3, &[1; 9]);
-            let position = Position::new(board, crate::Player::X).unwrap();
-            let searches = (0..1000).map(|i| {
-                let limits = Limits::to_depth(SearchMode::AlphaBeta, 1);
-                (i, position.clone(), limits)
-            });
+            let small = Position::new(crate::Board::new(3, &[1; 9]), crate::Player::X).unwrap();
+            let big = Position::new(crate::Board::new(6, &[5; 36]), crate::Player::X).unwrap();
+            let limits = |depth| Limits {
+                threads: 1,
+                ..Limits::to_depth(SearchMode::AlphaBeta, depth)
+            };
+            let searches = std::iter::once((0, big, limits(36)))
+                .chain((1..1000).map(|i| (i, small.clone(), limits(1))));
             let sharing = Sharing {
                 threads: 2,
                 ..Sharing::default()
             };
-            let outcome = std::panic::catch_unwind(|| {
-                search_all(searches, &sharing, &AtomicBool::new(false), |_, _| {
-                    panic!("an answer refused")
+            let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                search_all(searches, &sharing, &AtomicBool::new(false), |key, _| {
+                    assert_eq!(key, 0, "an answer refused")
                 })
-            });
+            }));
             done.send(outcome.is_err()).unwrap();
         });
         let panicked = finished.recv_timeout(Duration::from_secs(30));

@@ -232,6 +232,10 @@ pub fn run_grade(args: &GradeArgs) -> anyhow::Result<bool> {
     if let Some(dir) = &args.class {
         return run_class(args, dir).map(|()| true);
     }
+    // Before the sandbox's probe, which runs a program in a folder of
+    // its own.
+    let terminal = std::io::stderr().is_terminal();
+    end_on_signal(terminal);
     let program = program(&args.command)?;
     program.check()?;
     let hidden: Vec<PathBuf> = args.cases_from.iter().cloned().collect();
@@ -245,8 +249,6 @@ pub fn run_grade(args: &GradeArgs) -> anyhow::Result<bool> {
     let (cases, source) = cases_of(args)?;
     let settings = grade_settings(args);
 
-    let terminal = std::io::stderr().is_terminal();
-    end_on_signal(terminal);
     let bar = if terminal {
         let bar = ProgressBar::new(cases.len() as u64);
         bar.set_style(ProgressStyle::with_template(

@@ -76,7 +76,7 @@ pub fn write_output(path: &Path, bytes: &[u8]) -> anyhow::Result<()> {
 /// sees it half-written, and only a power cut can lose it. A batch of
 /// thousands of small outputs skips it: each flush costs a disk write.
 pub fn write_output_synced(path: &Path, bytes: &[u8], sync: bool) -> anyhow::Result<()> {
-    hold_if_ending();
+    let _writing = writing();
     if path == Path::new("-") {
         let mut out = std::io::stdout().lock();
         return out
@@ -174,7 +174,7 @@ fn is_device(path: &Path) -> bool {
 /// Writes `text` to standard output; a reader that has gone (`| head`)
 /// is not an error.
 pub fn write_stdout(text: &str) -> anyhow::Result<()> {
-    hold_if_ending();
+    let _writing = writing();
     match std::io::stdout().write_all(text.as_bytes()) {
         Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => {
             Err(e).context("writing standard output")
@@ -225,6 +225,21 @@ pub fn hold_if_ending() {
     if HOLD_ON_SIGNAL.load(Ordering::SeqCst) && SIGNALLED.load(Ordering::SeqCst) != 0 {
         park_for_good();
     }
+}
+
+/// Held while an output is written, so that a signal's end waits for a
+/// write under way (a second at most: a write to a pipe nobody reads
+/// would wait for ever) rather than cut it short.
+static WRITING: parking_lot::Mutex<()> = parking_lot::const_mutex(());
+
+/// The right to write an output: [`hold_if_ending`], then [`WRITING`].
+fn writing() -> parking_lot::MutexGuard<'static, ()> {
+    let writing = WRITING.lock();
+    if HOLD_ON_SIGNAL.load(Ordering::SeqCst) && SIGNALLED.load(Ordering::SeqCst) != 0 {
+        drop(writing);
+        park_for_good();
+    }
+    writing
 }
 
 fn park_for_good() -> ! {
@@ -290,6 +305,7 @@ pub fn end_on_signal(clear_line: bool) {
     CLEAR_LINE.store(clear_line, Ordering::SeqCst);
     watch_for_signal(|signal| {
         stakeraid::scratch::remove_all();
+        let _writes_done = WRITING.try_lock_for(std::time::Duration::from_secs(1));
         clear_and_end(signal);
     });
     handle(kill_and_note);

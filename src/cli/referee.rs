@@ -76,6 +76,9 @@ pub fn run_referee_command(args: &RefereeArgs) -> anyhow::Result<()> {
     end_on_signal(false);
     let bar = games_bar(&args.boards, args.trace)?;
     let mut trace = |s: &str| {
+        // After a signal the games go on without their programs: their
+        // forfeits are not the match's.
+        super::io::hold_if_ending();
         if args.trace {
             // A closed pipe (`| head`) ends the trace, not the match.
             let _ = std::io::stdout().write_all(s.as_bytes());

@@ -377,6 +377,12 @@ fn run(
         file: limits.file_bytes,
         data: sandbox.and_then(Sandbox::plain_memory_limit),
     };
+    // No program starts once the program is ending: one started as it
+    // raises its signal would outlive it (one that gets past this is
+    // killed as it is listed).
+    if ENDING.load(Ordering::SeqCst) {
+        return Err(io::Error::other("the program is ending"));
+    }
     let start = Instant::now();
     let mut started = start_run(command, dir, limits, rlimits, sandbox)?;
     let pid = started.pid;
