@@ -2,6 +2,7 @@
 //! in order; and `BatchError`, which carries the answers of a batch where
 //! some position failed.
 
+use std::borrow::Cow;
 use std::sync::atomic::AtomicBool;
 use std::sync::{Arc, Mutex, PoisonError};
 
@@ -118,7 +119,7 @@ pub(crate) fn analyse_many(
     // Ctrl-C gives the batch up (its answers are not returned): the
     // positions not started are dropped, not each searched a ply deep.
     let interrupted = AtomicBool::new(false);
-    let (asked, answers) = interruptible(py, &interrupted, || {
+    let (asked, answers, jobs) = interruptible(py, &interrupted, || {
         let mut jobs = Vec::new();
         let asked: Vec<PyResult<usize>> = read_all(entries, &limits, batch.threads)
             .into_iter()
@@ -130,8 +131,11 @@ pub(crate) fn analyse_many(
             })
             .collect();
         let answers = api::analyse_each_interruptible(&jobs, &batch, &interrupted);
-        (asked, answers)
+        // Given back to be dropped here, the interpreter held: they hold
+        // the caller's positions.
+        (asked, answers, jobs)
     })?;
+    drop(jobs);
     let mut answers = answers;
     let results = PyList::empty(py);
     let mut failed = Vec::new();
@@ -171,17 +175,18 @@ pub(crate) fn analyse_many(
 /// with the batch's limits, or an `input.txt` text, read later with its
 /// own mode and depth.
 enum Entry {
-    Asked(Box<api::Position>, Limits),
+    Asked(Py<PyPosition>, Limits),
     Text(String),
 }
 
 impl Entry {
     fn of(entry: &Bound<'_, PyAny>, limits: &Limits) -> PyResult<Entry> {
-        if let Ok(position) = entry.extract::<PyRef<'_, PyPosition>>() {
-            return Ok(Entry::Asked(
-                Box::new(position.api_position()?),
-                limits.clone(),
-            ));
+        if let Ok(position) = entry.extract::<Py<PyPosition>>() {
+            // Refused now if it has no move (the copy made to ask is
+            // dropped at once); copied again only when its search is
+            // queued.
+            position.get().api_position()?;
+            return Ok(Entry::Asked(position, limits.clone()));
         }
         match entry.extract::<String>() {
             Ok(text) => Ok(Entry::Text(text)),
@@ -193,8 +198,30 @@ impl Entry {
     }
 }
 
-/// Boxed: a board is 4 KiB, and a batch may hold a million.
-type Job = (Box<api::Position>, Limits);
+type Job = (Queued, Limits);
+
+/// A position of the batch as its search will get it: a `Position` of
+/// the caller's, read without the interpreter (it is frozen) and copied
+/// only when its search is queued, or one read from a text, boxed. A board
+/// is 4 KiB, and a batch may hold a million.
+enum Queued {
+    Held(Py<PyPosition>),
+    Read(Box<api::Position>),
+}
+
+impl api::BatchPosition for Queued {
+    fn position(&self) -> Cow<'_, api::Position> {
+        match self {
+            Queued::Held(position) => Cow::Owned(
+                position
+                    .get()
+                    .api_position()
+                    .expect("a position with no move is refused when taken in"),
+            ),
+            Queued::Read(position) => Cow::Borrowed(position),
+        }
+    }
+}
 
 /// Every entry's job, the texts read on `threads` threads (0: one per
 /// core).
@@ -215,7 +242,7 @@ fn read_all(entries: Vec<PyResult<Entry>>, limits: &Limits, threads: usize) -> V
     let read = |part: Vec<PyResult<Entry>>| -> Vec<PyResult<Job>> {
         part.into_iter()
             .map(|entry| match entry? {
-                Entry::Asked(position, limits) => Ok((position, limits)),
+                Entry::Asked(position, limits) => Ok((Queued::Held(position), limits)),
                 Entry::Text(text) => job(&text, limits),
             })
             .collect()
@@ -265,5 +292,5 @@ fn job(text: &str, limits: &Limits) -> PyResult<Job> {
             return Err(value_error(ApiError::NotExact(problem.question.name())))
         }
     };
-    Ok((Box::new(position), limits))
+    Ok((Queued::Read(Box::new(position)), limits))
 }

@@ -19,7 +19,7 @@
 //! move, value and principal variation, other node counts and other
 //! bounds on the other moves.
 
-use std::borrow::Borrow;
+use std::borrow::{Borrow, Cow};
 use std::sync::atomic::AtomicBool;
 
 use super::limits::check_threads;
@@ -47,10 +47,25 @@ pub fn analyse_many(
     answered(run(jobs, positions.len(), sharing, |_, _| {}, &NEVER))
 }
 
+/// A position of a batch as [`analyse_each`] takes it: a [`Position`], a
+/// box of one, or anything that makes one when its search is queued. A
+/// board is 4 KiB: a caller that holds its positions in a form of its own
+/// need not copy a million of them before the first search starts.
+pub trait BatchPosition: Sync {
+    /// The position, made or borrowed.
+    fn position(&self) -> Cow<'_, Position>;
+}
+
+impl<T: Borrow<Position> + Sync> BatchPosition for T {
+    fn position(&self) -> Cow<'_, Position> {
+        Cow::Borrowed(self.borrow())
+    }
+}
+
 /// [`analyse_many`] with limits of each position's own (each with its own
-/// stop flag, if any). A position may come as itself or boxed (a batch of
-/// boxes moves 8 bytes an entry, not a board's 4 KiB).
-pub fn analyse_each<P: Borrow<Position> + Sync>(
+/// stop flag, if any). A position may come as itself, boxed, or in any
+/// form that makes one ([`BatchPosition`]).
+pub fn analyse_each<P: BatchPosition>(
     positions: &[(P, Limits)],
     sharing: &Sharing,
 ) -> Vec<Result<Analysis, ApiError>> {
@@ -60,12 +75,12 @@ pub fn analyse_each<P: Borrow<Position> + Sync>(
 /// [`analyse_each`], calling `on_answer` with each position's index and
 /// answer as soon as it is ready (one call at a time, in the order the
 /// searches end), for a caller that shows progress or streams answers.
-pub fn analyse_each_with<P: Borrow<Position> + Sync>(
+pub fn analyse_each_with<P: BatchPosition>(
     positions: &[(P, Limits)],
     sharing: &Sharing,
     on_answer: impl Fn(usize, &Result<Analysis, ApiError>) + Sync,
 ) -> Vec<Result<Analysis, ApiError>> {
-    let jobs = positions.iter().map(|(p, l)| (p.borrow(), l));
+    let jobs = positions.iter().map(|(p, l)| (p, l));
     answered(run(jobs, positions.len(), sharing, on_answer, &NEVER))
 }
 
@@ -74,12 +89,12 @@ pub fn analyse_each_with<P: Borrow<Position> + Sync>(
 /// running ones stop, and the positions not started have no answer
 /// (`None`). Until then, as [`analyse_each`]; and a position's own stop
 /// flag still stops only its own search, answered as stopped.
-pub fn analyse_each_interruptible<P: Borrow<Position> + Sync>(
+pub fn analyse_each_interruptible<P: BatchPosition>(
     positions: &[(P, Limits)],
     sharing: &Sharing,
     interrupt: &AtomicBool,
 ) -> Vec<Option<Result<Analysis, ApiError>>> {
-    let jobs = positions.iter().map(|(p, l)| (p.borrow(), l));
+    let jobs = positions.iter().map(|(p, l)| (p, l));
     run(jobs, positions.len(), sharing, |_, _| {}, interrupt)
 }
 
@@ -96,8 +111,8 @@ fn answered(answers: Vec<Option<Result<Analysis, ApiError>>>) -> Vec<Result<Anal
 
 /// The batch of `count` positions `jobs`, in order; given up once
 /// `interrupt` is set (the positions not started then have no answer).
-fn run<'a>(
-    jobs: impl Iterator<Item = (&'a Position, &'a Limits)> + Clone,
+fn run<'a, P: BatchPosition + 'a>(
+    jobs: impl Iterator<Item = (&'a P, &'a Limits)> + Clone,
     count: usize,
     sharing: &Sharing,
     on_answer: impl Fn(usize, &Result<Analysis, ApiError>) + Sync,
@@ -122,7 +137,7 @@ fn run<'a>(
     let searches = jobs
         .enumerate()
         .filter(|(_, (_, limits))| limits.check().is_ok())
-        .map(|(i, (position, limits))| (i, position.clone(), limits.clone()));
+        .map(|(i, (position, limits))| (i, position.position().into_owned(), limits.clone()));
     // A stop of the batch's own is each position's flag: every position
     // is started, and one started after a stop answers at once with depth
     // 1. Only an interrupt leaves positions unanswered.

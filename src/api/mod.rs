@@ -48,7 +48,9 @@ pub use crate::search::{Bound, RootProgress};
 pub use crate::text::{SearchMode, UnknownMode};
 pub(crate) use analysis::move_text;
 pub use analysis::{Analysis, RootMove};
-pub use batch::{analyse_each, analyse_each_interruptible, analyse_each_with, analyse_many};
+pub use batch::{
+    analyse_each, analyse_each_interruptible, analyse_each_with, analyse_many, BatchPosition,
+};
 pub use competition::competition_move;
 pub use drawing::{alphabeta_dot, draw};
 pub use limits::{Engine, Limits};

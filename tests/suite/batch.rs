@@ -78,6 +78,50 @@ fn every_answer_equals_the_position_answered_alone() {
     }
 }
 
+/// Positions in a form of the caller's, each made only when its search is
+/// queued, are answered as the same positions given whole, or boxed.
+#[test]
+fn positions_made_as_they_are_queued_are_answered_as_given_whole() {
+    struct Made(stakeraid::Board, Player, AtomicUsize);
+    impl stakeraid::api::BatchPosition for Made {
+        fn position(&self) -> std::borrow::Cow<'_, Position> {
+            self.2.fetch_add(1, Ordering::Relaxed);
+            std::borrow::Cow::Owned(Position::new(self.0.clone(), self.1).unwrap())
+        }
+    }
+    let batch = random_batch(31, 60);
+    let made: Vec<(Made, Limits)> = batch
+        .iter()
+        .map(|(p, l)| {
+            (
+                Made(p.board().clone(), p.player(), AtomicUsize::new(0)),
+                l.clone(),
+            )
+        })
+        .collect();
+    let boxed: Vec<(Box<Position>, Limits)> = batch
+        .iter()
+        .map(|(p, l)| (Box::new(p.clone()), l.clone()))
+        .collect();
+    let sharing = Sharing {
+        threads: 2,
+        ..Sharing::default()
+    };
+    let whole = analyse_each(&batch, &sharing);
+    for answers in [
+        analyse_each(&made, &sharing),
+        analyse_each(&boxed, &sharing),
+    ] {
+        for (a, b) in answers.iter().zip(&whole) {
+            assert_eq!(timeless(a.as_ref().unwrap()), timeless(b.as_ref().unwrap()));
+        }
+    }
+    assert!(
+        made.iter().all(|(m, _)| m.2.load(Ordering::Relaxed) == 1),
+        "each made once"
+    );
+}
+
 /// With the threads left to the batch, positions fewer than its threads
 /// share them out (several threads a search): the move, the value, the
 /// exact root values and the PV are still those of the search alone.
