@@ -15,6 +15,7 @@
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpStream;
+use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
@@ -37,9 +38,23 @@ struct Browser {
 }
 
 impl Drop for Browser {
+    /// Chromium's helpers (zygote, renderers) are in its process group
+    /// and write to its profile until they are gone: the whole group is
+    /// killed and waited for, and only then is the profile removed (the
+    /// field drops after this). Killing the browser alone left profiles
+    /// half removed in the temporary folder, one a run.
     fn drop(&mut self) {
-        let _ = self.child.kill();
+        let group = self.child.id() as libc::pid_t;
+        // SAFETY: signals to the group this test started.
+        unsafe {
+            libc::killpg(group, libc::SIGKILL);
+        }
         let _ = self.child.wait();
+        let until = Instant::now() + Duration::from_secs(5);
+        // SAFETY: signal 0 only asks whether the group still has a process.
+        while unsafe { libc::killpg(group, 0) } == 0 && Instant::now() < until {
+            std::thread::sleep(Duration::from_millis(20));
+        }
     }
 }
 
@@ -60,6 +75,7 @@ impl Browser {
     fn start_sized(exe: &Path, width: u32, height: u32) -> Browser {
         let profile = tempfile::tempdir().unwrap();
         let mut child = Command::new(exe)
+            .process_group(0)
             .args([
                 "--headless",
                 "--no-sandbox",
