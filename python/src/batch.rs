@@ -119,7 +119,7 @@ pub(crate) fn analyse_many(
     // Ctrl-C gives the batch up (its answers are not returned): the
     // positions not started are dropped, not each searched a ply deep.
     let interrupted = AtomicBool::new(false);
-    let (asked, answers, jobs) = interruptible(py, &interrupted, || {
+    let (asked, mut answers, jobs) = interruptible(py, &interrupted, || {
         let mut jobs = Vec::new();
         let asked: Vec<PyResult<usize>> = read_all(entries, &limits, batch.threads)
             .into_iter()
@@ -136,7 +136,6 @@ pub(crate) fn analyse_many(
         (asked, answers, jobs)
     })?;
     drop(jobs);
-    let mut answers = answers;
     let results = PyList::empty(py);
     let mut failed = Vec::new();
     for (i, asked) in asked.into_iter().enumerate() {

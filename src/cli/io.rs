@@ -222,9 +222,14 @@ static HOLD_ON_SIGNAL: AtomicBool = AtomicBool::new(false);
 /// once otherwise, and always in a stored solve, whose output is written
 /// if the solve ended before the signal.
 pub fn hold_if_ending() {
-    if HOLD_ON_SIGNAL.load(Ordering::SeqCst) && SIGNALLED.load(Ordering::SeqCst) != 0 {
+    if ending() {
         park_for_good();
     }
+}
+
+/// Whether a signal has come whose end a thread is seeing to.
+fn ending() -> bool {
+    HOLD_ON_SIGNAL.load(Ordering::SeqCst) && SIGNALLED.load(Ordering::SeqCst) != 0
 }
 
 /// Held while an output is written, so that a signal's end waits for a
@@ -235,7 +240,7 @@ static WRITING: parking_lot::Mutex<()> = parking_lot::const_mutex(());
 /// The right to write an output: [`hold_if_ending`], then [`WRITING`].
 fn writing() -> parking_lot::MutexGuard<'static, ()> {
     let writing = WRITING.lock();
-    if HOLD_ON_SIGNAL.load(Ordering::SeqCst) && SIGNALLED.load(Ordering::SeqCst) != 0 {
+    if ending() {
         drop(writing);
         park_for_good();
     }
@@ -319,13 +324,10 @@ pub fn end_on_signal(clear_line: bool) {
 /// after), and says what it keeps and how to resume; that runs on a
 /// thread of its own, since a signal handler may not touch SQLite.
 pub fn on_signal(store: Option<Arc<Store>>, terminal: bool) {
+    CLEAR_LINE.store(terminal, Ordering::SeqCst);
     match store {
-        None => {
-            CLEAR_LINE.store(terminal, Ordering::SeqCst);
-            handle(clear_and_end);
-        }
+        None => handle(clear_and_end),
         Some(store) => {
-            CLEAR_LINE.store(terminal, Ordering::SeqCst);
             std::thread::spawn(move || seal_on_signal(&store));
             handle(note);
         }
