@@ -1,6 +1,7 @@
 //! The set bits of a word, as indices, lowest first: the columns of a
 //! board's row mask (one `u32` per row), and the cells of the compact
-//! search's sets (one `u64` per board of up to 64 cells).
+//! search's sets (one `u64` or `u128` per board or region of up to 64 or
+//! 128 cells).
 
 /// A word whose set bits can be walked.
 pub(crate) trait Word: Copy {
@@ -40,6 +41,7 @@ macro_rules! word {
 
 word!(u32);
 word!(u64);
+word!(u128);
 
 /// The set bits of a word, as indices, lowest first:
 /// `for c in Bits(board.empty_row(r))`. It compiles to the same loop as

@@ -11,9 +11,9 @@ mod player;
 pub mod random;
 mod zobrist;
 
-pub(crate) use bits::Bits;
 /// The columns of a row mask, lowest first: [`Bits`] over a `u32` row.
 pub(crate) use bits::Bits as Cols;
+pub(crate) use bits::{Bits, Word};
 pub use board::{Board, Undo};
 pub use legal::{check_move, Illegal};
 pub(crate) use movegen::Twins;

@@ -396,7 +396,7 @@ fn proved_children(engine: &FastEngine, board: &Board, p: Player, plies: u32) ->
 }
 
 /// The kept engine, made anew where `kept` was built for other values, a
-/// smaller table or another sharing; `None` where the board fits no
+/// smaller table, another sharing or a region that `board` leaves; `None` where the board fits no
 /// compact engine. With `share`, the engine keeps the proofs it names in
 /// a store of the process's own, in memory.
 fn kept_on(
@@ -407,10 +407,9 @@ fn kept_on(
 ) -> Option<Arc<Compact>> {
     let n = board.n();
     let values: Vec<i32> = (0..n * n).map(|i| board.value(i / n, i % n)).collect();
-    if kept
-        .as_ref()
-        .is_none_or(|k| k.values != values || k.bytes < bytes || k.share != share)
-    {
+    if kept.as_ref().is_none_or(|k| {
+        k.values != values || k.bytes < bytes || k.share != share || !k.compact.covers(board)
+    }) {
         *kept = Compact::new(board, bytes).map(|c| {
             let c = match share {
                 Some(share) => c.with_store(StoreUse {

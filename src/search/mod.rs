@@ -10,7 +10,7 @@
 //! [`Deadline`] and reporting to a [`Progress`].
 
 mod choice;
-mod compact;
+pub(crate) mod compact;
 pub mod counters;
 mod deadline;
 mod engine;

@@ -4,9 +4,9 @@
 //! `../README.md`; the tests below hold every bound to the textbook
 //! search.
 
-use super::geometry::{Geometry, Pos};
+use super::geometry::{Geometry, Pos, SetWord};
 
-impl Geometry {
+impl<W: SetWord> Geometry<W> {
     /// The most the side to move can end the game ahead of its current
     /// score. Only a Raid on a neighbouring empty cell turns a piece over
     /// and cells never become empty again, so a piece with no empty
@@ -16,7 +16,7 @@ impl Geometry {
     /// (it leaves one side for the other). This is `T - 2 S_opp` of
     /// `../README.md` less the score, without needing the score.
     #[inline(always)]
-    pub(super) fn end_most(&self, pos: Pos) -> i32 {
+    pub(super) fn end_most(&self, pos: Pos<W>) -> i32 {
         let empty = self.empty(pos);
         let loose_opp = pos.opp & self.near(empty);
         self.sum(empty) + 2 * self.sum(loose_opp)
@@ -25,7 +25,7 @@ impl Geometry {
     /// The least the side to move can end the game ahead of its current
     /// score: [`Geometry::end_most`] from the other side.
     #[inline(always)]
-    pub(super) fn end_least(&self, pos: Pos) -> i32 {
+    pub(super) fn end_least(&self, pos: Pos<W>) -> i32 {
         let empty = self.empty(pos);
         let loose_own = pos.own & self.near(empty);
         -self.sum(empty) - 2 * self.sum(loose_own)
@@ -59,7 +59,7 @@ impl Geometry {
     /// leaves 0.38x the nodes (0.56x without the Stakes' floor), where the
     /// settled pieces' alone cut nothing.
     #[inline(always)]
-    pub(super) fn limited_bounds(&self, pos: Pos, score: i32, remaining: u32) -> (i32, i32) {
+    pub(super) fn limited_bounds(&self, pos: Pos<W>, score: i32, remaining: u32) -> (i32, i32) {
         let empty = self.empty(pos);
         let (odd, even) = self.alternate_values(empty, remaining);
         let least = self
@@ -96,7 +96,7 @@ mod tests {
             if empties == 0 || empties > 6 {
                 continue;
             }
-            let g = Geometry::of(&board).unwrap();
+            let g = Geometry::<u64>::of(&board).unwrap();
             let p = if round % 2 == 0 { Player::X } else { Player::O };
             let pos = g.pos(&board, p);
             let score = board.score(p) as i32;

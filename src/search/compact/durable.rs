@@ -6,14 +6,21 @@
 //! the value of the same position searched the same number of plies, so a
 //! window it settles is answered with what the search would be allowed to
 //! return (`Proven::settles`).
+//!
+//! The store names a position by the whole board and keeps its whole
+//! value, so that a position searched on a region is the same entry as
+//! the same position searched on the board, and never another board's:
+//! the key is the board the search began on with the region's cells
+//! written over it (the cells outside never change), and a value crosses
+//! with the score outside the region added for the side it is for.
 
 use std::sync::mpsc::{self, RecvTimeoutError};
 use std::sync::Arc;
 use std::time::Instant;
 
-use super::geometry::{Geometry, Pos};
+use super::geometry::{Geometry, Pos, SetWord};
 use super::Compact;
-use crate::game::{Move, Player};
+use crate::game::{Board, Move, Player};
 use crate::search::window::Window;
 use crate::store::{Key, Proven, StoreUse};
 
@@ -25,12 +32,14 @@ pub(crate) struct Durable(pub(crate) StoreUse);
 /// tell its cost), and the best move an earlier proof found, to try first.
 pub(super) struct Started {
     key: Key,
+    /// The score outside the cells searched, for the player to move.
+    outside: i32,
     nodes: u64,
     at: Instant,
-    /// The cell of the stored best move. A search restarted after a kill
-    /// has lost its table, and with it the best moves that made the tests
-    /// before it cheap; the store keeps those of its longest proofs.
-    pub(super) first: Option<usize>,
+    /// The stored best move. A search restarted after a kill has lost its
+    /// table, and with it the best moves that made the tests before it
+    /// cheap; the store keeps those of its longest proofs.
+    pub(super) first: Option<Move>,
 }
 
 impl Durable {
@@ -39,50 +48,36 @@ impl Durable {
         remaining >= self.0.min_plies
     }
 
-    fn key(g: &Geometry, pos: Pos, mover: Player, remaining: u32) -> Key {
-        let n = g.n();
-        let cells = (0..n * n)
-            .map(|i| {
-                if pos.own.contains(i) {
-                    mover.symbol()
-                } else if pos.opp.contains(i) {
-                    mover.other().symbol()
-                } else {
-                    '.'
-                }
-            })
-            .collect();
-        Key::from_cells(cells, mover, remaining)
-    }
-
-    /// The value to return for `pos` (`mover` to move) if the store
-    /// settles `window`; else when its proof starts.
+    /// The value to return for the position `key` names if the store
+    /// settles `window`, `outside` being the score outside the cells
+    /// searched for its player to move; else when its proof starts.
     pub(super) fn settle(
         &self,
-        g: &Geometry,
-        pos: Pos,
-        mover: Player,
-        remaining: u32,
+        key: Key,
+        outside: i32,
         window: Window<i32>,
         nodes: u64,
     ) -> Result<i32, Started> {
-        let key = Durable::key(g, pos, mover, remaining);
-        let alpha = i64::from(window.alpha);
-        match self.0.store.settle_key(&key, alpha, i64::from(window.beta)) {
-            // A stored value lies within [-total, total], an i32 here.
-            Ok(v) => Ok(v as i32),
+        let shift = i64::from(outside);
+        let (alpha, beta) = (i64::from(window.alpha), i64::from(window.beta));
+        match self.0.store.settle_key(&key, alpha + shift, beta + shift) {
+            // A stored value lies within [-total, total] of the board, and
+            // less the score outside, within the region's: an i32 here.
+            Ok(v) => Ok((v - shift) as i32),
             Err(best) => Err(Started {
                 key,
+                outside,
                 nodes,
                 at: Instant::now(),
-                first: best.map(|mv| g.cell_of(mv)),
+                first: best,
             }),
         }
     }
 
     /// Writes what a search of `window` that returned `value` with its
     /// best move `best` proved, if its proof (since `started`, `nodes` now)
-    /// cost enough or it is the search's root. `total` bounds every value.
+    /// cost enough or it is the search's root. `total` bounds every value
+    /// on the board.
     ///
     /// A root is kept at any cost because the root's tests of one move
     /// resume from what its finished tests proved (`search/narrowing.rs`):
@@ -100,15 +95,59 @@ impl Durable {
         if cost < self.0.min_nodes && !root {
             return;
         }
+        let shift = i64::from(started.outside);
         let proven = Proven::from_search(
-            i64::from(value),
-            i64::from(window.alpha),
-            i64::from(window.beta),
+            i64::from(value) + shift,
+            i64::from(window.alpha) + shift,
+            i64::from(window.beta) + shift,
             total,
             best,
         );
         let micros = u64::try_from(started.at.elapsed().as_micros()).unwrap_or(u64::MAX);
         self.0.store.record_key(started.key, proven, cost, micros);
+    }
+}
+
+/// The board a search began on, as the store names it, and the score of
+/// its cells that the search leaves out (none on a whole board).
+pub(super) struct Frame {
+    cells: Vec<char>,
+    /// For the player to move at the search's root.
+    outside: i32,
+    root: Player,
+}
+
+impl Frame {
+    /// `board`, `p` to move, whose score outside the cells searched is
+    /// `outside`.
+    pub(super) fn of(board: &Board, p: Player, outside: i32) -> Frame {
+        Frame {
+            cells: board.cells_text().chars().filter(|&c| c != '\n').collect(),
+            outside,
+            root: p,
+        }
+    }
+
+    /// The store's name for `pos`, `mover` to move, `remaining` plies
+    /// deep, and the score outside the cells searched for `mover`.
+    pub(super) fn name<W: SetWord>(
+        &self,
+        g: &Geometry<W>,
+        pos: Pos<W>,
+        mover: Player,
+        remaining: u32,
+    ) -> (Key, i32) {
+        let key = Key::from_cells(g.board_cells(&self.cells, pos, mover), mover, remaining);
+        (key, self.outside(mover))
+    }
+
+    /// The score outside the cells searched, for `p`.
+    fn outside(&self, p: Player) -> i32 {
+        if p == self.root {
+            self.outside
+        } else {
+            -self.outside
+        }
     }
 }
 

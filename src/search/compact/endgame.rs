@@ -10,17 +10,17 @@
 //! count the positions they move into, not their own: the caller has
 //! counted that.
 
-use super::geometry::{Cells, Pos};
+use super::geometry::{Cells, Pos, SetWord};
 use super::midgame::Run;
 use crate::search::window::Window;
 use crate::search::worker::Worker;
 
-impl Run<'_> {
+impl<W: SetWord> Run<'_, W> {
     /// The last two plies: each move's gain less the best reply's. A move
     /// is worth at most its own gain (a reply never gains less than 0), so
     /// moves that cannot beat the best so far are not played out.
     #[inline]
-    pub(super) fn last_two(&self, pos: Pos, score: i32, beta: i32, w: &mut Worker<'_>) -> i32 {
+    pub(super) fn last_two(&self, pos: Pos<W>, score: i32, beta: i32, w: &mut Worker<'_>) -> i32 {
         let g = self.g;
         let mut best = i32::MIN;
         for cell in g.empty(pos) {
@@ -46,7 +46,7 @@ impl Run<'_> {
     /// orders. Like every end solver it counts the positions it moves
     /// into (here both), not its own: the caller has counted that.
     #[inline(always)]
-    pub(super) fn end_two(&self, pos: Pos, w: &mut Worker<'_>) -> i32 {
+    pub(super) fn end_two(&self, pos: Pos<W>, w: &mut Worker<'_>) -> i32 {
         let g = self.g;
         let empty = g.empty(pos);
         let a = empty.first();
@@ -63,7 +63,7 @@ impl Run<'_> {
     /// replies are solved exactly, so alpha would not save anything).
     /// Moves come by gain; the first to reach beta ends it.
     #[inline(always)]
-    pub(super) fn end_three(&self, pos: Pos, beta: i32, w: &mut Worker<'_>) -> i32 {
+    pub(super) fn end_three(&self, pos: Pos<W>, beta: i32, w: &mut Worker<'_>) -> i32 {
         let g = self.g;
         let mut best = i32::MIN;
         for (cell, flips, gain) in self.by_gain::<3>(pos) {
@@ -85,7 +85,7 @@ impl Run<'_> {
     /// reply's search may stop once that gain leaves the move at alpha or
     /// below.
     #[inline(always)]
-    pub(super) fn end_four(&self, pos: Pos, window: Window<i32>, w: &mut Worker<'_>) -> i32 {
+    pub(super) fn end_four(&self, pos: Pos<W>, window: Window<i32>, w: &mut Worker<'_>) -> i32 {
         let g = self.g;
         let Window { mut alpha, beta } = window;
         let mut best = i32::MIN;
@@ -105,7 +105,7 @@ impl Run<'_> {
 
     /// The last five moves of the game, as [`Run::end_four`] does four.
     #[inline(always)]
-    pub(super) fn end_five(&self, pos: Pos, window: Window<i32>, w: &mut Worker<'_>) -> i32 {
+    pub(super) fn end_five(&self, pos: Pos<W>, window: Window<i32>, w: &mut Worker<'_>) -> i32 {
         let g = self.g;
         let Window { mut alpha, beta } = window;
         let mut best = i32::MIN;
@@ -128,7 +128,7 @@ impl Run<'_> {
     /// what it turns over, gain), largest gain first, equal gains in cell
     /// order.
     #[inline(always)]
-    pub(super) fn by_gain<const K: usize>(&self, pos: Pos) -> [(usize, Cells, i32); K] {
+    pub(super) fn by_gain<const K: usize>(&self, pos: Pos<W>) -> [(usize, Cells<W>, i32); K] {
         let g = self.g;
         let mut moves = [(0usize, Cells::NONE, 0i32); K];
         for (slot, cell) in moves.iter_mut().zip(g.empty(pos)) {

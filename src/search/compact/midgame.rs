@@ -6,8 +6,8 @@
 use std::mem::MaybeUninit;
 use std::sync::Arc;
 
-use super::durable::Durable;
-use super::geometry::{Cells, Geometry, Pos};
+use super::durable::{Durable, Frame};
+use super::geometry::{Cells, Geometry, Pos, SetWord};
 use super::table::{Hit, Table};
 use crate::game::{Board, Move, Player};
 use crate::search::counters;
@@ -45,63 +45,76 @@ const YBW_MIN: u32 = 7;
 const YBW_EMPTIES: u32 = 12;
 
 /// The search's state that lives across iterations: the geometry and the
-/// table.
-pub(crate) struct Compact {
-    g: Geometry,
+/// table, for sets of cells in `W`.
+pub(crate) struct Engine<W: SetWord> {
+    g: Geometry<W>,
     table: Table,
     durable: Option<Durable>,
 }
 
-impl std::fmt::Debug for Compact {
+impl<W: SetWord> std::fmt::Debug for Engine<W> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let (n, size) = (self.g.n(), self.g.size());
+        let shape = if self.g.is_region() { "region of " } else { "" };
+        let mib = self.table.bytes() >> 20;
         write!(
             f,
-            "Compact({}x{}, {} MiB table)",
-            self.g.n(),
-            self.g.n(),
-            self.table.bytes() >> 20
+            "Compact({shape}{size} cells of {n}x{n}, {mib} MiB table)"
         )
     }
 }
 
 /// One child: the cell moved on, what it turns over, and the mover's gain.
 #[derive(Clone, Copy)]
-struct Child {
+struct Child<W: SetWord> {
     cell: usize,
-    flips: Cells,
+    flips: Cells<W>,
     gain: i32,
     key: i32,
 }
 
-impl Compact {
-    /// The compact search for `board`'s shape and values with a table of
-    /// about `table_bytes`, if the board is small enough: at most 64
-    /// cells, values summing to at most 2^28.
-    pub(crate) fn new(board: &Board, table_bytes: usize) -> Option<Compact> {
-        let g = Geometry::of(board)?;
-        let table = Table::new(table_bytes, g.n() * g.n());
-        Some(Compact {
+impl<W: SetWord> Engine<W> {
+    /// The search on `g` with a table of about `table_bytes`.
+    pub(crate) fn new(g: Geometry<W>, table_bytes: usize) -> Engine<W> {
+        let table = Table::new(table_bytes, g.size());
+        Engine {
             g,
             table,
             durable: None,
-        })
+        }
+    }
+
+    /// Whether it searches a region of the board rather than all of it.
+    #[cfg(test)]
+    pub(crate) fn is_region(&self) -> bool {
+        self.g.is_region()
+    }
+
+    /// Whether a search of `board` can run here (see [`Geometry::covers`]).
+    pub(crate) fn covers(&self, board: &Board) -> bool {
+        self.g.covers(board)
     }
 
     /// Also keeps the proofs of its top positions in a solve store (see
     /// [`Durable`]), and answers from it what earlier runs proved; its
     /// table starts with what the last solve saved beside the store.
-    pub(crate) fn with_store(mut self, store: StoreUse) -> Compact {
+    pub(crate) fn with_store(mut self, store: StoreUse) -> Engine<W> {
         let g = &self.g;
-        for entry in store.store.take_table() {
-            self.table.restore(entry, |pos, hit| {
-                let empty = g.empty(pos);
-                // The two sets are disjoint, on the board, and the entry
-                // searched no more plies than there are empty cells.
-                !pos.own.meets(pos.opp)
-                    && empty.count() + pos.own.count() + pos.opp.count() == (g.n() * g.n()) as u32
-                    && hit.remaining <= empty.count()
-                    && hit.best.is_none_or(|c| empty.contains(c))
-            });
+        let entries = store.store.take_table();
+        // The saved entries name cells of the whole board in one word; a
+        // region's cells are others, and a larger board's take two.
+        if !g.is_region() && g.size() <= 64 {
+            for entry in entries {
+                self.table.restore(entry, |pos: Pos<W>, hit: Hit| {
+                    let empty = g.empty(pos);
+                    // The two sets are disjoint, on the board, and the entry
+                    // searched no more plies than there are empty cells.
+                    !pos.own.meets(pos.opp)
+                        && empty.count() + pos.own.count() + pos.opp.count() == g.size() as u32
+                        && hit.remaining <= empty.count()
+                        && hit.best.is_none_or(|c| empty.contains(c))
+                });
+            }
         }
         self.durable = Some(Durable(store));
         self
@@ -122,8 +135,12 @@ impl Compact {
         }
     }
 
-    /// The entries of the table worth saving beside a store.
+    /// The entries of the table worth saving beside a store: none of a
+    /// region's, whose cells the store's board does not name.
     pub(crate) fn kept_entries(&self) -> Vec<crate::store::Entry> {
+        if self.g.is_region() {
+            return Vec::new();
+        }
         self.table.deepest(TABLE_KEPT, TABLE_MIN)
     }
 
@@ -131,7 +148,8 @@ impl Compact {
     /// without a store that keeps it.
     pub(crate) fn table_every(&self) -> Option<std::time::Duration> {
         let Durable(store) = self.durable.as_ref()?;
-        store.store.keeps_table().then_some(store.table_every)
+        let kept = store.store.keeps_table() && !self.g.is_region() && self.g.size() <= 64;
+        kept.then_some(store.table_every)
     }
 
     /// The move the table holds as best for `board`, `p` to move,
@@ -159,15 +177,18 @@ impl Compact {
         if hit.remaining != remaining.min(self.g.empty(pos).count()) {
             return None;
         }
-        let (v, edge) = (i64::from(hit.value), self.g.total());
+        // The table holds values on the cells searched: the rest of the
+        // board is a constant of the score.
+        let outside = i64::from(self.outside(board, p));
+        let (v, edge) = (i64::from(hit.value) + outside, self.g.total());
         Some(match hit.bound {
             Bound::Exact => (v, v),
-            Bound::Lower => (v, edge),
-            Bound::Upper => (-edge, v),
+            Bound::Lower => (v, outside + edge),
+            Bound::Upper => (outside - edge, v),
         })
     }
 
-    /// Counts a search that bounds from [`Compact::known`] made needless.
+    /// Counts a search that bounds from [`Engine::known`] made needless.
     pub(crate) fn note_store_answer(&self) {
         if let Some(Durable(store)) = &self.durable {
             store.store.note_answer();
@@ -197,31 +218,46 @@ impl Compact {
         threads: Threads,
         w: &mut Worker<'_>,
     ) -> i64 {
+        debug_assert!(self.covers(board), "{board:?} is not this search's board");
         let pos = self.g.pos(board, p);
         let empties = self.g.empty(pos).count();
         let remaining = remaining.min(empties);
+        let outside = self.outside(board, p);
+        let durable = self.durable.as_ref();
         let run = Run {
             g: &self.g,
             table: &self.table,
             threads,
             to_end: remaining == empties,
-            durable: self.durable.as_ref(),
+            durable,
+            frame: durable.map(|_| Frame::of(board, p, outside)),
             root: (p, remaining),
         };
-        // No value lies outside [-total, total]: a wider window only needs
-        // to be just wider.
+        // No value lies outside [-total, total] on the cells searched: a
+        // wider window only needs to be just wider.
         let edge = self.g.total() + 1;
+        let outside = i64::from(outside);
         let window = Window::new(
-            window.alpha.clamp(-edge, edge) as i32,
-            window.beta.clamp(-edge, edge) as i32,
+            window.alpha.saturating_sub(outside).clamp(-edge, edge) as i32,
+            window.beta.saturating_sub(outside).clamp(-edge, edge) as i32,
         );
-        let score = board.score(p) as i32;
-        i64::from(run.search(pos, score, remaining, window, w))
+        let score = (board.score(p) - outside) as i32;
+        i64::from(run.search(pos, score, remaining, window, w)) + outside
+    }
+
+    /// The score of `board` for `p` outside the cells searched (0 on a
+    /// whole board).
+    fn outside(&self, board: &Board, p: Player) -> i32 {
+        if self.g.is_region() {
+            self.g.outside_score(board, p)
+        } else {
+            0
+        }
     }
 }
 
-pub(super) struct Run<'a> {
-    pub(super) g: &'a Geometry,
+pub(super) struct Run<'a, W: SetWord> {
+    pub(super) g: &'a Geometry<W>,
     table: &'a Table,
     threads: Threads,
     /// Every node's plies left are its empty cells: the search goes to the
@@ -231,17 +267,20 @@ pub(super) struct Run<'a> {
     pub(super) to_end: bool,
     /// The store, for positions with enough plies left.
     durable: Option<&'a Durable>,
+    /// With a store, the board the search began on, which names its
+    /// positions in full.
+    frame: Option<Frame>,
     /// Who moves at the search's root, and its plies: the store names
     /// positions by their player to move, which alternates by ply.
     root: (Player, u32),
 }
 
-impl Run<'_> {
+impl<W: SetWord> Run<'_, W> {
     /// Starts loading the table buckets of `pos`'s children: where they
     /// will be looked up before any is searched (enhanced transposition
     /// cut-offs), the misses then overlap with the work done until then.
     #[inline(always)]
-    fn prefetch_children(&self, pos: Pos) {
+    fn prefetch_children(&self, pos: Pos<W>) {
         let g = self.g;
         for cell in g.empty(pos) {
             self.table.prefetch(g.play(pos, cell, g.flips(pos, cell)));
@@ -262,7 +301,7 @@ impl Run<'_> {
     /// game score for the side to move.
     fn search(
         &self,
-        pos: Pos,
+        pos: Pos<W>,
         score: i32,
         remaining: u32,
         window: Window<i32>,
@@ -351,20 +390,26 @@ impl Run<'_> {
         }
 
         // Step 2b. The store: what earlier runs proved of this position.
-        let durable = self.durable.filter(|d| d.keeps(remaining));
+        let durable = self
+            .durable
+            .zip(self.frame.as_ref())
+            .filter(|(d, _)| d.keeps(remaining));
         let started = match durable {
-            Some(d) => match d.settle(g, pos, self.mover(remaining), remaining, window, w.nodes) {
-                Ok(v) => return v,
-                Err(started) => {
-                    first = first.or(started.first);
-                    Some(started)
+            Some((d, frame)) => {
+                let (key, outside) = frame.name(g, pos, self.mover(remaining), remaining);
+                match d.settle(key, outside, window, w.nodes) {
+                    Ok(v) => return v,
+                    Err(started) => {
+                        first = first.or(started.first.and_then(|mv| g.cell_of(mv)));
+                        Some(started)
+                    }
                 }
-            },
+            }
             None => None,
         };
 
         // Step 3. Children, valued by their bare gain for now.
-        let mut buf = [MaybeUninit::<Child>::uninit(); 64];
+        let mut buf = [MaybeUninit::<Child<W>>::uninit(); 128];
         let mut count = 0;
         for cell in g.empty(pos) {
             let flips = g.flips(pos, cell);
@@ -379,7 +424,7 @@ impl Run<'_> {
         }
         // SAFETY: the first `count` children were written just above.
         let children =
-            unsafe { std::slice::from_raw_parts_mut(buf.as_mut_ptr().cast::<Child>(), count) };
+            unsafe { std::slice::from_raw_parts_mut(buf.as_mut_ptr().cast::<Child<W>>(), count) };
 
         // Step 4. Enhanced transposition cut-off: a child already known to
         // be bad enough for the opponent ends the node unsearched.
@@ -498,10 +543,10 @@ impl Run<'_> {
                 },
             );
         }
-        if let (Some(d), Some(started)) = (durable, started) {
+        if let (Some((d, _)), Some(started)) = (durable, started) {
             let mv = best_cell.map(|cell| g.move_at(pos, cell));
             let root = remaining == self.root.1;
-            d.record(started, window, (best, mv), w.nodes, g.total(), root);
+            d.record(started, window, (best, mv), w.nodes, g.board_total(), root);
         }
         best
     }
@@ -511,10 +556,10 @@ impl Run<'_> {
     #[inline]
     fn eldest(
         &self,
-        pos: Pos,
+        pos: Pos<W>,
         score: i32,
         remaining: u32,
-        c: &Child,
+        c: &Child<W>,
         window: Window<i32>,
         w: &mut Worker<'_>,
     ) -> i32 {
@@ -528,10 +573,10 @@ impl Run<'_> {
     #[inline]
     fn younger(
         &self,
-        pos: Pos,
+        pos: Pos<W>,
         score: i32,
         remaining: u32,
-        c: &Child,
+        c: &Child<W>,
         window: Window<i32>,
         w: &mut Worker<'_>,
     ) -> i32 {
@@ -551,7 +596,7 @@ impl Run<'_> {
 
 /// Moves the child with the largest key (the first of equals) to the front.
 #[inline]
-fn pick_best(children: &mut [Child]) {
+fn pick_best<W: SetWord>(children: &mut [Child<W>]) {
     let mut best = 0;
     for (i, c) in children.iter().enumerate().skip(1) {
         if c.key > children[best].key {
@@ -564,7 +609,7 @@ fn pick_best(children: &mut [Child]) {
 /// Insertion sort, largest key first, stable: lists are short, and equal
 /// keys keep cell order, which keeps the search deterministic.
 #[inline]
-fn sort_by_key_descending(children: &mut [Child]) {
+fn sort_by_key_descending<W: SetWord>(children: &mut [Child<W>]) {
     for i in 1..children.len() {
         let c = children[i];
         let mut j = i;

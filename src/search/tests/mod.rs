@@ -5,6 +5,7 @@
 mod agreement;
 mod choice;
 mod compact;
+mod regions;
 
 /// A pool of `threads` workers, as the solver builds it.
 fn pool(threads: usize) -> rayon::ThreadPool {

@@ -1,0 +1,167 @@
+//! The compact engine on regions of large boards and on sets of two words,
+//! against the textbook search and the general engine: every shape (the
+//! whole board or its region) in every word (one or two) where it holds
+//! the position, full solves and depth-limited searches, at 1, 2 and 8
+//! threads.
+
+use std::sync::Arc;
+
+use super::pool;
+use crate::game::random::{random_board_from, Rng};
+use crate::game::{Board, Player};
+use crate::search::reference;
+use crate::search::root::{exact, exact_on_general, Exact, Iterative, RootValue};
+use crate::search::{Compact, Threads};
+
+/// A board of side `n` with values `0..=max` and `empties` empty cells
+/// (drawn again until it has them).
+fn board_with_empties(rng: &mut Rng, n: usize, max: i32, empties: u32) -> Board {
+    let fill = 1.0 - f64::from(empties) / (n * n) as f64;
+    loop {
+        let board = random_board_from(rng, n, 0, max, fill);
+        if board.empty_count() == empties {
+            return board;
+        }
+    }
+}
+
+/// The root search of `board` on `compact`, `depth` plies, on `pool`.
+fn search_on(
+    compact: Compact,
+    board: &Board,
+    p: Player,
+    depth: u32,
+    pool: &rayon::ThreadPool,
+) -> crate::search::root::RootResult {
+    let settings = Iterative {
+        depth,
+        threads: Threads::pool_if(pool.current_num_threads() > 1),
+        purpose: Exact {
+            compact: Some(Arc::new(compact)),
+            direct: false,
+        },
+        ..Iterative::default()
+    };
+    pool.install(|| exact(board, p, &settings, |_, _| true).0)
+}
+
+/// Boards from 2x2 to 26x26 with 1 to 9 empty cells, each searched on
+/// every shape and word that holds it, at a depth from 1 to the end: the
+/// textbook alpha-beta's move and value. Small boards searched as
+/// regions and in two words, and large boards' regions, all meet here.
+#[test]
+fn every_shape_and_word_equals_the_textbook_search() {
+    let mut rng = Rng::new(3301);
+    let pools: Vec<_> = [1, 2, 8].into_iter().map(pool).collect();
+    let mut shapes = [0usize; 4];
+    for round in 0..240 {
+        let n = [2, 3, 4, 5, 7, 8, 9, 11, 13, 17, 22, 26][round % 12];
+        let empties = (1 + (round / 12) as u32 % 9).min((n * n) as u32 - 1);
+        let max = [0, 1, 9, 99][round / 3 % 4];
+        let board = board_with_empties(&mut rng, n, max, empties);
+        let p = if round % 2 == 0 { Player::X } else { Player::O };
+        let depth = rng.range(1, u64::from(empties)) as u32;
+        let want = reference::alphabeta(&board, p, depth);
+        let pool = &pools[round / 2 % pools.len()];
+        for (region, wide) in [(false, false), (true, false), (false, true), (true, true)] {
+            let bytes = [64, 4096, 1 << 20][round % 3];
+            let Some(compact) = Compact::forced(&board, bytes, region, wide) else {
+                continue;
+            };
+            shapes[usize::from(region) * 2 + usize::from(wide)] += 1;
+            let got = search_on(compact, &board, p, depth, pool);
+            assert_eq!(
+                (got.best, got.value),
+                (want.best, want.value),
+                "region {region}, wide {wide}, {} threads, depth {depth}, {p:?}, {board:?}",
+                pool.current_num_threads()
+            );
+        }
+    }
+    // Every combination ran often enough to count.
+    assert!(shapes.iter().all(|&k| k >= 40), "{shapes:?}");
+}
+
+/// The engine [`Compact::new`] picks for large boards: a region, in one
+/// word where it fits, else in two; a whole board of 9x9 to 11x11 in two
+/// words where its region does not fit one.
+#[test]
+fn large_boards_are_searched_on_their_regions() {
+    let mut rng = Rng::new(44);
+    for round in 0..60 {
+        let n = 9 + round % 18;
+        let empties = 4 + round as u32 % 20;
+        let board = board_with_empties(&mut rng, n, 9, empties);
+        let Some(compact) = Compact::new(&board, 1 << 12) else {
+            continue;
+        };
+        let region = crate::search::compact::region_size(&board);
+        let want = if region <= 64 {
+            (true, false)
+        } else if n * n <= 128 {
+            (false, true)
+        } else {
+            (true, true)
+        };
+        assert_eq!(compact.shape(), want, "{region} cells, {board:?}");
+        assert!(compact.covers(&board));
+    }
+}
+
+/// Positions of 13 to 18 empty cells on boards of 9x9 to 26x26, whose
+/// regions take one word or two, against the general engine, which the
+/// agreement tests hold to the textbook search: solves of 13 to 15 empty
+/// cells (the root's ordering search and tests come in) and
+/// depth-limited searches of 16 to 18 (the bound from the moves left).
+/// `ROUNDS` positions in the suite; `cargo test -- --ignored
+/// many_regions` runs 240.
+fn regions_equal_the_general_engine(rounds: usize) {
+    let mut rng = Rng::new(1331);
+    let pools: Vec<_> = [1, 2, 8].into_iter().map(pool).collect();
+    for round in 0..rounds {
+        let n = 9 + round % 18;
+        let max = [1, 9, 99][round % 3];
+        let empties = 13 + round as u32 % 6;
+        let board = board_with_empties(&mut rng, n, max, empties);
+        let p = if round % 2 == 0 { Player::X } else { Player::O };
+        let depth = if empties <= 15 {
+            empties
+        } else {
+            5 + round as u32 % 4
+        };
+        let pool = &pools[round / 6 % pools.len()];
+        let general = Iterative {
+            depth,
+            threads: Threads::pool_if(pool.current_num_threads() > 1),
+            ..Iterative::default()
+        };
+        let want = pool.install(|| exact_on_general(&board, p, &general));
+        let compact = Compact::new(&board, [1 << 12, 1 << 22][round % 2]).expect("a region");
+        let got = search_on(compact, &board, p, depth, pool);
+        assert_eq!(
+            (got.best, got.value),
+            (want.best, want.value),
+            "{} threads, depth {depth}, {p:?}, {board:?}",
+            pool.current_num_threads()
+        );
+        for ((mv, got), (_, want)) in got.moves.iter().zip(&want.moves) {
+            if let RootValue::Exact(want) = want {
+                match got {
+                    RootValue::Exact(got) => assert_eq!(got, want, "{mv:?}, {board:?}"),
+                    RootValue::AtMost(bound) => assert!(bound >= want, "{mv:?}, {board:?}"),
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn regions_of_thirteen_to_eighteen_empty_cells_equal_the_general_engine() {
+    regions_equal_the_general_engine(24);
+}
+
+#[test]
+#[ignore = "minutes: run by scripts/regions.sh"]
+fn many_regions_equal_the_general_engine() {
+    regions_equal_the_general_engine(240);
+}
