@@ -6,7 +6,7 @@
 
 use super::geometry::{Geometry, Pos, SetWord};
 
-impl<W: SetWord> Geometry<W> {
+impl<W: SetWord, const REGION: bool> Geometry<W, REGION> {
     /// The most the side to move can end the game ahead of its current
     /// score. Only a Raid on a neighbouring empty cell turns a piece over
     /// and cells never become empty again, so a piece with no empty

@@ -130,9 +130,9 @@ impl Frame {
 
     /// The store's name for `pos`, `mover` to move, `remaining` plies
     /// deep, and the score outside the cells searched for `mover`.
-    pub(super) fn name<W: SetWord>(
+    pub(super) fn name<W: SetWord, const REGION: bool>(
         &self,
-        g: &Geometry<W>,
+        g: &Geometry<W, REGION>,
         pos: Pos<W>,
         mover: Player,
         remaining: u32,

@@ -15,7 +15,7 @@ use super::midgame::Run;
 use crate::search::window::Window;
 use crate::search::worker::Worker;
 
-impl<W: SetWord> Run<'_, W> {
+impl<W: SetWord, const REGION: bool> Run<'_, W, REGION> {
     /// The last two plies: each move's gain less the best reply's. A move
     /// is worth at most its own gain (a reply never gains less than 0), so
     /// moves that cannot beat the best so far are not played out.

@@ -38,26 +38,21 @@ pub(crate) struct Pos<W: SetWord = u64> {
     pub opp: Cells<W>,
 }
 
-/// How the cells lie: the whole board, whose neighbours are shifts of the
-/// numbering, or a region, whose neighbours are looked up.
-#[derive(Clone, Copy)]
-enum Shape<W: SetWord> {
-    /// Cells not in the first column, and not in the last.
-    Board {
-        not_first: Cells<W>,
-        not_last: Cells<W>,
-    },
-    Region,
-}
-
 /// What does not change during a search: the cells' shape and values.
-pub(crate) struct Geometry<W: SetWord = u64> {
+/// `REGION`: the cells are a region of a larger board, whose neighbours are
+/// looked up, rather than the whole board, whose neighbours are shifts of
+/// the numbering; a parameter, so that neither search pays for the other's
+/// branch.
+pub(crate) struct Geometry<W: SetWord = u64, const REGION: bool = false> {
     /// The side of the board.
     n: usize,
     /// How many cells: the board's, or its region's.
     size: usize,
     all: Cells<W>,
-    shape: Shape<W>,
+    /// On a whole board, the cells not in the first column, and not in the
+    /// last.
+    not_first: Cells<W>,
+    not_last: Cells<W>,
     /// The cells empty when the geometry was drawn: no position it serves
     /// has an empty cell elsewhere (all of them for a whole board).
     core: Cells<W>,
@@ -125,7 +120,7 @@ fn near_on_board(n: usize, r: usize, c: usize) -> [(bool, usize); 4] {
     ]
 }
 
-impl<W: SetWord> Geometry<W> {
+impl<W: SetWord> Geometry<W, false> {
     /// The geometry of the whole of `board`, if it has at most as many
     /// cells as a set of `W` holds and values small enough for 32-bit
     /// scores.
@@ -137,28 +132,30 @@ impl<W: SetWord> Geometry<W> {
         let mut g = Geometry::on(board, (0..n * n).collect())?;
         let first = (0..n).fold(Cells::NONE, |set, r| set | Cells::of(r * n));
         let last = first.up(n - 1);
-        g.shape = Shape::Board {
-            not_first: g.all & !first,
-            not_last: g.all & !last,
-        };
+        g.not_first = g.all & !first;
+        g.not_last = g.all & !last;
         Some(g)
     }
+}
 
+impl<W: SetWord> Geometry<W, true> {
     /// The geometry of `board`'s region (see the module's text), if it has
     /// at most as many cells as a set of `W` holds and values small enough
     /// for 32-bit scores.
-    pub(crate) fn region(board: &Board) -> Option<Geometry<W>> {
+    pub(crate) fn region(board: &Board) -> Option<Geometry<W, true>> {
         let cells = region_of(board);
         if cells.len() > W::CELLS {
             return None;
         }
         Geometry::on(board, cells)
     }
+}
 
+impl<W: SetWord, const REGION: bool> Geometry<W, REGION> {
     /// The geometry of the cells `place` of `board` (row-major, at most
-    /// [`SetWord::CELLS`]), as a region until [`Geometry::of`] says it is
-    /// the board.
-    fn on(board: &Board, place: Vec<usize>) -> Option<Geometry<W>> {
+    /// [`SetWord::CELLS`]; the shifts of a whole board's neighbours are
+    /// for [`Geometry::of`] to fill in).
+    fn on(board: &Board, place: Vec<usize>) -> Option<Geometry<W, REGION>> {
         let n = board.n();
         let size = place.len();
         let mut index = vec![OUTSIDE; n * n].into_boxed_slice();
@@ -226,7 +223,8 @@ impl<W: SetWord> Geometry<W> {
             n,
             size,
             all,
-            shape: Shape::Region,
+            not_first: Cells::NONE,
+            not_last: Cells::NONE,
             core,
             values,
             neighbours,
@@ -254,7 +252,7 @@ impl<W: SetWord> Geometry<W> {
 
     /// Whether the cells are a region of a larger board.
     pub(crate) fn is_region(&self) -> bool {
-        matches!(self.shape, Shape::Region)
+        REGION
     }
 
     /// Sum of all values.
@@ -290,7 +288,7 @@ impl<W: SetWord> Geometry<W> {
     pub(crate) fn pos(&self, board: &Board, p: Player) -> Pos<W> {
         let (mut own, mut opp) = (Cells::NONE, Cells::NONE);
         let n = self.n;
-        if let Shape::Board { .. } = self.shape {
+        if !REGION {
             for r in 0..n {
                 let (mine, theirs) = (board.row(p, r), board.row(p.other(), r));
                 for c in 0..n {
@@ -363,21 +361,17 @@ impl<W: SetWord> Geometry<W> {
     /// The cells next to any of `cells`.
     #[inline(always)]
     pub(crate) fn near(&self, cells: Cells<W>) -> Cells<W> {
-        match self.shape {
-            Shape::Board {
-                not_first,
-                not_last,
-            } => {
-                let n = self.n;
-                (cells.up(n)
-                    | cells.down(n)
-                    | (cells.up(1) & not_first)
-                    | (cells.down(1) & not_last))
-                    & self.all
-            }
-            Shape::Region => cells
+        if REGION {
+            cells
                 .into_iter()
-                .fold(Cells::NONE, |near, i| near | self.neighbours[i]),
+                .fold(Cells::NONE, |near, i| near | self.neighbours[i])
+        } else {
+            let n = self.n;
+            (cells.up(n)
+                | cells.down(n)
+                | (cells.up(1) & self.not_first)
+                | (cells.down(1) & self.not_last))
+                & self.all
         }
     }
 
@@ -462,19 +456,16 @@ impl<W: SetWord> Geometry<W> {
         // On a board, the cells next to both sides come from four shifts
         // of each; in a region, whose neighbours are looked up one cell at
         // a time, asking each empty cell costs less than that.
-        match self.shape {
-            Shape::Board { .. } => {
-                for i in empty & self.near(pos.own) & self.near(pos.opp) {
-                    if self.gains[i][ALL_SIDES] > best {
-                        best = best.max(self.gain(i, self.neighbours[i] & pos.opp));
-                    }
+        if REGION {
+            for i in empty {
+                if self.gains[i][ALL_SIDES] > best {
+                    best = best.max(self.gain_on(pos, i));
                 }
             }
-            Shape::Region => {
-                for i in empty {
-                    if self.gains[i][ALL_SIDES] > best {
-                        best = best.max(self.gain_on(pos, i));
-                    }
+        } else {
+            for i in empty & self.near(pos.own) & self.near(pos.opp) {
+                if self.gains[i][ALL_SIDES] > best {
+                    best = best.max(self.gain(i, self.neighbours[i] & pos.opp));
                 }
             }
         }
@@ -537,13 +528,13 @@ mod tests {
     use crate::game::{Move, MoveKind};
 
     /// The board cell of cell `k` of `g`.
-    fn at<W: SetWord>(g: &Geometry<W>, k: usize) -> (usize, usize) {
+    fn at<W: SetWord, const R: bool>(g: &Geometry<W, R>, k: usize) -> (usize, usize) {
         let i = usize::from(g.place[k]);
         (i / g.n, i % g.n)
     }
 
     /// The sum of a set of cells is its cells' values added one by one.
-    fn sums_agree<W: SetWord>(g: &Geometry<W>, board: &Board, rng: &mut Rng) {
+    fn sums_agree<W: SetWord, const R: bool>(g: &Geometry<W, R>, board: &Board, rng: &mut Rng) {
         for _ in 0..200 {
             let halves = [rng.next_u64(), rng.next_u64()];
             let cells = Cells(W::from_halves(halves)) & g.all;
@@ -567,7 +558,7 @@ mod tests {
             let board = random_board_from(&mut rng, n, 0, 99, 0.3);
             sums_agree(&Geometry::<u128>::of(&board).unwrap(), &board, &mut rng);
             let board = random_board_from(&mut rng, 12 + k % 15, 0, 99, 0.97);
-            if let Some(g) = Geometry::<u128>::region(&board) {
+            if let Some(g) = Geometry::<u128, true>::region(&board) {
                 sums_agree(&g, &board, &mut rng);
             }
         }
@@ -576,7 +567,7 @@ mod tests {
     /// Every move the compact form makes agrees with the full board's, in
     /// gain, in the resulting position and, for a region, in the score
     /// outside it, which no move changes.
-    fn moves_agree<W: SetWord>(g: &Geometry<W>, board: &Board) {
+    fn moves_agree<W: SetWord, const R: bool>(g: &Geometry<W, R>, board: &Board) {
         for p in [Player::X, Player::O] {
             let pos = g.pos(board, p);
             let outside = g.outside_score(board, p);
@@ -628,10 +619,10 @@ mod tests {
             let board = random_board_from(&mut rng, 9 + k % 3, 0, 9, 0.5);
             moves_agree(&Geometry::<u128>::of(&board).unwrap(), &board);
             let board = random_board_from(&mut rng, 9 + k % 18, 0, 9, 0.95);
-            if let Some(g) = Geometry::<u64>::region(&board) {
+            if let Some(g) = Geometry::<u64, true>::region(&board) {
                 moves_agree(&g, &board);
                 regions += 1;
-            } else if let Some(g) = Geometry::<u128>::region(&board) {
+            } else if let Some(g) = Geometry::<u128, true>::region(&board) {
                 moves_agree(&g, &board);
                 regions += 1;
             }
@@ -657,7 +648,7 @@ mod tests {
                 let empty = board.square(r, c) == crate::game::Square::Empty;
                 assert_eq!(cells.contains(&i), empty || near_empty, "{i}");
             }
-            let Some(g) = Geometry::<u128>::region(&board) else {
+            let Some(g) = Geometry::<u128, true>::region(&board) else {
                 continue;
             };
             assert!(g.covers(&board));

@@ -46,13 +46,13 @@ const YBW_EMPTIES: u32 = 12;
 
 /// The search's state that lives across iterations: the geometry and the
 /// table, for sets of cells in `W`.
-pub(crate) struct Engine<W: SetWord> {
-    g: Geometry<W>,
+pub(crate) struct Engine<W: SetWord, const REGION: bool> {
+    g: Geometry<W, REGION>,
     table: Table,
     durable: Option<Durable>,
 }
 
-impl<W: SetWord> std::fmt::Debug for Engine<W> {
+impl<W: SetWord, const REGION: bool> std::fmt::Debug for Engine<W, REGION> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         let (n, size) = (self.g.n(), self.g.size());
         let shape = if self.g.is_region() { "region of " } else { "" };
@@ -73,21 +73,15 @@ struct Child<W: SetWord> {
     key: i32,
 }
 
-impl<W: SetWord> Engine<W> {
+impl<W: SetWord, const REGION: bool> Engine<W, REGION> {
     /// The search on `g` with a table of about `table_bytes`.
-    pub(crate) fn new(g: Geometry<W>, table_bytes: usize) -> Engine<W> {
+    pub(crate) fn new(g: Geometry<W, REGION>, table_bytes: usize) -> Engine<W, REGION> {
         let table = Table::new(table_bytes, g.size());
         Engine {
             g,
             table,
             durable: None,
         }
-    }
-
-    /// Whether it searches a region of the board rather than all of it.
-    #[cfg(test)]
-    pub(crate) fn is_region(&self) -> bool {
-        self.g.is_region()
     }
 
     /// Whether a search of `board` can run here (see [`Geometry::covers`]).
@@ -98,7 +92,7 @@ impl<W: SetWord> Engine<W> {
     /// Also keeps the proofs of its top positions in a solve store (see
     /// [`Durable`]), and answers from it what earlier runs proved; its
     /// table starts with what the last solve saved beside the store.
-    pub(crate) fn with_store(mut self, store: StoreUse) -> Engine<W> {
+    pub(crate) fn with_store(mut self, store: StoreUse) -> Engine<W, REGION> {
         let g = &self.g;
         let entries = store.store.take_table();
         // The saved entries name cells of the whole board in one word; a
@@ -256,8 +250,8 @@ impl<W: SetWord> Engine<W> {
     }
 }
 
-pub(super) struct Run<'a, W: SetWord> {
-    pub(super) g: &'a Geometry<W>,
+pub(super) struct Run<'a, W: SetWord, const REGION: bool> {
+    pub(super) g: &'a Geometry<W, REGION>,
     table: &'a Table,
     threads: Threads,
     /// Every node's plies left are its empty cells: the search goes to the
@@ -275,7 +269,7 @@ pub(super) struct Run<'a, W: SetWord> {
     root: (Player, u32),
 }
 
-impl<W: SetWord> Run<'_, W> {
+impl<W: SetWord, const REGION: bool> Run<'_, W, REGION> {
     /// Starts loading the table buckets of `pos`'s children: where they
     /// will be looked up before any is searched (enhanced transposition
     /// cut-offs), the misses then overlap with the work done until then.

@@ -17,10 +17,14 @@ use crate::store::{Entry, Store, StoreUse};
 /// The compact search of one board (or of its region).
 #[derive(Debug)]
 pub(crate) enum Compact {
-    /// Up to 64 cells: a set is one word.
-    Narrow(Engine<u64>),
-    /// Up to 128 cells: a set is two words.
-    Wide(Engine<u128>),
+    /// A whole board of up to 64 cells: a set is one word.
+    Narrow(Engine<u64, false>),
+    /// A region of up to 64 cells.
+    NarrowRegion(Engine<u64, true>),
+    /// A whole board of up to 128 cells: a set is two words.
+    Wide(Engine<u128, false>),
+    /// A region of up to 128 cells.
+    WideRegion(Engine<u128, true>),
 }
 
 /// `body` with `engine` bound to whichever engine `compact` holds.
@@ -28,7 +32,9 @@ macro_rules! each {
     ($compact:expr, $engine:ident => $body:expr) => {
         match $compact {
             Compact::Narrow($engine) => $body,
+            Compact::NarrowRegion($engine) => $body,
             Compact::Wide($engine) => $body,
+            Compact::WideRegion($engine) => $body,
         }
     };
 }
@@ -47,14 +53,14 @@ impl Compact {
             return Some(Compact::Narrow(Engine::new(g, table_bytes)));
         }
         if let Some(g) = Geometry::region(board) {
-            return Some(Compact::Narrow(Engine::new(g, table_bytes)));
+            return Some(Compact::NarrowRegion(Engine::new(g, table_bytes)));
         }
-        let g = if cells <= 128 {
-            Geometry::of(board)
-        } else {
-            Geometry::region(board)
-        }?;
-        Some(Compact::Wide(Engine::new(g, table_bytes)))
+        if cells <= 128 {
+            let g = Geometry::of(board)?;
+            return Some(Compact::Wide(Engine::new(g, table_bytes)));
+        }
+        let g = Geometry::region(board)?;
+        Some(Compact::WideRegion(Engine::new(g, table_bytes)))
     }
 
     /// Also keeps the proofs of its top positions in a solve store, and
@@ -63,7 +69,9 @@ impl Compact {
     pub(crate) fn with_store(self, store: StoreUse) -> Compact {
         match self {
             Compact::Narrow(e) => Compact::Narrow(e.with_store(store)),
+            Compact::NarrowRegion(e) => Compact::NarrowRegion(e.with_store(store)),
             Compact::Wide(e) => Compact::Wide(e.with_store(store)),
+            Compact::WideRegion(e) => Compact::WideRegion(e.with_store(store)),
         }
     }
 
@@ -153,9 +161,11 @@ impl Compact {
     ) -> Option<Compact> {
         Some(match (region, wide) {
             (false, false) => Compact::Narrow(Engine::new(Geometry::of(board)?, table_bytes)),
-            (true, false) => Compact::Narrow(Engine::new(Geometry::region(board)?, table_bytes)),
+            (true, false) => {
+                Compact::NarrowRegion(Engine::new(Geometry::region(board)?, table_bytes))
+            }
             (false, true) => Compact::Wide(Engine::new(Geometry::of(board)?, table_bytes)),
-            (true, true) => Compact::Wide(Engine::new(Geometry::region(board)?, table_bytes)),
+            (true, true) => Compact::WideRegion(Engine::new(Geometry::region(board)?, table_bytes)),
         })
     }
 
@@ -163,8 +173,10 @@ impl Compact {
     /// words (rather than one).
     pub(crate) fn shape(&self) -> (bool, bool) {
         match self {
-            Compact::Narrow(e) => (e.is_region(), false),
-            Compact::Wide(e) => (e.is_region(), true),
+            Compact::Narrow(_) => (false, false),
+            Compact::NarrowRegion(_) => (true, false),
+            Compact::Wide(_) => (false, true),
+            Compact::WideRegion(_) => (true, true),
         }
     }
 }

@@ -133,9 +133,11 @@ impl Table {
         let (own, opp) = (fold(pos.own), fold(pos.opp));
         let h = (own ^ opp.rotate_left(23)).wrapping_mul(0x9E37_79B9_7F4A_7C15);
         let i = (h >> 32) as usize & self.mask;
-        match self.layout {
-            Layout::Huge => i & !1,
-            _ => i,
+        // Only sets of two words come huge: one word pays nothing here.
+        if W::CELLS > 64 && self.layout == Layout::Huge {
+            i & !1
+        } else {
+            i
         }
     }
 
@@ -154,7 +156,7 @@ impl Table {
             use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
             let b = self.bucket(pos) as *const Bucket;
             _mm_prefetch::<_MM_HINT_T0>(b.cast());
-            if self.layout == Layout::Huge {
+            if W::CELLS > 64 && self.layout == Layout::Huge {
                 _mm_prefetch::<_MM_HINT_T0>(b.add(1).cast());
             }
         }
