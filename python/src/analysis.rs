@@ -8,7 +8,7 @@ use pyo3::prelude::*;
 
 use stakeraid::api::{self, Limits, SearchMode};
 
-use crate::errors::{thread_count, value_error};
+use crate::errors::{depth as checked_depth, thread_count, value_error};
 use crate::interrupt::interruptible;
 use crate::moves::PyMove;
 use crate::position::{player_name, PyPosition};
@@ -54,9 +54,11 @@ impl PyRootMove {
     }
 }
 
-/// The result of `analyse`; every value is the game score from `player`'s
-/// point of view at the depth searched. Two are equal when every field is,
-/// node count and time included.
+/// The result of `analyse`: the JSON object of `to_json()` as attributes,
+/// `best` and `pv` as `Move`s (each `==` to its text, `a.best == "C3
+/// Raid"`) and `moves` as `RootMove`s. Every value is the game score from
+/// `player`'s point of view at the depth searched. Two are equal when every
+/// field is, node count and time included.
 #[pyclass(name = "Analysis", module = "stakeraid", frozen, eq)]
 #[derive(PartialEq)]
 pub struct PyAnalysis(pub(crate) api::Analysis);
@@ -75,7 +77,8 @@ impl PyAnalysis {
         self.0.mode.name()
     }
 
-    /// The chosen move: the first in canonical order whose value is maximal.
+    /// The chosen move: the first in canonical order whose value is maximal
+    /// (`==` to its text, as every `Move` is).
     #[getter]
     fn best(&self) -> PyMove {
         PyMove(self.0.best)
@@ -211,16 +214,7 @@ pub(crate) fn analyse(
     threads: i64,
     stop: Option<&StopToken>,
 ) -> PyResult<PyAnalysis> {
-    let depth = match depth {
-        None => None,
-        // Worded as `serve` and `Position` word it.
-        Some(d) => Some(
-            u32::try_from(d)
-                .ok()
-                .filter(|&d| d >= 1)
-                .ok_or_else(|| value_error(format!("depth must be 1 to {}, got {d}", u32::MAX)))?,
-        ),
-    };
+    let depth = checked_depth(depth)?;
     let time = time_limit(time)?;
     let halt = Arc::new(AtomicBool::new(false));
     let limits = Limits {

@@ -1,6 +1,6 @@
-//! `analyse_many`: a batch of positions, spread over the cores, answered
-//! in order; and `BatchError`, which carries the answers of a batch where
-//! some position failed.
+//! `analyse_batch`, the work of Python's `analyse_many`: a batch of
+//! positions, spread over the cores, answered in order; and `BatchError`,
+//! which carries the answers of a batch where some position failed.
 
 use std::borrow::Cow;
 use std::sync::atomic::AtomicBool;
@@ -14,7 +14,7 @@ use stakeraid::api::{self, ApiError, Limits, Sharing};
 use stakeraid::{parse_problem, Question};
 
 use crate::analysis::{search_mode, time_limit, PyAnalysis};
-use crate::errors::{thread_count, value_error};
+use crate::errors::{depth as checked_depth, thread_count, value_error};
 use crate::interrupt::interruptible;
 use crate::position::PyPosition;
 use crate::stop::StopToken;
@@ -28,44 +28,82 @@ pyo3::create_exception!(
      position raised; `failed` the indices of the failed ones."
 );
 
-/// Analyses every position of `positions`, spread over `threads` cores
-/// (0: every core), and returns one `Analysis` per position, in order.
-///
-/// Each entry is a `Position`, searched in `mode` to `depth` plies and/or
-/// for `time` seconds (with neither, to the end of the game), or the text
-/// of an `input.txt`, searched in its own mode to its own depth (`time`
-/// applies to it too). With at least as many positions as threads each is
-/// searched on one thread; fewer share the threads out. The tables of the
-/// searches in flight take at most `table_budget` bytes together (default
-/// 1 GiB). The interpreter is released while the batch runs.
-///
-/// `stop`, a `StopToken`, stops the whole batch: every position is still
-/// answered, a running search with its deepest completed depth and one
-/// not yet started with depth 1 (`stopped` true, `exact` false). Ctrl-C
-/// stops it too, and raises `KeyboardInterrupt`.
-///
-/// A position that fails (a full board, a bad `input.txt`, a COMPETITION
-/// question) does not stop the others: with `errors="raise"` a
-/// `BatchError` (a `ValueError`) is raised once all are answered, carrying
-/// every answer in `results`; with `errors="return"` the list holds that
-/// position's `ValueError` in its place. Bad arguments raise `ValueError`
-/// before any search.
-#[pyfunction]
-#[pyo3(signature = (
-    positions, mode = "ALPHABETA", depth = None, time = None, threads = 0, stop = None,
-    errors = "raise", table_budget = None
-))]
-#[allow(clippy::too_many_arguments)]
-pub(crate) fn analyse_many(
-    py: Python<'_>,
-    positions: &Bound<'_, PyAny>,
-    mode: &str,
+/// How each position of a batch is searched, as `analyse_many`'s `mode`,
+/// `depth` and `time` ask: a `Position` in `mode` to `depth` plies and/or
+/// for `time` seconds (with neither, to the end of the game); the text of
+/// an `input.txt` in its own mode to its own depth, `time` applying to it
+/// too.
+#[derive(FromPyObject)]
+#[pyo3(from_item_all)]
+pub(crate) struct EachSearch {
+    mode: String,
     depth: Option<i64>,
     time: Option<f64>,
+}
+
+impl EachSearch {
+    /// The limits of a `Position`'s search, stopped by `halt`.
+    fn limits(&self, halt: &Arc<AtomicBool>) -> PyResult<Limits> {
+        let depth = match checked_depth(self.depth)? {
+            // Neither a depth nor a time: the exact solve to the end.
+            None if self.time.is_none() => Some(u32::MAX),
+            depth => depth,
+        };
+        Ok(Limits {
+            mode: search_mode(&self.mode)?,
+            depth,
+            time: time_limit(self.time)?,
+            stop: Some(halt.clone()),
+            ..Limits::default()
+        })
+    }
+}
+
+/// What a batch may take of the machine, as `analyse_many`'s `threads`
+/// (0: one per core) and `table_budget` (the bytes the tables of the
+/// searches in flight take together; default 1 GiB) give it.
+#[derive(FromPyObject)]
+#[pyo3(from_item_all)]
+pub(crate) struct Budget {
     threads: i64,
+    table_budget: Option<i64>,
+}
+
+impl Budget {
+    fn sharing(&self) -> PyResult<Sharing> {
+        let table_bytes = match self.table_budget {
+            None => api::DEFAULT_TABLE_BYTES,
+            Some(b) => usize::try_from(b).ok().filter(|&b| b > 0).ok_or_else(|| {
+                value_error(format!(
+                    "table_budget must be a number of bytes > 0, got {b}"
+                ))
+            })?,
+        };
+        Ok(Sharing {
+            threads: thread_count(self.threads)?,
+            table_bytes,
+            ..Sharing::default()
+        })
+    }
+}
+
+/// `stakeraid.analyse_many`'s work, its arguments grouped as it passes
+/// them: one `Analysis` per position, in order, each searched as `search`
+/// says, the batch within `budget` (the interpreter released while it
+/// runs). `stop`, a `StopToken`, stops the whole batch, every position
+/// still answered (a position not yet started at depth 1); Ctrl-C stops it
+/// and raises `KeyboardInterrupt`. A failed position costs the others
+/// nothing: `errors="raise"` raises a `BatchError` carrying every answer
+/// once all are done, `"return"` puts its `ValueError` in the list. Bad
+/// arguments raise `ValueError` before any search.
+#[pyfunction]
+pub(crate) fn analyse_batch(
+    py: Python<'_>,
+    positions: &Bound<'_, PyAny>,
+    search: EachSearch,
+    budget: Budget,
     stop: Option<&StopToken>,
     errors: &str,
-    table_budget: Option<i64>,
 ) -> PyResult<Py<PyAny>> {
     let raise = match errors {
         "raise" => true,
@@ -76,33 +114,9 @@ pub(crate) fn analyse_many(
             )))
         }
     };
-    let depth = match depth {
-        None if time.is_none() => Some(u32::MAX),
-        None => None,
-        Some(d) if d < 1 => return Err(value_error(ApiError::ZeroDepth)),
-        Some(d) => Some(u32::try_from(d).unwrap_or(u32::MAX)),
-    };
-    let table_budget = match table_budget {
-        None => None,
-        Some(b) => Some(usize::try_from(b).ok().filter(|&b| b > 0).ok_or_else(|| {
-            value_error(format!(
-                "table_budget must be a number of bytes > 0, got {b}"
-            ))
-        })?),
-    };
-    let batch = Sharing {
-        threads: thread_count(threads)?,
-        table_bytes: table_budget.unwrap_or(api::DEFAULT_TABLE_BYTES),
-        ..Sharing::default()
-    };
+    let batch = budget.sharing()?;
     let halt = Arc::new(AtomicBool::new(false));
-    let limits = Limits {
-        mode: search_mode(mode)?,
-        depth,
-        time: time_limit(time)?,
-        stop: Some(halt.clone()),
-        ..Limits::default()
-    };
+    let limits = search.limits(&halt)?;
 
     // What each entry asks, or why it cannot be asked: the texts are read
     // once the GIL is released, side by side: on a batch of small

@@ -52,7 +52,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<analysis::PyRootMove>()?;
     m.add_class::<analysis::PyAnalysis>()?;
     m.add_function(wrap_pyfunction!(analysis::analyse, m)?)?;
-    m.add_function(wrap_pyfunction!(batch::analyse_many, m)?)?;
+    m.add_function(wrap_pyfunction!(batch::analyse_batch, m)?)?;
     m.add("BatchError", m.py().get_type::<batch::BatchError>())?;
     m.add_function(wrap_pyfunction!(solve::solve_text, m)?)?;
     m.add_function(wrap_pyfunction!(solve::competition_move, m)?)?;

@@ -5,6 +5,8 @@ use std::cmp::Ordering;
 
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
+use pyo3::pyclass::CompareOp;
+use pyo3::types::{PyBool, PyString};
 
 use stakeraid::{Move as RustMove, MoveKind, MAX_N};
 
@@ -13,18 +15,12 @@ use crate::errors::value_error;
 /// A move: a target cell and a kind, printed as in `output.txt`.
 ///
 /// `Move("C3", "Raid")`, `Move.parse("C3 Raid")` (case and spacing are
-/// free); `str(move)` gives `"C3 Raid"` back. Moves are immutable and
-/// hashable, and order as the legal moves are listed: every Stake before
-/// every Raid, each kind row-major.
-#[pyclass(
-    name = "Move",
-    module = "stakeraid",
-    frozen,
-    eq,
-    ord,
-    hash,
-    from_py_object
-)]
+/// free); `str(move)` gives `"C3 Raid"` back, and a move is equal to that
+/// text (`move == "C3 Raid"`; not to another spelling, such as
+/// `"c3 raid"`), and hashes as it does. Moves are immutable and hashable,
+/// and order as the legal moves are listed: every Stake before every Raid,
+/// each kind row-major.
+#[pyclass(name = "Move", module = "stakeraid", frozen, from_py_object)]
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
 pub struct PyMove(pub(crate) RustMove);
 
@@ -142,6 +138,27 @@ impl PyMove {
 
     fn __repr__(&self) -> String {
         format!("Move({:?}, {:?})", self.0.cell_name(), self.0.kind().name())
+    }
+
+    /// Moves compare in the canonical order; a move is `==` to its text as
+    /// `str` writes it, as the JSON of an analysis names it, and to no
+    /// other string (a string that equals it must hash as it does, and
+    /// `"c3 raid"` hashes apart from `"C3 Raid"`).
+    fn __richcmp__(&self, other: &Bound<'_, PyAny>, op: CompareOp) -> Py<PyAny> {
+        let py = other.py();
+        let answer = if let Ok(other) = other.extract::<PyMove>() {
+            op.matches(self.cmp(&other))
+        } else if let (CompareOp::Eq | CompareOp::Ne, Ok(text)) = (op, other.extract::<String>()) {
+            (text == self.0.to_string()) == matches!(op, CompareOp::Eq)
+        } else {
+            return py.NotImplemented();
+        };
+        PyBool::new(py, answer).to_owned().into_any().unbind()
+    }
+
+    /// The hash of its text, which it is `==` to.
+    fn __hash__(&self, py: Python<'_>) -> PyResult<isize> {
+        PyString::new(py, &self.0.to_string()).hash()
     }
 
     /// Pickles as its constructor's arguments, under every protocol (a

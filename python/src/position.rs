@@ -12,7 +12,7 @@ use stakeraid::{
     Question, SearchMode,
 };
 
-use crate::errors::value_error;
+use crate::errors::{depth as checked_depth, value_error};
 use crate::moves::PyMove;
 
 pub(crate) fn player_name(p: Player) -> String {
@@ -99,15 +99,10 @@ impl PyPosition {
                 if seconds.is_some() {
                     return Err(value_error(format!("{name} takes a depth, not seconds")));
                 }
-                let depth = match depth {
-                    None => {
-                        return Err(value_error(format!(
-                            "{name} needs a depth (plies, at least 1)"
-                        )))
-                    }
-                    Some(d) => u32::try_from(d).ok().filter(|&d| d >= 1).ok_or_else(|| {
-                        value_error(format!("depth must be 1 to {}, got {d}", u32::MAX))
-                    })?,
+                let Some(depth) = checked_depth(depth)? else {
+                    return Err(value_error(format!(
+                        "{name} needs a depth (plies, at least 1)"
+                    )));
                 };
                 if name == "MINIMAX" {
                     Question::Exact {

@@ -121,7 +121,7 @@ def test_a_failed_position_keeps_its_place_and_the_others_are_answered():
 
 @pytest.mark.parametrize("arguments, message", [
     (dict(errors="ignore"), "errors must be"),
-    (dict(depth=0), "depth must be at least 1"),
+    (dict(depth=0), "depth must be 1 to 4294967295, got 0"),
     (dict(threads=-1), "threads must be"),
     (dict(time=-1.0), "time must be"),
     (dict(table_budget=0), "table_budget must be"),

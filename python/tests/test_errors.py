@@ -3,6 +3,7 @@ the interpreter down."""
 
 import pytest
 import stakeraid
+from conftest import SPEC_EXAMPLES
 from stakeraid import Position
 
 GOOD = "3\nMINIMAX\nO\n2\n1 8 23\n5 42 12\n26 30 9\nX..\n...\n...\n"
@@ -94,6 +95,21 @@ P = Position([[1, 8, 23], [5, 42, 12], [26, 30, 9]], ["X..", "...", "..."], "O")
 def test_bad_analyse_arguments(kwargs, message):
     with pytest.raises(ValueError, match=message):
         stakeraid.analyse(P, **kwargs)
+
+
+@pytest.mark.parametrize("depth", [0, -3, 2**32])
+def test_every_function_refuses_a_depth_in_the_same_words(depth):
+    says = f"depth must be 1 to 4294967295, got {depth}"
+    calls = [
+        lambda: stakeraid.analyse(P, depth=depth),
+        lambda: stakeraid.analyse_many([P], depth=depth),
+        lambda: stakeraid.analyse_many([P, SPEC_EXAMPLES[0][0]], depth=depth),
+        lambda: P.to_input("MINIMAX", depth=depth),
+    ]
+    for call in calls:
+        with pytest.raises(ValueError) as refused:
+            call()
+        assert str(refused.value) == says
 
 
 def test_huge_limits_are_fine():

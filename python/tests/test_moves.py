@@ -43,7 +43,14 @@ def test_equality_and_hash():
     assert a == b and hash(a) == hash(b)
     assert a != c
     assert len({a, b, c}) == 2
-    assert a != "B2 Stake"
+    # A move is its text as printed, hashed alike; no other spelling, whose
+    # hash would differ; a move orders against moves only.
+    assert a == "B2 Stake" and "B2 Stake" == a and hash(a) == hash("B2 Stake")
+    assert a != "b2 stake" and a != "B2 Raid" and not (a != "B2 Stake")
+    assert len({a, "B2 Stake", c, "B2 Raid"}) == 2 and {a: 1}["B2 Stake"] == 1
+    assert a != 7 and a != None  # noqa: E711
+    with pytest.raises(TypeError):
+        _ = a < "C3 Stake"
     for protocol in range(pickle.HIGHEST_PROTOCOL + 1):
         assert pickle.loads(pickle.dumps(c, protocol)) == c, protocol
 

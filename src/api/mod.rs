@@ -79,8 +79,9 @@ pub enum ApiError {
     /// The position is malformed or has no move.
     #[error(transparent)]
     Position(#[from] PositionError),
-    /// A depth of 0 leaves nothing to search.
-    #[error("depth must be at least 1")]
+    /// A depth of 0 leaves nothing to search (worded as `serve`, the
+    /// command line and Python refuse any depth out of range).
+    #[error("depth must be 1 to {}, got 0", u32::MAX)]
     ZeroDepth,
     /// Neither a depth nor a time limit: the search would never end.
     #[error("give a depth, a time limit or both")]

@@ -112,7 +112,7 @@ pub struct Request {
 }
 
 /// What a request asks.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Cmd {
     /// Analyse a position.
@@ -120,6 +120,21 @@ pub enum Cmd {
     Search,
     /// Stop every search not yet answered.
     Stop,
+}
+
+impl<'de> Deserialize<'de> for Cmd {
+    /// `"search"` or `"stop"`; anything else is refused naming both, where
+    /// serde would speak of variants.
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Cmd, D::Error> {
+        let value = Value::deserialize(d)?;
+        match value.as_str() {
+            Some("search") => Ok(Cmd::Search),
+            Some("stop") => Ok(Cmd::Stop),
+            _ => Err(D::Error::custom(format!(
+                "unknown cmd {value} (expected \"search\" or \"stop\")"
+            ))),
+        }
+    }
 }
 
 /// One response line.
@@ -162,9 +177,15 @@ fn depth<'de, D: Deserializer<'de>>(d: D) -> Result<Option<u32>, D::Error> {
     )
 }
 
-/// `time_ms`: a whole number of milliseconds.
+/// `time_ms`: a whole number of milliseconds, 0 or more; one past what a
+/// `u64` holds (half a billion years) is as good as no limit.
 fn time_ms<'de, D: Deserializer<'de>>(d: D) -> Result<Option<u64>, D::Error> {
-    in_range(d, "time_ms", &format!("0 to {}", u64::MAX), 0..=u64::MAX)
+    in_range(
+        d,
+        "time_ms",
+        "a whole number of milliseconds, 0 or more",
+        0..=u64::MAX,
+    )
 }
 
 /// `threads`: 0 (one per core) up to the cap the command line sets.
@@ -185,7 +206,13 @@ fn in_range<'de, D: Deserializer<'de>, T: TryFrom<u64>>(
     let Some(value) = Option::<Value>::deserialize(d)? else {
         return Ok(None);
     };
-    let n = value.as_u64().filter(|n| range.contains(n));
+    // A whole number written as a float (`3.0`, `1e3`, as some JSON
+    // writers write numbers) is that number; past a u64 it saturates.
+    let whole = value.as_u64().or_else(|| {
+        let f = value.as_f64()?;
+        (f >= 0.0 && f.fract() == 0.0).then_some(f as u64)
+    });
+    let n = whole.filter(|n| range.contains(n));
     n.and_then(|n| T::try_from(n).ok())
         .map(Some)
         .ok_or_else(|| D::Error::custom(format!("{name} must be {says}, got {value}")))
@@ -210,6 +237,11 @@ pub enum RequestError {
     /// Neither `input` nor `position`.
     #[error("bad request: no position: give \"input\" (the text of an input.txt) or \"position\"")]
     NoPosition,
+    /// An `input` of a mode with no exact answer (COMPETITION: one move
+    /// under the player's CPU clock, which a server running other searches
+    /// cannot charge) and no `mode` to analyse its position in.
+    #[error("bad request: {0} mode has no exact answer: give \"mode\" (MINIMAX or ALPHABETA) to analyse its position")]
+    NotExact(&'static str),
     /// The position or the limits are refused.
     #[error("bad request: {0}")]
     Api(#[from] ApiError),
@@ -233,7 +265,7 @@ impl Request {
                     Question::Exact { mode, depth } => (position, Some(mode), Some(depth)),
                     // A competition input says nothing exact: the request must.
                     Question::Competition { .. } if self.mode.is_none() => {
-                        return Err(ApiError::NotExact(problem.question.name()).into())
+                        return Err(RequestError::NotExact(problem.question.name()))
                     }
                     Question::Competition { .. } => (position, None, None),
                 }
@@ -788,7 +820,7 @@ mod tests {
             serde_json::to_string(&INPUT.replace("MINIMAX\nO\n2", "COMPETITION\nO\n2.5")).unwrap();
         assert_eq!(
             request(&format!(r#"{{"input": {competition}}}"#)).unwrap_err(),
-            RequestError::Api(ApiError::NotExact("COMPETITION"))
+            RequestError::NotExact("COMPETITION")
         );
         let (_, limits) = request(&format!(
             r#"{{"input": {competition}, "mode": "MINIMAX", "time_ms": 5}}"#
@@ -821,6 +853,14 @@ mod tests {
             "a depth out of range is refused with the range"
         );
         assert!(request(&format!(r#"{{"position": {grid}, "depth": 1}}"#)).is_ok());
+        let whole = serde_json::from_str::<Request>(r#"{"depth": 3.0, "time_ms": 1e3}"#).unwrap();
+        assert_eq!(
+            (whole.depth, whole.time_ms),
+            (Some(3), Some(1000)),
+            "a whole number written as a float is that number"
+        );
+        let long = serde_json::from_str::<Request>(r#"{"time_ms": 1e30}"#).unwrap();
+        assert_eq!(long.time_ms, Some(u64::MAX), "past a u64, no limit");
         assert!(
             serde_json::from_str::<Request>(r#"{"depht": 3}"#).is_err(),
             "unknown fields are refused"

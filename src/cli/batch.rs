@@ -12,7 +12,7 @@ use anyhow::Context;
 use indicatif::{ProgressBar, ProgressStyle};
 use serde_json::json;
 use stakeraid::api::{search_all, Analysis, Limits, Position, Sharing, DEFAULT_TABLE_BYTES};
-use stakeraid::{parse_problem, Engine};
+use stakeraid::{parse_problem, Engine, Question};
 
 use super::io::{print, write_output_synced};
 
@@ -296,11 +296,15 @@ fn with_outputs(paths: Vec<PathBuf>, dir: Option<&Path>) -> anyhow::Result<Vec<I
 fn position_of(path: &Path, limits: &Limits) -> anyhow::Result<(Position, Limits)> {
     let bytes = super::io::read_bytes(path)?;
     let problem = parse_problem(&bytes)?;
-    let asked = Limits::for_question(problem.question)
-        .context("a batch answers exact questions: solve it alone")?;
+    let Question::Exact { mode, depth } = problem.question else {
+        anyhow::bail!(
+            "{} mode has no exact answer; a batch answers MINIMAX and ALPHABETA files: solve it alone",
+            problem.question.name()
+        );
+    };
     let limits = Limits {
-        mode: asked.mode,
-        depth: asked.depth,
+        mode,
+        depth: Some(depth),
         ..limits.clone()
     };
     Ok((Position::from_problem(&problem)?, limits))

@@ -453,7 +453,15 @@ fn refusals_say_bad_request_and_name_the_range() {
         ),
         (
             json!({"position": grid, "time_ms": -5}),
-            "time_ms must be 0 to 18446744073709551615, got -5",
+            "time_ms must be a whole number of milliseconds, 0 or more, got -5",
+        ),
+        (
+            json!({"position": grid, "time_ms": 2.5}),
+            "time_ms must be a whole number of milliseconds, 0 or more, got 2.5",
+        ),
+        (
+            json!({"id": 1, "cmd": "go"}),
+            r#"bad request: unknown cmd "go" (expected "search" or "stop")"#,
         ),
         (json!({"position": grid}), "a depth, a time limit or both"),
         (json!({}), "no position"),
@@ -468,7 +476,7 @@ fn refusals_say_bad_request_and_name_the_range() {
         ),
         (
             json!({"input": input.replace("MINIMAX\nO\n2", "COMPETITION\nO\n2.5")}),
-            "COMPETITION",
+            r#"COMPETITION mode has no exact answer: give "mode""#,
         ),
     ];
     let script: Vec<String> = cases.iter().map(|(r, _)| r.to_string()).collect();

@@ -66,6 +66,31 @@ fn a_folder_is_answered_input_by_input_and_a_bad_one_named() {
     assert!(String::from_utf8_lossy(&again.stderr).contains("of 26 inputs"));
 }
 
+/// A COMPETITION input in a batch is one line that says why and what to
+/// do instead; the exact inputs beside it are answered.
+#[test]
+fn a_competition_input_in_a_batch_is_one_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let exact = "3\nMINIMAX\nO\n2\n1 8 23\n5 42 12\n26 30 9\nX..\n...\n...\n";
+    std::fs::write(dir.path().join("exact.txt"), exact).unwrap();
+    let competition = exact.replace("MINIMAX\nO\n2", "COMPETITION\nO\n12.5");
+    std::fs::write(dir.path().join("comp.txt"), competition).unwrap();
+    let out = crate::util::run(dir.path(), &["solve", "exact.txt", "comp.txt"], b"");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    let about: Vec<&str> = stderr.lines().filter(|l| l.contains("comp.txt")).collect();
+    assert_eq!(
+        about,
+        [
+            "stakeraid: comp.txt: COMPETITION mode has no exact answer; \
+          a batch answers MINIMAX and ALPHABETA files: solve it alone"
+        ],
+        "{stderr}"
+    );
+    let answer = std::fs::read_to_string(dir.path().join("exact.out.txt")).unwrap();
+    assert!(answer.starts_with("B3 Stake\n"), "{answer}");
+}
+
 /// Inputs named on the command line into `-o DIR`, with `--json`: one
 /// line per input, the files the same as the golden outputs.
 #[test]

@@ -16,7 +16,8 @@ program as ``stakeraid grade`` does.
 
 import json as _json
 from collections.abc import Sequence as _Sequence
-from typing import Any as _Any, Optional as _Optional, Union as _Union
+from typing import Any as _Any, Iterable as _Iterable, Literal as _Literal, Optional as _Optional
+from typing import Union as _Union, overload as _overload
 
 from ._core import (
     Analysis,
@@ -28,7 +29,7 @@ from ._core import (
     StopToken,
     __version__,
     analyse,
-    analyse_many,
+    analyse_batch,
     competition_move,
     grade_cases_json,
     grade_json,
@@ -38,6 +39,72 @@ from ._core import (
     shrink_json,
     solve_text,
 )
+
+
+@_overload
+def analyse_many(
+    positions: "_Iterable[_Union[Position, str]]",
+    mode: str = "ALPHABETA",
+    depth: _Optional[int] = None,
+    time: _Optional[float] = None,
+    threads: int = 0,
+    stop: _Optional[StopToken] = None,
+    errors: '_Literal["raise"]' = "raise",
+    table_budget: _Optional[int] = None,
+) -> "list[Analysis]": ...
+@_overload
+def analyse_many(
+    positions: "_Iterable[_Union[Position, str]]",
+    mode: str = "ALPHABETA",
+    depth: _Optional[int] = None,
+    time: _Optional[float] = None,
+    threads: int = 0,
+    stop: _Optional[StopToken] = None,
+    *,
+    errors: '_Literal["return"]',
+    table_budget: _Optional[int] = None,
+) -> "list[_Union[Analysis, ValueError]]": ...
+def analyse_many(
+    positions: "_Iterable[_Union[Position, str]]",
+    mode: str = "ALPHABETA",
+    depth: _Optional[int] = None,
+    time: _Optional[float] = None,
+    threads: int = 0,
+    stop: _Optional[StopToken] = None,
+    errors: str = "raise",
+    table_budget: _Optional[int] = None,
+) -> "list[_Union[Analysis, ValueError]]":
+    """Analyses every position of ``positions``, spread over ``threads``
+    cores (0: every core), and returns one ``Analysis`` per position, in
+    order.
+
+    Each entry is a ``Position``, searched in ``mode`` to ``depth`` plies
+    and/or for ``time`` seconds (with neither, to the end of the game), or
+    the text of an ``input.txt``, searched in its own mode to its own depth
+    (``time`` applies to it too). With at least as many positions as
+    threads each is searched on one thread; fewer share the threads out.
+    The tables of the searches in flight take at most ``table_budget``
+    bytes together (default 1 GiB). The interpreter is released while the
+    batch runs.
+
+    ``stop``, a ``StopToken``, stops the whole batch: every position is
+    still answered, a running search with its deepest completed depth and
+    one not yet started with depth 1 (``stopped`` true, ``exact`` false).
+    Ctrl-C stops it too, and raises ``KeyboardInterrupt``.
+
+    A position that fails (a full board, a bad ``input.txt``, a
+    COMPETITION question) does not stop the others: with
+    ``errors="raise"`` a ``BatchError`` (a ``ValueError``) is raised once
+    all are answered, carrying every answer in ``results``; with
+    ``errors="return"`` the list holds that position's ``ValueError`` in
+    its place. Bad arguments raise ``ValueError`` before any search."""
+    return analyse_batch(
+        positions,
+        {"mode": mode, "depth": depth, "time": time},
+        {"threads": threads, "table_budget": table_budget},
+        stop,
+        errors,
+    )
 
 
 def grade(

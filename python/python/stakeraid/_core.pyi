@@ -1,7 +1,7 @@
 """Type stubs of the Rust extension module ``stakeraid._core``."""
 
-from collections.abc import Sequence
-from typing import Literal, SupportsIndex, final, overload
+from collections.abc import Iterable, Sequence
+from typing import Literal, SupportsIndex, TypedDict, final
 
 from typing_extensions import TypeAlias
 
@@ -15,7 +15,7 @@ __all__ = [
     "StopToken",
     "__version__",
     "analyse",
-    "analyse_many",
+    "analyse_batch",
     "competition_move",
     "grade_cases_json",
     "grade_json",
@@ -35,8 +35,10 @@ _SearchMode: TypeAlias = Literal["ALPHABETA", "MINIMAX", "alphabeta", "minimax"]
 @final
 class Move:
     """A move: a target cell and a kind, printed as in ``output.txt``
-    (``"C3 Raid"``). Immutable and hashable; moves order as the legal moves
-    are listed (every Stake before every Raid, each kind row-major)."""
+    (``"C3 Raid"``). Immutable and hashable; ``==`` to its text as ``str``
+    writes it (``move == "C3 Raid"``, not ``"c3 raid"``) and hashed as that
+    text is; moves order as the legal moves are listed (every Stake before
+    every Raid, each kind row-major)."""
 
     def __new__(cls, cell: str, kind: str) -> Move:
         """``Move("C3", "Raid")``; raises ``ValueError`` on a bad cell or kind."""
@@ -62,8 +64,11 @@ class Move:
     @property
     def col(self) -> int:
         """Zero-based column (column A is 0)."""
-    def __eq__(self, value: object, /) -> bool: ...
-    def __hash__(self) -> int: ...
+    def __eq__(self, value: object, /) -> bool:
+        """True for an equal ``Move``, or for this move's text as ``str`` writes it."""
+    def __ne__(self, value: object, /) -> bool: ...
+    def __hash__(self) -> int:
+        """The hash of ``str(self)``, which it is ``==`` to."""
     def __lt__(self, value: Move, /) -> bool: ...
     def __le__(self, value: Move, /) -> bool: ...
     def __gt__(self, value: Move, /) -> bool: ...
@@ -162,8 +167,10 @@ class RootMove:
 
 @final
 class Analysis:
-    """The result of ``analyse``; values are game scores from ``player``'s
-    point of view at the depth searched."""
+    """The result of ``analyse``: the JSON object of ``to_json()`` as
+    attributes, with ``best`` and ``pv`` as ``Move`` (each ``==`` to its
+    text) and ``moves`` as ``RootMove``; values are game scores from
+    ``player``'s point of view at the depth searched."""
 
     @property
     def player(self) -> _Player: ...
@@ -171,7 +178,8 @@ class Analysis:
     def mode(self) -> Literal["ALPHABETA", "MINIMAX"]: ...
     @property
     def best(self) -> Move:
-        """The first move in canonical order whose value is maximal."""
+        """The first move in canonical order whose value is maximal
+        (``a.best == "C3 Raid"``: a ``Move`` is ``==`` to its text)."""
     @property
     def value(self) -> int:
         """The value of ``best`` (exact at ``depth``)."""
@@ -232,37 +240,26 @@ class BatchError(ValueError):
     failed: list[int]
     """The indices of the positions that failed."""
 
-@overload
-def analyse_many(
-    positions: Sequence[Position | str],
-    mode: _SearchMode = "ALPHABETA",
-    depth: int | None = None,
-    time: float | None = None,
-    threads: int = 0,
-    stop: StopToken | None = None,
-    errors: Literal["raise"] = "raise",
-    table_budget: int | None = None,
-) -> list[Analysis]: ...
-@overload
-def analyse_many(
-    positions: Sequence[Position | str],
-    mode: _SearchMode = "ALPHABETA",
-    depth: int | None = None,
-    time: float | None = None,
-    threads: int = 0,
-    stop: StopToken | None = None,
-    *,
-    errors: Literal["return"],
-    table_budget: int | None = None,
+class _EachSearch(TypedDict):
+    mode: str
+    depth: int | None
+    time: float | None
+
+class _Budget(TypedDict):
+    threads: int
+    table_budget: int | None
+
+def analyse_batch(
+    positions: Iterable[Position | str],
+    search: _EachSearch,
+    budget: _Budget,
+    stop: StopToken | None,
+    errors: Literal["raise", "return"],
 ) -> list[Analysis | ValueError]:
-    """One analysis per position, in order, the positions spread over
-    ``threads`` cores (0: all). A ``Position`` is searched in ``mode`` to
-    ``depth`` and/or for ``time`` seconds (with neither, to the end of the
-    game); an ``input.txt`` text in its own mode to its own depth. The
-    tables in flight take at most ``table_budget`` bytes (default 1 GiB).
-    ``stop`` stops every search (each still answers). A failed position
-    raises ``BatchError`` carrying every answer once all are done, or with
-    ``errors="return"`` is its ``ValueError`` in the list."""
+    """The work of ``stakeraid.analyse_many``, its arguments grouped:
+    ``search`` how each position is searched (``mode``, ``depth``,
+    ``time``), ``budget`` what the batch may take (``threads``,
+    ``table_budget``)."""
 
 def solve_text(input_text: str, threads: int = 0) -> str:
     """The text of ``output.txt`` for the text of an ``input.txt``."""

@@ -39,6 +39,7 @@ from dataclasses import dataclass
 from typing import Any, Callable, Dict, List, Optional, Tuple
 
 from . import _core
+from . import analyse_many as _local_analyse_many
 from ._core import Position
 
 __all__ = ["Interrupted", "analyse_chunk", "analyse_many", "default_split", "solve", "main"]
@@ -355,7 +356,7 @@ def analyse_chunk(positions: List[Any], **options: Any) -> List[Any]:
     position, an ``Analysis`` or that position's ``ValueError``. It depends
     on nothing but its arguments, so a chunk run again after its worker
     died answers the same."""
-    return _core.analyse_many(positions, threads=1, errors="return", **options)
+    return _local_analyse_many(positions, threads=1, errors="return", **options)
 
 
 def analyse_many(
@@ -390,7 +391,7 @@ def analyse_many(
         raise ValueError(f"chunk_size must be at least 1, got {chunk_size}")
     options = dict(mode=mode, depth=depth, time=time, table_budget=table_budget)
     # The arguments checked here, once, rather than in every task.
-    _core.analyse_many([], errors=errors, **options)
+    _local_analyse_many([], errors=errors, **options)
     if not positions:
         return []
     ray = _started_ray(address, num_cpus)
