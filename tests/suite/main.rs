@@ -21,6 +21,7 @@ mod long_solve;
 mod play;
 mod properties;
 mod referee;
+mod regions;
 mod rules;
 mod sandbox;
 mod serve;
