@@ -129,10 +129,10 @@ pub fn grade_class(
     let builds = std::path::absolute(out.join("builds"))?;
     std::fs::create_dir_all(&reports)?;
     // Until every student is done, no whole gradebook is there to be
-    // taken for one.
-    match std::fs::remove_file(out.join(BOOK)) {
-        Err(e) if e.kind() != io::ErrorKind::NotFound => return Err(e),
-        _ => {}
+    // taken for one, and no partial one but this run's (an earlier run's
+    // may hold other cases' rows).
+    for stale in [BOOK, PARTIAL_BOOK] {
+        remove_if_there(&out.join(stale))?;
     }
     let jobs = match settings.grade.jobs {
         0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
@@ -220,10 +220,7 @@ pub fn grade_class(
         .collect();
     let book = Gradebook::of(rows);
     book.write_csv(&out.join(BOOK))?;
-    match std::fs::remove_file(&partial) {
-        Err(e) if e.kind() != io::ErrorKind::NotFound => return Err(e),
-        _ => {}
-    }
+    remove_if_there(&partial)?;
     write_atomically(
         &out.join("summary.txt"),
         summary(&book, cases, &settings.source).as_bytes(),
@@ -306,6 +303,14 @@ fn grade_one(
         text: Some(report.to_string()),
         json: Some(json),
     })
+}
+
+/// Removes the file at `path` if there is one.
+fn remove_if_there(path: &Path) -> io::Result<()> {
+    match std::fs::remove_file(path) {
+        Err(e) if e.kind() != io::ErrorKind::NotFound => Err(e),
+        _ => Ok(()),
+    }
 }
 
 /// Writes `bytes` to `path` through a temporary file beside it, so that an

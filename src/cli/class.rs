@@ -74,7 +74,8 @@ pub fn run_class(
 }
 
 /// The one line a stopped class ends with: the signal, the students done
-/// and left, where the gradebook so far is, and the command that resumes.
+/// and left, where the gradebook so far is (none is written before the
+/// first student is done), and the command that resumes.
 fn stopped_line(signal: i32, done: usize, total: usize, partial: &Path) -> String {
     let name = if signal == libc::SIGINT {
         "SIGINT"
@@ -84,11 +85,14 @@ fn stopped_line(signal: i32, done: usize, total: usize, partial: &Path) -> Strin
     let command: Vec<String> = std::env::args_os()
         .map(|a| sh_quote(&a.to_string_lossy()))
         .collect();
+    let so_far = match done {
+        0 => String::new(),
+        _ => format!(" (the gradebook so far: {})", partial.display()),
+    };
     format!(
-        "stakeraid: stopped by {name}: {done} of {total} students graded, {} left \
-         (the gradebook so far: {}); the same command resumes: {}",
+        "stakeraid: stopped by {name}: {done} of {total} students graded, {} left{so_far}; \
+         the same command resumes: {}",
         total - done,
-        partial.display(),
         command.join(" ")
     )
 }
@@ -104,6 +108,15 @@ mod tests {
             line.starts_with(
                 "stakeraid: stopped by SIGINT: 8 of 14 students graded, 6 left \
                  (the gradebook so far: g/gradebook.partial.csv); the same command resumes: "
+            ),
+            "{line}"
+        );
+        // Before the first student, no gradebook is written: none is named.
+        let line = stopped_line(libc::SIGTERM, 0, 14, Path::new("g/gradebook.partial.csv"));
+        assert!(
+            line.starts_with(
+                "stakeraid: stopped by SIGTERM: 0 of 14 students graded, 14 left; \
+                 the same command resumes: "
             ),
             "{line}"
         );
