@@ -24,13 +24,17 @@ use crate::sandbox::SandboxSettings;
 mod book;
 mod build;
 mod conventions;
+mod download;
+mod sites;
 mod submission;
 mod summary;
 
 pub use book::{Gradebook, Row, Status};
 use build::Unready;
 pub use build::{How, BUILD_SECONDS};
-pub use submission::{submissions, ClassError, Submission};
+pub use download::{MAX_ENTRIES, MAX_FILE_BYTES, MAX_TOTAL_BYTES};
+pub use sites::{Site, Student};
+pub use submission::{Class, ClassError, Submission, GATHERED};
 pub use summary::summary;
 
 /// How a class is graded: the settings `stakeraid grade` builds for one
@@ -282,7 +286,7 @@ fn grade_one(
                 Unready::CannotRun(why, how) => (Status::CannotRun { why }, how),
                 Unready::CannotBuild(why, how) => (Status::CannotBuild { why }, how),
             };
-            let row = Row::not_graded(&sub.name, status, key, &how);
+            let row = Row::not_graded(sub, status, key, &how);
             let text = format!(
                 "{}: {}\n",
                 sub.name,
@@ -299,7 +303,7 @@ fn grade_one(
     report.source.clone_from(&settings.source);
     let json = serde_json::to_string_pretty(&report)? + "\n";
     Ok(Graded {
-        row: Row::of(&sub.name, &report, key, &ready.how),
+        row: Row::of(sub, &report, key, &ready.how),
         text: Some(report.to_string()),
         json: Some(json),
     })

@@ -6,27 +6,45 @@ use std::path::Path;
 use std::sync::Arc;
 
 use anyhow::Context;
-use stakeraid::class::{grade_class, ClassSettings, Progress, Submission, Tally, PARTIAL_BOOK};
+use stakeraid::class::{
+    grade_class, Class, ClassSettings, Progress, Submission, Tally, GATHERED, PARTIAL_BOOK,
+};
 use stakeraid::grade::{sh_quote, Case};
 
 use super::io::{check_writable, on_signal_then, write_stdout};
 
-/// Checks the class folder and the output folder before anything runs:
-/// the submissions, and `out` made and writable.
+/// Checks the class and the output folder before anything runs: the
+/// download read and sorted, `out` made and writable, then a download's
+/// submissions gathered into it; a file that belongs to no student is a
+/// line.
 pub fn check_class(dir: &Path, out: &Path) -> anyhow::Result<Vec<Submission>> {
-    let subs = stakeraid::class::submissions(dir)?;
-    // Inside DIR, the output would be a submission of the next run.
+    let class = Class::read(dir)?;
     let absolute = |p: &Path| std::path::absolute(p).unwrap_or_else(|_| p.to_owned());
+    // Inside DIR, the output would be a submission of the next run; DIR
+    // inside the folder a download is gathered into would be removed.
     anyhow::ensure!(
         !absolute(out).starts_with(absolute(dir)),
         "--class-out {}: inside the class folder; give a folder outside {}",
         out.display(),
         dir.display()
     );
+    anyhow::ensure!(
+        !absolute(dir).starts_with(absolute(&out.join(GATHERED))),
+        "--class {}: inside {}, which grading rewrites; give the download itself",
+        dir.display(),
+        out.join(GATHERED).display()
+    );
     std::fs::create_dir_all(out.join("reports"))
         .with_context(|| format!("cannot write the gradebook to {}", out.display()))?;
     check_writable(&out.join("gradebook.csv"))?;
-    Ok(subs)
+    for stray in &class.strays {
+        eprintln!(
+            "stakeraid: --class {}: {stray} belongs to no student ({}): left out",
+            dir.display(),
+            class.site
+        );
+    }
+    Ok(class.submissions(out)?)
 }
 
 /// Grades the class into `out`, a line on standard error per student, the
