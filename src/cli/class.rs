@@ -7,7 +7,8 @@ use std::sync::Arc;
 
 use anyhow::Context;
 use stakeraid::class::{
-    grade_class, Class, ClassSettings, Progress, Submission, Tally, GATHERED, PARTIAL_BOOK,
+    grade_class, Class, ClassSettings, Gradebook, Progress, Roster, Submission, Tally, GATHERED,
+    PARTIAL_BOOK,
 };
 use stakeraid::grade::{sh_quote, Case};
 
@@ -54,6 +55,7 @@ pub fn run_class(
     cases: &[Case],
     settings: &ClassSettings,
     out: &Path,
+    roster: Option<&Roster>,
 ) -> anyhow::Result<()> {
     let tally = Arc::new(Tally::default());
     let stopping = tally.clone();
@@ -82,13 +84,44 @@ pub fn run_class(
         .context("grading the class")?;
     let summary = std::fs::read_to_string(out.join("summary.txt"))
         .with_context(|| format!("reading {}", out.join("summary.txt").display()))?;
-    write_stdout(&format!(
+    let mut said = format!(
         "{summary}\nGradebook: {} ({} students); reports: {}\n",
         out.join("gradebook.csv").display(),
         book.rows.len(),
         out.join("reports").display()
-    ))?;
+    );
+    if let Some(roster) = roster {
+        said += &send_back(roster, &book, out)?;
+    }
+    write_stdout(&said)?;
     Ok(())
+}
+
+/// Writes the file the course site imports into `out` (whole, never
+/// half), and says what it holds: a line for each student of the roster
+/// with no submission and each submission the roster has no row for.
+fn send_back(roster: &Roster, book: &Gradebook, out: &Path) -> anyhow::Result<String> {
+    let import = roster.import(book);
+    let path = import
+        .write_into(out)
+        .with_context(|| format!("cannot write {}", out.join(import.file_name).display()))?;
+    let shown = roster.path().display();
+    let mut said = format!(
+        "Import file: {} ({} of the roster's students scored",
+        path.display(),
+        import.matched
+    );
+    if let Some(points) = import.scaled_to {
+        said += &format!(", out of {points} points as the roster gives the assignment");
+    }
+    said += ")\n";
+    for who in &import.no_submission {
+        said += &format!("  no submission: {who} (in {shown})\n");
+    }
+    for which in &import.not_in_roster {
+        said += &format!("  not in the roster: {which}\n");
+    }
+    Ok(said)
 }
 
 /// The one line a stopped class ends with: the signal, the students done
