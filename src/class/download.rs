@@ -107,18 +107,25 @@ impl Download {
         let path = &self.paths[index];
         let cannot = |e| ClassError::Copy(self.shown.clone(), path.clone(), e);
         let room = MAX_FILE_BYTES.min(MAX_TOTAL_BYTES - self.copied);
-        // One byte past the room read, to tell a file that fills it from
-        // one that goes past it.
         let copied = match &mut self.from {
             From::Folder(root) => {
-                let file = File::open(root.join(path)).map_err(cannot)?;
-                io::copy(&mut file.take(room + 1), out).map_err(cannot)?
+                let mut file = File::open(root.join(path)).map_err(cannot)?;
+                bounded_copy(&mut file, out, room).map_err(|e| match e {
+                    Fault::Read(e) | Fault::Write(e) => cannot(e),
+                })?
             }
             From::Zip(archive, indices) => {
-                let entry = archive
+                let mut entry = archive
                     .by_index(indices[index])
                     .map_err(|e| ClassError::Zip(self.shown.clone(), format!("{path}: {e}")))?;
-                io::copy(&mut entry.take(room + 1), out).map_err(cannot)?
+                // The zip's own checks (its sizes, its checksum) fail as
+                // the bytes are read: the zip is refused.
+                bounded_copy(&mut entry, out, room).map_err(|e| match e {
+                    Fault::Read(e) => {
+                        ClassError::Unsafe(self.shown.clone(), format!("{path}: {e}"))
+                    }
+                    Fault::Write(e) => cannot(e),
+                })?
             }
         };
         if copied > room {
@@ -128,6 +135,33 @@ impl Download {
         self.copied += copied;
         Ok(())
     }
+}
+
+/// Where a copy failed.
+enum Fault {
+    Read(io::Error),
+    Write(io::Error),
+}
+
+/// Copies `from` into `out`, at most `room` bytes and one more (to tell a
+/// file that fills the room from one that goes past it): the bytes copied.
+fn bounded_copy(from: &mut impl Read, out: &mut impl io::Write, room: u64) -> Result<u64, Fault> {
+    let mut buffer = vec![0u8; 64 << 10];
+    let mut copied = 0u64;
+    while copied <= room {
+        let want = buffer
+            .len()
+            .min(usize::try_from(room + 1 - copied).unwrap_or(usize::MAX));
+        let n = match from.read(&mut buffer[..want]) {
+            Ok(0) => break,
+            Ok(n) => n,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(Fault::Read(e)),
+        };
+        out.write_all(&buffer[..n]).map_err(Fault::Write)?;
+        copied += n as u64;
+    }
+    Ok(copied)
 }
 
 /// Why a file is refused for its size: its own, or the whole download's.
@@ -275,5 +309,19 @@ mod tests {
         ] {
             assert_eq!(inside(out), None, "{out}");
         }
+    }
+
+    #[test]
+    fn a_copy_stops_one_byte_past_its_room() {
+        let mut out = Vec::new();
+        let copied = bounded_copy(&mut &[7u8; 100][..], &mut out, 10)
+            .ok()
+            .unwrap();
+        assert_eq!((copied, out.len()), (11, 11));
+        let mut out = Vec::new();
+        assert_eq!(
+            bounded_copy(&mut &[7u8; 10][..], &mut out, 10).ok(),
+            Some(10)
+        );
     }
 }
