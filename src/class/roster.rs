@@ -198,7 +198,7 @@ impl Roster {
             };
             let mut row = row.clone();
             // A row with no id is no student's (Canvas's points possible).
-            if !ids[0].is_some_and(|id| !id.is_empty()) {
+            if ids[0].is_none_or(str::is_empty) {
                 rows.push(self.kept(row));
                 continue;
             }

@@ -32,6 +32,9 @@ fn student_py() -> Vec<u8> {
     std::fs::read(Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/grade-zoo/student.py")).unwrap()
 }
 
+/// A zip's entries: each name and bytes.
+type Entries<'a> = Vec<(&'a str, Vec<u8>)>;
+
 /// Writes a zip of `entries` (name, bytes) at `path`, deflated.
 fn zip(path: &Path, entries: &[(&str, Vec<u8>)]) {
     let mut z = zip::ZipWriter::new(std::fs::File::create(path).unwrap());
@@ -380,7 +383,7 @@ fn an_unsafe_zip_is_refused_in_one_line_and_nothing_is_written_outside() {
     let outside = root.path().join("escaped.py");
     let absolute = outside.display().to_string();
     let fine = ("doejane_1001_5001_homework.py", CRASH.to_vec());
-    let cases: Vec<(&str, Vec<(&str, Vec<u8>)>, &str)> = vec![
+    let cases: Vec<(&str, Entries, &str)> = vec![
         (
             "climbs.zip",
             vec![fine.clone(), ("a/../../escaped.py", CRASH.to_vec())],
