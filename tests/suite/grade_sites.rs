@@ -68,6 +68,23 @@ fn grade(root: &Path, class: &str, out: &str, more: &[&str]) -> std::process::Ou
     run(root, &args, b"")
 }
 
+/// Grades `class` into `out` as [`grade`] does, checks that it ends well
+/// and that its gradebook holds exactly the rows `expected` (name, id,
+/// strict score): standard output and standard error.
+fn graded_as(
+    root: &Path,
+    class: &str,
+    out: &str,
+    more: &[&str],
+    expected: &[(&str, &str, &str)],
+) -> (String, String) {
+    let done = grade(root, class, out, more);
+    let stderr = String::from_utf8_lossy(&done.stderr).into_owned();
+    assert_eq!(done.status.code(), Some(0), "{stderr}");
+    assert_eq!(graded(&root.join(out)), owned(expected), "{stderr}");
+    (String::from_utf8_lossy(&done.stdout).into_owned(), stderr)
+}
+
 /// The CSV at `path` as rows of cells, the header first.
 fn csv_rows(path: &Path) -> Vec<Vec<String>> {
     let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
@@ -142,26 +159,19 @@ fn a_canvas_zip_is_graded_as_it_comes_and_its_grades_go_back() {
          \"Nobody, Nora\",1099,s1099,nnob,CS 1,55,6.00,60\n",
     )
     .unwrap();
-    let out = grade(
+    let (stdout, stderr) = graded_as(
         root.path(),
         "submissions.zip",
         "grades",
         &["--roster", "export.csv", "--assignment", "Homework 1"],
-    );
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    assert_eq!(out.status.code(), Some(0), "{stderr}");
-    let grades = root.path().join("grades");
-    assert_eq!(
-        graded(&grades),
-        owned(&[
+        &[
             ("doejane", "1001", "100"),
             ("roerichard", "1002", "100"),
             ("poeedgar", "1003", "100"),
             ("crashcarl", "1004", "0"),
-        ]),
-        "{stderr}"
+        ],
     );
+    let grades = root.path().join("grades");
     assert_eq!(strays(&stderr).len(), 1, "{stderr}");
     assert!(strays(&stderr)[0].contains("notes.txt"), "{stderr}");
     // Each student's files in a folder of their own, the names as handed in.
@@ -268,26 +278,19 @@ fn a_moodle_zip_and_a_gradescope_folder_are_graded_as_they_come() {
          \"Participant 2099\",\"Nobody Nora\",nora@example.edu,\"No submission\",,100.00,Yes,-,-,\n",
     )
     .unwrap();
-    let out = grade(
+    let (stdout, stderr) = graded_as(
         root.path(),
         "moodle.zip",
         "moodle",
         &["--roster", "worksheet.csv"],
-    );
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    assert_eq!(out.status.code(), Some(0), "{stderr}");
-    let moodle = root.path().join("moodle");
-    assert_eq!(
-        graded(&moodle),
-        owned(&[
+        &[
             ("Doe, Jane Ann", "2001", "100"),
             ("Roe Richard", "2002", "100"),
             ("Crash Carl", "2003", "0"),
             ("Zed Zero", "2005", "0"),
-        ]),
-        "{stderr}"
+        ],
     );
+    let moodle = root.path().join("moodle");
     assert!(strays(&stderr).is_empty(), "{stderr}");
     // The worksheet whole, its Grade filled for the students graded.
     let sheet = csv_rows(&root.path().join("worksheet.csv"));
@@ -341,19 +344,18 @@ fn a_moodle_zip_and_a_gradescope_folder_are_graded_as_they_come() {
          :submission_303:\n  :submitters:\n  - :name: Ann Other\n    :sid: '3003'\n",
     )
     .unwrap();
-    let out = grade(root.path(), "gradescope", "gs", &[]);
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(0), "{stderr}");
-    assert_eq!(
-        graded(&root.path().join("gs")),
-        owned(&[
+    let (_, stderr) = graded_as(
+        root.path(),
+        "gradescope",
+        "gs",
+        &[],
+        &[
             ("Doe, Jane", "3001", "100"),
             ("O'Neil, Sam; Pat Lee", "3002; 3004", "0"),
             // Its second file in a sub-folder, where the import does not
             // find it: the program fails.
             ("Ann Other", "3003", "0"),
-        ]),
-        "{stderr}"
+        ],
     );
     assert!(root
         .path()
@@ -363,16 +365,19 @@ fn a_moodle_zip_and_a_gradescope_folder_are_graded_as_they_come() {
     assert!(strays(&stderr)[0].contains("readme.txt"), "{stderr}");
 }
 
-/// Runs `--class` on the zip `entries` into `out` with a program that
-/// never runs: the status and standard error.
-fn refused(root: &Path, name: &str, entries: &[(&str, Vec<u8>)]) -> (Option<i32>, String) {
-    let path = root.join(name);
-    zip(&path, entries);
-    let out = grade(root, name, "out", &["--", "python3", "homework.py"]);
-    (
-        out.status.code(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
+/// Runs `--class` on the zip `name` in `dir` (into `out`, with a
+/// program that never runs), checks that it is refused in one line, exit
+/// 2: the line.
+fn refused(dir: &Path, name: &str) -> String {
+    let out = grade(dir, name, "out", &["--", "python3", "homework.py"]);
+    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+    assert_eq!(out.status.code(), Some(2), "{name}: {stderr}");
+    assert_eq!(stderr.lines().count(), 1, "{name}: {stderr}");
+    assert!(
+        stderr.starts_with(&format!("stakeraid: --class {name}: refused: ")),
+        "{name}: {stderr}"
+    );
+    stderr
 }
 
 #[test]
@@ -404,14 +409,9 @@ fn an_unsafe_zip_is_refused_in_one_line_and_nothing_is_written_outside() {
         ),
     ];
     for (name, entries, says) in &cases {
-        let (code, stderr) = refused(&inside, name, entries);
-        assert_eq!(code, Some(2), "{name}: {stderr}");
-        assert_eq!(stderr.lines().count(), 1, "{name}: {stderr}");
-        assert!(
-            stderr.starts_with(&format!("stakeraid: --class {name}: refused: "))
-                && stderr.contains(says),
-            "{name}: {stderr}"
-        );
+        zip(&inside.join(name), entries);
+        let stderr = refused(&inside, name);
+        assert!(stderr.contains(says), "{name}: {stderr}");
         assert!(!inside.join("out").exists(), "{name}: nothing written");
     }
     // A link, whatever it points at.
@@ -424,17 +424,9 @@ fn an_unsafe_zip_is_refused_in_one_line_and_nothing_is_written_outside() {
     z.add_symlink("roerichard_1002_5002_homework.py", "/etc/passwd", options)
         .unwrap();
     z.finish().unwrap();
-    let out = grade(
-        &inside,
-        "link.zip",
-        "out",
-        &["--", "python3", "homework.py"],
-    );
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(2), "{stderr}");
-    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    let stderr = refused(&inside, "link.zip");
     assert!(
-        stderr.contains("refused: the entry \"roerichard_1002_5002_homework.py\" is a link"),
+        stderr.contains("the entry \"roerichard_1002_5002_homework.py\" is a link"),
         "{stderr}"
     );
 
@@ -466,17 +458,9 @@ fn an_unsafe_zip_is_refused_in_one_line_and_nothing_is_written_outside() {
     }
     assert_eq!(patched, 2);
     std::fs::write(&path, bytes).unwrap();
-    let out = grade(
-        &inside,
-        "lies.zip",
-        "out",
-        &["--", "python3", "homework.py"],
-    );
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(2), "{stderr}");
-    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    let stderr = refused(&inside, "lies.zip");
     assert!(
-        stderr.starts_with("stakeraid: --class lies.zip: "),
+        stderr.contains("refused: big_1002_5002_homework.py: "),
         "{stderr}"
     );
     // Nothing gathered is left, and nothing past the bound was written.
