@@ -1,5 +1,5 @@
 //! A class graded in one command (`stakeraid grade --class DIR`): every
-//! submission folder of DIR graded by [`crate::grade::grade`] on the same
+//! submission of DIR graded by [`crate::grade::grade`] on the same
 //! cases, the command the class gives run from each folder, or each
 //! student's own program found by its file names and built where it must
 //! be; a gradebook (CSV), one report per student and a class summary (how
@@ -9,9 +9,13 @@
 //! resumes where it stopped; the gradebook is partial, by its name, until
 //! the class is done.
 //!
-//! `submission.rs` finds the folders, `conventions.rs` the program in
-//! each, `build.rs` builds it, `book.rs` keeps the rows (the CSV and what
-//! a resumed run reads back), `summary.rs` writes the summary.
+//! `submission.rs` finds the submissions: a folder per student, or a
+//! course site's download (a folder or a zip, read within the bounds of
+//! `download.rs`), sorted by the site's naming (`sites/`) into a folder
+//! each. `conventions.rs` finds the program in each, `build.rs` builds it,
+//! `book.rs` keeps the rows (the CSV and what a resumed run reads back),
+//! `summary.rs` writes the summary, and `roster.rs` the file the site
+//! imports, from the gradebook it exports.
 
 use std::io;
 use std::path::{Path, PathBuf};

@@ -119,9 +119,10 @@ pub struct GradeArgs {
         requires = "gradescope"
     )]
     gradescope_visibility: Visibility,
-    /// Grade a class: every submission folder of DIR on the same cases, the
-    /// program (-- PROGRAM ARGS...) run from each folder; writes a
-    /// gradebook, one report per student and a class summary into
+    /// Grade a class: every submission folder of DIR, or of a Canvas,
+    /// Moodle or Gradescope download (its folder or its zip), on the same
+    /// cases, the program (-- PROGRAM ARGS...) run from each folder;
+    /// writes a gradebook, one report per student and a class summary into
     /// --class-out, and resumes there after an interruption.
     #[arg(long, value_name = "DIR", conflicts_with_all = ["json", "gradescope"])]
     class: Option<PathBuf>,
