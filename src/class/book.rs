@@ -11,6 +11,7 @@ use serde::{Deserialize, Serialize};
 use crate::grade::{Case, GradeReport};
 
 use super::build::How;
+use super::sites::Student;
 use super::{write_atomically, ClassSettings, Submission};
 
 /// Whether a student's program ran.
@@ -46,8 +47,12 @@ impl Status {
 /// One student's line of the gradebook.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Row {
-    /// The submission folder's name.
+    /// The submission's name: its folder's, or the site's name and id.
     pub student: String,
+    /// Who handed it in, as the course site names them (none for a plain
+    /// folder).
+    #[serde(default)]
+    pub students: Vec<Student>,
     /// Ran or not.
     #[serde(flatten)]
     pub status: Status,
@@ -78,8 +83,8 @@ pub struct Row {
 }
 
 impl Row {
-    /// The row of a student run as `how` says and graded as `report` says.
-    pub fn of(student: &str, report: &GradeReport, key: &str, how: &How) -> Row {
+    /// The row of `sub`, run as `how` says and graded as `report` says.
+    pub fn of(sub: &Submission, report: &GradeReport, key: &str, how: &How) -> Row {
         let named = report.diagnosis.as_ref().and_then(|d| {
             let titles: Vec<String> = d.bugs.iter().map(|s| s.title()).collect();
             match titles.len() {
@@ -89,7 +94,8 @@ impl Row {
             }
         });
         Row {
-            student: student.to_owned(),
+            student: sub.name.clone(),
+            students: sub.students.clone(),
             status: Status::Graded,
             strict: report.strict.points,
             lenient: report.lenient.points,
@@ -117,11 +123,12 @@ impl Row {
         }
     }
 
-    /// The row of a student not graded (`status`), who was to be run as
+    /// The row of `sub`, not graded (`status`), which was to be run as
     /// `how` says.
-    pub fn not_graded(student: &str, status: Status, key: &str, how: &How) -> Row {
+    pub fn not_graded(sub: &Submission, status: Status, key: &str, how: &How) -> Row {
         Row {
-            student: student.to_owned(),
+            student: sub.name.clone(),
+            students: sub.students.clone(),
             status,
             strict: 0,
             lenient: 0,
@@ -176,18 +183,25 @@ impl Gradebook {
     }
 
     /// The CSV: a header, then
-    /// `student,strict,lenient,failures,diagnosis,language,build,command`
-    /// per student (a student who cannot run or be built: 0, and why).
+    /// `student,name,id,strict,lenient,failures,diagnosis,language,build,command`
+    /// per submission (one that cannot run or be built: 0, and why); the
+    /// site's names and ids of a group's students joined by `; `.
     pub fn csv(&self) -> String {
         let mut out = String::from(
-            "student,score_strict,score_lenient,failures,diagnosis,language,build,command\n",
+            "student,name,id,score_strict,score_lenient,failures,diagnosis,language,build,command\n",
         );
         for r in &self.rows {
             let diagnosis = r.status.why_not().unwrap_or_else(|| r.diagnosis.clone());
+            let joined = |field: fn(&Student) -> &str| {
+                let all: Vec<&str> = r.students.iter().map(field).collect();
+                csv_field(&all.join("; "))
+            };
             let _ = writeln!(
                 out,
-                "{},{},{},{},{},{},{},{}",
+                "{},{},{},{},{},{},{},{},{},{}",
                 csv_field(&r.student),
+                joined(|s| &s.name),
+                joined(|s| &s.id),
                 r.strict,
                 r.lenient,
                 csv_field(&r.failures_cell()),
@@ -271,17 +285,16 @@ mod tests {
     fn a_row_reads_back_as_written() {
         let dir = tempfile::tempdir().unwrap();
         let why = "homework.py does not exist".to_owned();
-        let row = Row::not_graded(
-            "Doe, Jane_1234",
-            Status::CannotRun { why },
-            "k",
-            &How::default(),
-        );
-        write_row(dir.path(), &row).unwrap();
         let sub = Submission {
-            name: row.student.clone(),
+            name: "Doe, Jane_1234".into(),
             path: dir.path().to_owned(),
+            students: vec![Student {
+                name: "Doe, Jane".into(),
+                id: "1234".into(),
+            }],
         };
+        let row = Row::not_graded(&sub, Status::CannotRun { why }, "k", &How::default());
+        write_row(dir.path(), &row).unwrap();
         assert_eq!(read_row(dir.path(), &sub, "k"), Some(row));
         assert_eq!(read_row(dir.path(), &sub, "other cases"), None);
     }

@@ -12,8 +12,8 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use crate::grade::{GatePlace, Program, RunSettings};
-use crate::play::referee::{run_sandboxed, Exit, ProgramRun};
-use crate::sandbox::Sandbox;
+use crate::play::referee::{run_sandboxed, Exit, ProgramError, ProgramRun};
+use crate::sandbox::{Sandbox, SandboxError};
 
 use super::conventions::{made_by_make, plan};
 use super::ClassSettings;
@@ -61,6 +61,38 @@ pub(super) enum Unready {
     CannotBuild(String, How),
 }
 
+/// Why a student's program was not built: the student's trouble, said in
+/// the row.
+#[derive(Debug, thiserror::Error)]
+enum BuildFailure {
+    /// The student's folder cannot be read.
+    #[error("cannot read the folder to build it: {0}")]
+    Unreadable(io::Error),
+    /// Its top holds more than a build copies.
+    #[error(
+        "the folder is too large to build (over {COPY_FILES} files or {} MiB at its top)",
+        COPY_BYTES >> 20
+    )]
+    TooLarge,
+    /// A file of it cannot be copied to build from.
+    #[error("cannot copy {} to build it: {error}", .file.display())]
+    Copy {
+        /// The file.
+        file: PathBuf,
+        /// Why.
+        error: io::Error,
+    },
+    /// The compiler cannot be started (missing on this machine).
+    #[error(transparent)]
+    Compiler(#[from] ProgramError),
+    /// The box cannot be made as the settings ask.
+    #[error(transparent)]
+    Sandbox(#[from] SandboxError),
+    /// The build ran and failed: the line that says why.
+    #[error("{0}")]
+    Failed(String),
+}
+
 /// The program of `sub_dir`, its runs at `place`, built into `builds`
 /// (named `student`) when it must be. The error is the grader's own
 /// trouble (a folder it cannot make); the student's is [`Unready`].
@@ -81,7 +113,9 @@ pub(super) fn ready(
     }
     let plan = match plan(sub_dir) {
         Ok(plan) => plan,
-        Err(why) => return Ok(Err(Unready::CannotRun(why, How::default()))),
+        Err(why) => {
+            return Ok(Err(Unready::CannotRun(why.to_string(), How::default())));
+        }
     };
     let mut how = How {
         language: plan.language.clone(),
@@ -91,7 +125,7 @@ pub(super) fn ready(
     let dir = builds.join(student);
     if let Some(words) = &plan.build {
         if let Err(why) = build(words, sub_dir, &dir, settings, place)? {
-            return Ok(Err(Unready::CannotBuild(why, how)));
+            return Ok(Err(Unready::CannotBuild(why.to_string(), how)));
         }
     }
     let run = match plan.run {
@@ -139,14 +173,14 @@ fn boxed(
 }
 
 /// Builds with `words` in `dir`, made afresh from the top files of
-/// `sub_dir`: `Ok(Err(line))` when the build fails.
+/// `sub_dir`: `Ok(Err(why))` when the build fails.
 fn build(
     words: &[String],
     sub_dir: &Path,
     dir: &Path,
     settings: &ClassSettings,
     place: &GatePlace,
-) -> io::Result<Result<(), String>> {
+) -> io::Result<Result<(), BuildFailure>> {
     if dir.exists() {
         std::fs::remove_dir_all(dir)?;
     }
@@ -156,12 +190,12 @@ fn build(
     }
     let compiler = Program::from_args(words, dir).expect("a build has words");
     if let Err(e) = compiler.check_in(dir) {
-        return Ok(Err(e.to_string()));
+        return Ok(Err(e.into()));
     }
     #[allow(clippy::clone_on_copy)]
     let sandbox = match Sandbox::new(settings.sandbox.clone(), words, &settings.hidden) {
         Ok(sandbox) => sandbox,
-        Err(e) => return Ok(Err(e.to_string())),
+        Err(e) => return Ok(Err(e.into())),
     };
     let mut limits = RunSettings {
         time_limit: Duration::from_secs(BUILD_SECONDS),
@@ -187,14 +221,14 @@ fn build(
     // The compiler names the files by the build folder's paths: the
     // student's own names are shorter.
     let line = first_error(&run).replace(&format!("{}/", dir.display()), "");
-    Ok(Err(line))
+    Ok(Err(BuildFailure::Failed(line)))
 }
 
 /// Copies the regular files at the top of `from` into `to` (a build sees
 /// no sub-folder: the box carries only the files at the top of its
 /// folder); `Err` with why when the folder cannot be read or is too large.
-fn copy_top_files(from: &Path, to: &Path) -> Result<(), String> {
-    let unreadable = |e: io::Error| format!("cannot read the folder to build it: {e}");
+fn copy_top_files(from: &Path, to: &Path) -> Result<(), BuildFailure> {
+    let unreadable = BuildFailure::Unreadable;
     let mut files: Vec<PathBuf> = Vec::new();
     let mut bytes = 0;
     for entry in std::fs::read_dir(from).map_err(unreadable)? {
@@ -206,15 +240,13 @@ fn copy_top_files(from: &Path, to: &Path) -> Result<(), String> {
         }
     }
     if files.len() > COPY_FILES || bytes > COPY_BYTES {
-        return Err(format!(
-            "the folder is too large to build (over {COPY_FILES} files or {} MiB at its top)",
-            COPY_BYTES >> 20
-        ));
+        return Err(BuildFailure::TooLarge);
     }
     for file in files {
         let name = file.file_name().expect("a file has a name");
-        std::fs::copy(&file, to.join(name))
-            .map_err(|e| format!("cannot copy {} to build it: {e}", file.display()))?;
+        if let Err(e) = std::fs::copy(&file, to.join(name)) {
+            return Err(BuildFailure::Copy { file, error: e });
+        }
     }
     Ok(())
 }

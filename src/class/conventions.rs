@@ -86,9 +86,23 @@ pub(super) struct Plan {
     pub(super) from_build: bool,
 }
 
+/// Why a student's folder has no plan.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub(super) enum NoPlan {
+    /// None of the conventions' files is there.
+    #[error(
+        "no program: none of {}, run.sh or Makefile in the folder",
+        SOURCES.map(|s| s.0).join(", ")
+    )]
+    NoProgram,
+    /// Two sources or more, and no script to say which one runs.
+    #[error("more than one program: {} (keep one, or give a run.sh that runs it)", .0.join(", "))]
+    ManyPrograms(Vec<&'static str>),
+}
+
 /// The plan for the student's folder `dir`, or why there is none (no
 /// program there, or more than one).
-pub(super) fn plan(dir: &Path) -> Result<Plan, String> {
+pub(super) fn plan(dir: &Path) -> Result<Plan, NoPlan> {
     let has = |name: &str| dir.join(name).is_file();
     let words = |w: &[&str]| w.iter().map(|s| (*s).to_owned()).collect::<Vec<_>>();
     let make = ["Makefile", "makefile"].into_iter().find(|m| has(m));
@@ -118,20 +132,14 @@ pub(super) fn plan(dir: &Path) -> Result<Plan, String> {
     }
     let found: Vec<_> = SOURCES.iter().filter(|(name, ..)| has(name)).collect();
     match found[..] {
-        [] => Err(format!(
-            "no program: none of {}, run.sh or Makefile in the folder",
-            SOURCES.map(|s| s.0).join(", ")
-        )),
+        [] => Err(NoPlan::NoProgram),
         [&(_, language, build, run)] => Ok(Plan {
             language: language.into(),
             build: (!build.is_empty()).then(|| words(build)),
             run: Some(words(run)),
             from_build: !build.is_empty(),
         }),
-        _ => Err(format!(
-            "more than one program: {} (keep one, or give a run.sh that runs it)",
-            found.iter().map(|s| s.0).collect::<Vec<_>>().join(", ")
-        )),
+        _ => Err(NoPlan::ManyPrograms(found.iter().map(|s| s.0).collect())),
     }
 }
 
@@ -201,9 +209,11 @@ mod tests {
         let p = plan_of(&["Makefile", "homework.c"]).unwrap();
         assert_eq!((p.language.as_str(), p.run), ("Makefile", None));
 
-        let e = plan_of(&["homework.py", "homework.cpp"]).unwrap_err();
+        let e = plan_of(&["homework.py", "homework.cpp"])
+            .unwrap_err()
+            .to_string();
         assert!(e.contains("homework.py, homework.cpp"), "{e}");
-        let e = plan_of(&["hw.py"]).unwrap_err();
+        let e = plan_of(&["hw.py"]).unwrap_err().to_string();
         assert!(e.starts_with("no program: none of homework.py,"), "{e}");
     }
 

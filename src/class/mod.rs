@@ -1,5 +1,5 @@
 //! A class graded in one command (`stakeraid grade --class DIR`): every
-//! submission folder of DIR graded by [`crate::grade::grade`] on the same
+//! submission of DIR graded by [`crate::grade::grade`] on the same
 //! cases, the command the class gives run from each folder, or each
 //! student's own program found by its file names and built where it must
 //! be; a gradebook (CSV), one report per student and a class summary (how
@@ -9,9 +9,13 @@
 //! resumes where it stopped; the gradebook is partial, by its name, until
 //! the class is done.
 //!
-//! `submission.rs` finds the folders, `conventions.rs` the program in
-//! each, `build.rs` builds it, `book.rs` keeps the rows (the CSV and what
-//! a resumed run reads back), `summary.rs` writes the summary.
+//! `submission.rs` finds the submissions: a folder per student, or a
+//! course site's download (a folder or a zip, read within the bounds of
+//! `download.rs`), sorted by the site's naming (`sites/`) into a folder
+//! each. `conventions.rs` finds the program in each, `build.rs` builds it,
+//! `book.rs` keeps the rows (the CSV and what a resumed run reads back),
+//! `summary.rs` writes the summary, and `roster.rs` the file the site
+//! imports, from the gradebook it exports.
 
 use std::io;
 use std::path::{Path, PathBuf};
@@ -24,13 +28,19 @@ use crate::sandbox::SandboxSettings;
 mod book;
 mod build;
 mod conventions;
+mod download;
+mod roster;
+mod sites;
 mod submission;
 mod summary;
 
 pub use book::{Gradebook, Row, Status};
 use build::Unready;
 pub use build::{How, BUILD_SECONDS};
-pub use submission::{submissions, ClassError, Submission};
+pub use download::{MAX_ENTRIES, MAX_FILE_BYTES, MAX_TOTAL_BYTES};
+pub use roster::{Import, Roster, RosterError};
+pub use sites::{Site, Student};
+pub use submission::{Class, ClassError, Submission, GATHERED};
 pub use summary::summary;
 
 /// How a class is graded: the settings `stakeraid grade` builds for one
@@ -129,10 +139,10 @@ pub fn grade_class(
     let builds = std::path::absolute(out.join("builds"))?;
     std::fs::create_dir_all(&reports)?;
     // Until every student is done, no whole gradebook is there to be
-    // taken for one.
-    match std::fs::remove_file(out.join(BOOK)) {
-        Err(e) if e.kind() != io::ErrorKind::NotFound => return Err(e),
-        _ => {}
+    // taken for one, and no partial one but this run's (an earlier run's
+    // may hold other cases' rows).
+    for stale in [BOOK, PARTIAL_BOOK] {
+        remove_if_there(&out.join(stale))?;
     }
     let jobs = match settings.grade.jobs {
         0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
@@ -220,10 +230,7 @@ pub fn grade_class(
         .collect();
     let book = Gradebook::of(rows);
     book.write_csv(&out.join(BOOK))?;
-    match std::fs::remove_file(&partial) {
-        Err(e) if e.kind() != io::ErrorKind::NotFound => return Err(e),
-        _ => {}
-    }
+    remove_if_there(&partial)?;
     write_atomically(
         &out.join("summary.txt"),
         summary(&book, cases, &settings.source).as_bytes(),
@@ -285,7 +292,7 @@ fn grade_one(
                 Unready::CannotRun(why, how) => (Status::CannotRun { why }, how),
                 Unready::CannotBuild(why, how) => (Status::CannotBuild { why }, how),
             };
-            let row = Row::not_graded(&sub.name, status, key, &how);
+            let row = Row::not_graded(sub, status, key, &how);
             let text = format!(
                 "{}: {}\n",
                 sub.name,
@@ -302,10 +309,18 @@ fn grade_one(
     report.source.clone_from(&settings.source);
     let json = serde_json::to_string_pretty(&report)? + "\n";
     Ok(Graded {
-        row: Row::of(&sub.name, &report, key, &ready.how),
+        row: Row::of(sub, &report, key, &ready.how),
         text: Some(report.to_string()),
         json: Some(json),
     })
+}
+
+/// Removes the file at `path` if there is one.
+fn remove_if_there(path: &Path) -> io::Result<()> {
+    match std::fs::remove_file(path) {
+        Err(e) if e.kind() != io::ErrorKind::NotFound => Err(e),
+        _ => Ok(()),
+    }
 }
 
 /// Writes `bytes` to `path` through a temporary file beside it, so that an

@@ -1,57 +1,282 @@
-//! The submissions of a class: the folders of DIR, as Canvas, Moodle and
-//! Gradescope exports name them (spaces and commas included).
+//! The submissions of a class, from what the teacher has: a folder with a
+//! folder per student (graded where it is), or a course site's download
+//! as it comes, a folder or the `.zip` itself (each student's files
+//! gathered into a folder of their own under the output folder, by the
+//! site's naming: [`super::sites`]).
 
 use std::path::{Path, PathBuf};
 
-/// One student's folder.
+use super::download::Download;
+use super::sites::{self, Gathered, Site, Student, Top};
+
+/// The folder of `--class-out` where a download's submissions are
+/// gathered, one folder each.
+pub const GATHERED: &str = "submissions";
+
+/// One student's submission (or one group's).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Submission {
-    /// The folder's name: the student, in the gradebook.
+    /// Its name in the gradebook: the folder's, or the site's name and id.
     pub name: String,
-    /// The folder.
+    /// The folder of its files.
     pub path: PathBuf,
+    /// Who handed it in, as the site names them (none for a plain folder).
+    pub students: Vec<Student>,
 }
 
 /// Why a class cannot be graded, found before anything runs.
 #[derive(Debug, thiserror::Error)]
 pub enum ClassError {
-    /// DIR is not a folder that can be read.
+    /// DIR is not a folder or file that can be read.
     #[error("--class {0}: {1}")]
     Unreadable(String, std::io::Error),
-    /// DIR holds no folder.
-    #[error("--class {0}: no submission folder in it (each student's files go in a folder of their own)")]
+    /// DIR holds no submission.
+    #[error(
+        "--class {0}: no submission in it (a folder per student, or a Canvas, Moodle or \
+         Gradescope download, folder or zip)"
+    )]
     Empty(String),
-    /// A folder name that is not UTF-8 cannot be a gradebook row.
-    #[error("--class {0}: the folder name {1:?} is not UTF-8")]
+    /// Neither a folder nor a zip.
+    #[error("--class {0}: neither a folder nor a zip")]
+    Kind(String),
+    /// A file or folder name that is not UTF-8 cannot be a gradebook row.
+    #[error("--class {0}: the name {1:?} is not UTF-8")]
     Name(String, std::ffi::OsString),
+    /// The zip cannot be read as one.
+    #[error("--class {0}: not a zip that can be read: {1}")]
+    Zip(String, String),
+    /// The download holds what no site's download holds (a path out of
+    /// it, a link, a file past the bounds): why.
+    #[error("--class {0}: refused: {1}")]
+    Unsafe(String, String),
+    /// A file of the download cannot be copied out to be graded.
+    #[error("--class {0}: cannot copy {1} to grade it: {2}")]
+    Copy(String, String, std::io::Error),
 }
 
-/// The submission folders of `dir`, in name order; hidden ones (a name
-/// starting with `.`) left out.
-pub fn submissions(dir: &Path) -> Result<Vec<Submission>, ClassError> {
-    let shown = dir.display().to_string();
-    let unreadable = |e| ClassError::Unreadable(shown.clone(), e);
-    let mut out = Vec::new();
+/// A class read and sorted, nothing written yet.
+pub struct Class {
+    /// The site its names are of.
+    pub site: Site,
+    /// What belongs to no student: a file, or a folder (`name/`) whole.
+    pub strays: Vec<String>,
+    found: Found,
+}
+
+enum Found {
+    /// A folder per student, graded where they are.
+    InPlace(Vec<Submission>),
+    /// Files to gather, from the download.
+    ToGather(Box<Download>, Vec<Gathered>),
+}
+
+impl std::fmt::Debug for Class {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Class")
+            .field("site", &self.site)
+            .field("strays", &self.strays)
+            .field("submissions", &self.len())
+            .finish()
+    }
+}
+
+impl Class {
+    /// The class at `path`: a folder of students' folders, or a course
+    /// site's download (a folder, or a zip, checked whole here: see
+    /// [`super::download`]). Nothing is written.
+    pub fn read(path: &Path) -> Result<Class, ClassError> {
+        let shown = path.display().to_string();
+        let unreadable = |e| ClassError::Unreadable(shown.clone(), e);
+        let meta = std::fs::metadata(path).map_err(unreadable)?;
+        if meta.is_dir() {
+            let mut root = path.to_owned();
+            let mut site = sites::detect(&folder_tops(&root, &shown)?);
+            if site == Site::Folders {
+                // A site's download unpacked into one folder of its name.
+                if let Some(inner) = lone_folder(&folder_tops(&root, &shown)?) {
+                    let inside = sites::detect(&folder_tops(&root.join(&inner), &shown)?);
+                    if inside != Site::Folders {
+                        root.push(inner);
+                        site = inside;
+                    }
+                }
+            }
+            if site == Site::Folders {
+                return in_place(&root, &shown);
+            }
+            let download = Download::open(&root, &shown)?.expect("a folder");
+            return Class::sorted(download, "", site);
+        }
+        let Some(download) = Download::open(path, &shown)? else {
+            return Err(ClassError::Kind(shown));
+        };
+        let tops = sites::tops(download.paths());
+        let site = sites::detect(&tops);
+        if site == Site::Folders {
+            if let Some(inner) = lone_folder(&tops) {
+                let prefix = format!("{inner}/");
+                let inside: Vec<String> = download
+                    .paths()
+                    .iter()
+                    .filter_map(|p| p.strip_prefix(&prefix).map(str::to_owned))
+                    .collect();
+                let inside = sites::detect(&sites::tops(&inside));
+                if inside != Site::Folders {
+                    return Class::sorted(download, &prefix, inside);
+                }
+            }
+        }
+        Class::sorted(download, "", site)
+    }
+
+    /// The download's files under `prefix` sorted as `site` names them.
+    fn sorted(mut download: Download, prefix: &str, site: Site) -> Result<Class, ClassError> {
+        let paths: Vec<String> = download
+            .paths()
+            .iter()
+            .map(|p| p.strip_prefix(prefix).unwrap_or(p).to_owned())
+            .collect();
+        let metadata = match site {
+            Site::Gradescope => {
+                let at = download
+                    .paths()
+                    .iter()
+                    .position(|p| *p == format!("{prefix}{}", sites::GRADESCOPE_METADATA))
+                    .expect("a Gradescope export has its metadata");
+                download.text(at)?
+            }
+            _ => String::new(),
+        };
+        // Outside the prefix: no student's.
+        let outside: Vec<String> = download
+            .paths()
+            .iter()
+            .filter(|p| !p.starts_with(prefix) && !sites::is_junk(p))
+            .map(|p| p.split('/').next().unwrap_or_default().to_owned())
+            .collect();
+        let mut sorted = sites::sort(site, &paths, &metadata);
+        if sorted.gathered.is_empty() {
+            return Err(ClassError::Empty(download.shown().to_owned()));
+        }
+        sorted.strays.extend(outside);
+        sorted.strays.sort();
+        sorted.strays.dedup();
+        Ok(Class {
+            site,
+            strays: sorted.strays,
+            found: Found::ToGather(Box::new(download), sorted.gathered),
+        })
+    }
+
+    /// How many submissions.
+    pub fn len(&self) -> usize {
+        match &self.found {
+            Found::InPlace(subs) => subs.len(),
+            Found::ToGather(_, gathered) => gathered.len(),
+        }
+    }
+
+    /// Whether there is none.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// The submissions, each in a folder: a download's gathered afresh
+    /// into `out`'s [`GATHERED`] folder (removed again if a file cannot be
+    /// copied, or goes past the bounds), a folder per student's where it
+    /// is.
+    pub fn submissions(self, out: &Path) -> Result<Vec<Submission>, ClassError> {
+        let (mut download, gathered) = match self.found {
+            Found::InPlace(subs) => return Ok(subs),
+            Found::ToGather(download, gathered) => (download, gathered),
+        };
+        let to = std::path::absolute(out.join(GATHERED))
+            .map_err(|e| ClassError::Unreadable(out.display().to_string(), e))?;
+        let cannot = |e| ClassError::Copy(out.display().to_string(), GATHERED.to_owned(), e);
+        if to.exists() {
+            std::fs::remove_dir_all(&to).map_err(cannot)?;
+        }
+        std::fs::create_dir_all(&to).map_err(cannot)?;
+        let mut subs = Vec::new();
+        for g in gathered {
+            let path = to.join(&g.name);
+            for (index, inside) in &g.files {
+                if let Err(e) = download.copy_to(*index, &path.join(inside)) {
+                    let _ = std::fs::remove_dir_all(&to);
+                    return Err(e);
+                }
+            }
+            subs.push(Submission {
+                name: g.name,
+                path,
+                students: g.students,
+            });
+        }
+        Ok(subs)
+    }
+}
+
+/// The folder at `tops` when it is alone there, files and folders shown.
+fn lone_folder(tops: &[Top]) -> Option<String> {
+    let shown: Vec<&Top> = tops.iter().filter(|t| !t.name.starts_with('.')).collect();
+    match shown[..] {
+        [one] if one.folder => Some(one.name.clone()),
+        _ => None,
+    }
+}
+
+/// The names at the top of the folder `dir`, junk left out.
+fn folder_tops(dir: &Path, shown: &str) -> Result<Vec<Top>, ClassError> {
+    let unreadable = |e| ClassError::Unreadable(shown.to_owned(), e);
+    let mut tops = Vec::new();
     for entry in std::fs::read_dir(dir).map_err(unreadable)? {
         let entry = entry.map_err(unreadable)?;
-        let path = entry.path();
-        if !path.is_dir() {
-            continue;
-        }
         let name = entry
             .file_name()
             .into_string()
-            .map_err(|n| ClassError::Name(shown.clone(), n))?;
-        if name.starts_with('.') {
+            .map_err(|n| ClassError::Name(shown.to_owned(), n))?;
+        if sites::is_junk(&name) {
+            continue;
+        }
+        tops.push(Top {
+            folder: entry.path().is_dir(),
+            name,
+        });
+    }
+    Ok(tops)
+}
+
+/// A folder per student in `dir`, in name order, graded where they are;
+/// hidden ones (a name starting with `.`) left out, and a file beside them
+/// a stray.
+fn in_place(dir: &Path, shown: &str) -> Result<Class, ClassError> {
+    let unreadable = |e| ClassError::Unreadable(shown.to_owned(), e);
+    let mut subs = Vec::new();
+    let mut strays = Vec::new();
+    for top in folder_tops(dir, shown)? {
+        if top.name.starts_with('.') {
+            continue;
+        }
+        if !top.folder {
+            strays.push(top.name);
             continue;
         }
         // Absolute, so that the command's files are found from any folder.
-        let path = std::path::absolute(&path).map_err(unreadable)?;
-        out.push(Submission { name, path });
+        let path = std::path::absolute(dir.join(&top.name)).map_err(unreadable)?;
+        subs.push(Submission {
+            name: top.name,
+            path,
+            students: Vec::new(),
+        });
     }
-    if out.is_empty() {
-        return Err(ClassError::Empty(shown));
+    if subs.is_empty() {
+        return Err(ClassError::Empty(shown.to_owned()));
     }
-    out.sort_by(|a, b| a.name.cmp(&b.name));
-    Ok(out)
+    subs.sort_by(|a, b| a.name.cmp(&b.name));
+    strays.sort();
+    Ok(Class {
+        site: Site::Folders,
+        strays,
+        found: Found::InPlace(subs),
+    })
 }

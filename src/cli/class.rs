@@ -6,27 +6,46 @@ use std::path::Path;
 use std::sync::Arc;
 
 use anyhow::Context;
-use stakeraid::class::{grade_class, ClassSettings, Progress, Submission, Tally, PARTIAL_BOOK};
+use stakeraid::class::{
+    grade_class, Class, ClassSettings, Gradebook, Progress, Roster, Submission, Tally, GATHERED,
+    PARTIAL_BOOK,
+};
 use stakeraid::grade::{sh_quote, Case};
 
 use super::io::{check_writable, on_signal_then, write_stdout};
 
-/// Checks the class folder and the output folder before anything runs:
-/// the submissions, and `out` made and writable.
+/// Checks the class and the output folder before anything runs: the
+/// download read and sorted, `out` made and writable, then a download's
+/// submissions gathered into it; a file that belongs to no student is a
+/// line.
 pub fn check_class(dir: &Path, out: &Path) -> anyhow::Result<Vec<Submission>> {
-    let subs = stakeraid::class::submissions(dir)?;
-    // Inside DIR, the output would be a submission of the next run.
+    let class = Class::read(dir)?;
     let absolute = |p: &Path| std::path::absolute(p).unwrap_or_else(|_| p.to_owned());
+    // Inside DIR, the output would be a submission of the next run; DIR
+    // inside the folder a download is gathered into would be removed.
     anyhow::ensure!(
         !absolute(out).starts_with(absolute(dir)),
         "--class-out {}: inside the class folder; give a folder outside {}",
         out.display(),
         dir.display()
     );
+    anyhow::ensure!(
+        !absolute(dir).starts_with(absolute(&out.join(GATHERED))),
+        "--class {}: inside {}, which grading rewrites; give the download itself",
+        dir.display(),
+        out.join(GATHERED).display()
+    );
     std::fs::create_dir_all(out.join("reports"))
         .with_context(|| format!("cannot write the gradebook to {}", out.display()))?;
     check_writable(&out.join("gradebook.csv"))?;
-    Ok(subs)
+    for stray in &class.strays {
+        eprintln!(
+            "stakeraid: --class {}: {stray} belongs to no student ({}): left out",
+            dir.display(),
+            class.site
+        );
+    }
+    Ok(class.submissions(out)?)
 }
 
 /// Grades the class into `out`, a line on standard error per student, the
@@ -36,6 +55,7 @@ pub fn run_class(
     cases: &[Case],
     settings: &ClassSettings,
     out: &Path,
+    roster: Option<&Roster>,
 ) -> anyhow::Result<()> {
     let tally = Arc::new(Tally::default());
     let stopping = tally.clone();
@@ -64,17 +84,49 @@ pub fn run_class(
         .context("grading the class")?;
     let summary = std::fs::read_to_string(out.join("summary.txt"))
         .with_context(|| format!("reading {}", out.join("summary.txt").display()))?;
-    write_stdout(&format!(
+    let mut said = format!(
         "{summary}\nGradebook: {} ({} students); reports: {}\n",
         out.join("gradebook.csv").display(),
         book.rows.len(),
         out.join("reports").display()
-    ))?;
+    );
+    if let Some(roster) = roster {
+        said += &send_back(roster, &book, out)?;
+    }
+    write_stdout(&said)?;
     Ok(())
 }
 
+/// Writes the file the course site imports into `out` (whole, never
+/// half), and says what it holds: a line for each student of the roster
+/// with no submission and each submission the roster has no row for.
+fn send_back(roster: &Roster, book: &Gradebook, out: &Path) -> anyhow::Result<String> {
+    let import = roster.import(book);
+    let path = import
+        .write_into(out)
+        .with_context(|| format!("cannot write {}", out.join(import.file_name).display()))?;
+    let shown = roster.path().display();
+    let mut said = format!(
+        "Import file: {} ({} of the roster's students scored",
+        path.display(),
+        import.matched
+    );
+    if let Some(points) = import.scaled_to {
+        said += &format!(", out of {points} points as the roster gives the assignment");
+    }
+    said += ")\n";
+    for who in &import.no_submission {
+        said += &format!("  no submission: {who} (in {shown})\n");
+    }
+    for which in &import.not_in_roster {
+        said += &format!("  not in the roster: {which}\n");
+    }
+    Ok(said)
+}
+
 /// The one line a stopped class ends with: the signal, the students done
-/// and left, where the gradebook so far is, and the command that resumes.
+/// and left, where the gradebook so far is (none is written before the
+/// first student is done), and the command that resumes.
 fn stopped_line(signal: i32, done: usize, total: usize, partial: &Path) -> String {
     let name = if signal == libc::SIGINT {
         "SIGINT"
@@ -84,11 +136,14 @@ fn stopped_line(signal: i32, done: usize, total: usize, partial: &Path) -> Strin
     let command: Vec<String> = std::env::args_os()
         .map(|a| sh_quote(&a.to_string_lossy()))
         .collect();
+    let so_far = match done {
+        0 => String::new(),
+        _ => format!(" (the gradebook so far: {})", partial.display()),
+    };
     format!(
-        "stakeraid: stopped by {name}: {done} of {total} students graded, {} left \
-         (the gradebook so far: {}); the same command resumes: {}",
+        "stakeraid: stopped by {name}: {done} of {total} students graded, {} left{so_far}; \
+         the same command resumes: {}",
         total - done,
-        partial.display(),
         command.join(" ")
     )
 }
@@ -104,6 +159,15 @@ mod tests {
             line.starts_with(
                 "stakeraid: stopped by SIGINT: 8 of 14 students graded, 6 left \
                  (the gradebook so far: g/gradebook.partial.csv); the same command resumes: "
+            ),
+            "{line}"
+        );
+        // Before the first student, no gradebook is written: none is named.
+        let line = stopped_line(libc::SIGTERM, 0, 14, Path::new("g/gradebook.partial.csv"));
+        assert!(
+            line.starts_with(
+                "stakeraid: stopped by SIGTERM: 0 of 14 students graded, 14 left; \
+                 the same command resumes: "
             ),
             "{line}"
         );

@@ -8,7 +8,7 @@ use std::time::Duration;
 
 use anyhow::Context;
 use indicatif::{ProgressBar, ProgressStyle};
-use stakeraid::class::ClassSettings;
+use stakeraid::class::{ClassSettings, Roster};
 use stakeraid::grade::{
     grade, select_cases, textbook_seconds, Case, GradeBy, GradeSettings, Program, RunSettings,
     Visibility,
@@ -33,14 +33,18 @@ and --disk-mb. The report's first lines say what was enforced.
 
 With --class DIR, each folder of DIR is a student's submission (the \
 folder names of Canvas, Moodle and Gradescope exports, spaces and commas \
-included), the program after -- is run from each, or with none each \
-student's own: run.sh (after make, with a Makefile), a Makefile's \
+included; or a Canvas, Moodle or Gradescope download as it comes, folder or \
+zip, each student found by the site's naming and gathered into \
+--class-out/submissions/), the program after -- is run from each, or with \
+none each student's own: run.sh (after make, with a Makefile), a Makefile's \
 homework, homework.py/.py3 or homework3.py (python3), homework.java or \
 Homework.java (javac, then java), homework.cpp/.cc/homework11.cpp (g++ \
 -O2), homework.c (gcc -O2), built boxed into --class-out. The gradebook, \
 reports and summary go to --class-out; the gradebook is \
 gradebook.partial.csv until every student is done. Run the same command \
-again after an interruption to grade only the students not yet done.
+again after an interruption to grade only the students not yet done. With \
+--roster, the site's import file (canvas-import.csv or moodle-import.csv) \
+is written there too.
 
 Exit status: 0 when every case passes byte for byte (with --class: when the \
 class is graded), 1 when a case fails, 2 on a usage error (the program is \
@@ -115,9 +119,10 @@ pub struct GradeArgs {
         requires = "gradescope"
     )]
     gradescope_visibility: Visibility,
-    /// Grade a class: every submission folder of DIR on the same cases, the
-    /// program (-- PROGRAM ARGS...) run from each folder; writes a
-    /// gradebook, one report per student and a class summary into
+    /// Grade a class: every submission folder of DIR, or of a Canvas,
+    /// Moodle or Gradescope download (its folder or its zip), on the same
+    /// cases, the program (-- PROGRAM ARGS...) run from each folder;
+    /// writes a gradebook, one report per student and a class summary into
     /// --class-out, and resumes there after an interruption.
     #[arg(long, value_name = "DIR", conflicts_with_all = ["json", "gradescope"])]
     class: Option<PathBuf>,
@@ -125,6 +130,16 @@ pub struct GradeArgs {
     /// report per student) [default: grades].
     #[arg(long, value_name = "DIR", requires = "class")]
     class_out: Option<PathBuf>,
+    /// The course site's exported gradebook (Canvas's gradebook CSV,
+    /// Moodle's offline grading worksheet): once the class is graded, the
+    /// file the site imports is written beside the gradebook, the
+    /// assignment's score filled for each student matched by the site's id.
+    #[arg(long, value_name = "FILE", requires = "class")]
+    roster: Option<PathBuf>,
+    /// The assignment's column of Canvas's gradebook export: its name, or
+    /// its id (needed when the export holds several assignments).
+    #[arg(long, value_name = "NAME", requires = "roster")]
+    assignment: Option<String>,
 }
 
 /// The sandbox's options, shared by `grade` and `referee`.
@@ -340,6 +355,11 @@ fn run_class(args: &GradeArgs, dir: &Path) -> anyhow::Result<()> {
         .class_out
         .clone()
         .unwrap_or_else(|| PathBuf::from("grades"));
+    let roster = args
+        .roster
+        .as_deref()
+        .map(|path| Roster::read(path, args.assignment.as_deref()))
+        .transpose()?;
     let subs = super::class::check_class(dir, &out)?;
     let hidden: Vec<PathBuf> = args.cases_from.iter().cloned().collect();
     let sandbox = args.sandbox.settings()?;
@@ -351,7 +371,7 @@ fn run_class(args: &GradeArgs, dir: &Path) -> anyhow::Result<()> {
         command: args.command.clone(),
         source,
     };
-    super::class::run_class(&subs, &cases, &settings, &out)
+    super::class::run_class(&subs, &cases, &settings, &out, roster.as_ref())
 }
 
 /// Says before the run which cases a plain textbook search (minimax, in

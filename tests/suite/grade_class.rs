@@ -93,10 +93,10 @@ fn a_class_is_graded_in_one_command_and_resumed_after_an_interruption() {
     assert_eq!(lines.len(), 7, "{book}");
     assert_eq!(
         lines[0],
-        "student,score_strict,score_lenient,failures,diagnosis,language,build,command"
+        "student,name,id,score_strict,score_lenient,failures,diagnosis,language,build,command"
     );
     assert!(
-        lines[1].starts_with("\"Doe, Jane_1001_late\",100,100,,,given,,"),
+        lines[1].starts_with("\"Doe, Jane_1001_late\",,,100,100,,,given,,"),
         "{book}"
     );
     assert!(!root.path().join("out").join(PARTIAL).exists());
@@ -110,7 +110,7 @@ fn a_class_is_graded_in_one_command_and_resumed_after_an_interruption() {
         "{book}"
     );
     assert!(
-        row("crash_1004").starts_with("crash_1004,0,0,crash: 6,"),
+        row("crash_1004").starts_with("crash_1004,,,0,0,crash: 6,"),
         "{book}"
     );
     assert!(row("slow_1005").contains("timeout: 6"), "{book}");
@@ -222,7 +222,7 @@ fn bad_class_input_is_one_line_before_anything_runs() {
     std::fs::write(root.path().join("file"), "").unwrap();
     for (class, out, says) in [
         ("nowhere", "out", "--class nowhere: "),
-        ("empty", "out", "no submission folder"),
+        ("empty", "out", "no submission in it"),
         ("class", "file/out", "cannot write the gradebook"),
         ("class", "class/out", "inside the class folder"),
     ] {
@@ -358,7 +358,7 @@ fn a_class_of_many_languages_is_graded_with_no_program_named() {
     // student's own file name.
     let broken = row("Ed Broken_5");
     assert!(
-        broken.starts_with("Ed Broken_5,0,0,cannot build,cannot build: homework.cpp:5:"),
+        broken.starts_with("Ed Broken_5,,,0,0,cannot build,cannot build: homework.cpp:5:"),
         "{broken}"
     );
     assert!(broken.contains("error"), "{broken}");
@@ -397,7 +397,7 @@ fn a_class_of_many_languages_is_graded_with_no_program_named() {
     assert!(
         forced
             .lines()
-            .any(|l| l.starts_with("\"Ada, Python_1\",100,100,,,given,,python3 homework.py")),
+            .any(|l| l.starts_with("\"Ada, Python_1\",,,100,100,,,given,,python3 homework.py")),
         "{forced}"
     );
     let missing = forced

@@ -2,7 +2,8 @@
 //! guide and of its reference, run as written in a folder laid out as the page assumes: a
 //! correct plain textbook homework (`tests/grade-fixtures/textbook.py`) as
 //! `homework.py`, `./a.out` a program that runs it, `../shared/cases` the
-//! golden cases, a class folder of submissions, and the Gradescope
+//! golden cases, a class folder of submissions, Canvas's and Moodle's
+//! downloads and exported gradebooks, and the Gradescope
 //! script's `/autograder` tree (moved under the test's folder, its only
 //! change). A correct program must pass every one of them.
 
@@ -108,6 +109,7 @@ impl Layout {
         ] {
             std::fs::write(dir.join("homework.py"), &textbook).unwrap();
         }
+        site_downloads(&work, &textbook);
         let a_out = work.join("a.out");
         std::fs::write(
             &a_out,
@@ -143,6 +145,43 @@ impl Layout {
     }
 }
 
+/// The course sites' files the guide's examples name, in `work`: a Canvas
+/// download and a Moodle one of one student each, Canvas's gradebook
+/// export (two assignments, a student with no submission) and Moodle's
+/// grading worksheet.
+fn site_downloads(work: &Path, homework: &[u8]) {
+    use std::io::Write;
+    for (zip, name) in [
+        ("submissions.zip", "lovelaceada_1001_5001_homework.py"),
+        (
+            "moodle.zip",
+            "Ada Lovelace_2001_assignsubmission_file_homework.py",
+        ),
+    ] {
+        let mut z = zip::ZipWriter::new(std::fs::File::create(work.join(zip)).unwrap());
+        z.start_file(name, zip::write::SimpleFileOptions::default())
+            .unwrap();
+        z.write_all(homework).unwrap();
+        z.finish().unwrap();
+    }
+    std::fs::write(
+        work.join("canvas-gradebook.csv"),
+        "Student,ID,SIS User ID,SIS Login ID,Section,Homework 1 (501),Quiz 1 (502)\n\
+         \x20   Points Possible,,,,,100.00,10.00\n\
+         \"Lovelace, Ada\",1001,s1,ada,CS 1,,9\n\
+         \"Turing, Alan\",1002,s2,alan,CS 1,,8\n",
+    )
+    .unwrap();
+    std::fs::write(
+        work.join("worksheet.csv"),
+        "Identifier,Full name,Email address,Status,Grade,Maximum Grade,Grade can be changed,\
+         Last modified (submission),Last modified (grade),Feedback comments\n\
+         Participant 2001,Ada Lovelace,ada@example.edu,Submitted,,100.00,Yes,-,-,\n\
+         Participant 2002,Alan Turing,alan@example.edu,No submission,,100.00,Yes,-,-,\n",
+    )
+    .unwrap();
+}
+
 fn open_to_all(dir: &Path) {
     use std::os::unix::fs::PermissionsExt;
     std::fs::set_permissions(dir, std::fs::Permissions::from_mode(0o755)).unwrap();
@@ -174,8 +213,9 @@ fn the_grade_examples_are_found() {
 
 /// Every `stakeraid grade` example of the README, docs/grading.md and
 /// docs/grading-reference.md passes a correct homework: exit 0 and a full score, or, for the
-/// Gradescope script, 100 points in its `results.json`; the class example
-/// a gradebook of both submissions.
+/// Gradescope script, 100 points in its `results.json`; the class examples
+/// a gradebook of every submission, and with `--roster` the site's
+/// import file with the score.
 #[test]
 fn every_grade_example_passes_a_correct_homework() {
     // The README's example grades from ../shared/cases: without it the
@@ -209,10 +249,35 @@ fn every_grade_example_passes_a_correct_homework() {
                 .skip_while(|w| *w != "--class-out")
                 .nth(1)
                 .unwrap();
-            let gradebook =
-                std::fs::read_to_string(layout.work.join(out_dir).join("gradebook.csv")).unwrap();
-            assert_eq!(gradebook.lines().count(), 3, "{said}\n{gradebook}");
-            assert!(gradebook.contains("Ada Lovelace, 1001"), "{gradebook}");
+            let out_dir = layout.work.join(out_dir);
+            let gradebook = std::fs::read_to_string(out_dir.join("gradebook.csv")).unwrap();
+            // The class folder holds two students; each download, one.
+            let (students, ada) = match command.contains(".zip") {
+                false => (2, "\"Ada Lovelace, 1001\",,,100,100,"),
+                true if command.contains("moodle") => (1, ",Ada Lovelace,2001,100,100,"),
+                true => (1, ",lovelaceada,1001,100,100,"),
+            };
+            assert_eq!(
+                gradebook.lines().count(),
+                students + 1,
+                "{said}\n{gradebook}"
+            );
+            assert!(gradebook.contains(ada), "{said}\n{gradebook}");
+            if command.contains("--roster") {
+                let (file, row) = match command.contains("moodle") {
+                    true => (
+                        "moodle-import.csv",
+                        "Participant 2001,Ada Lovelace,ada@example.edu,Submitted,100,",
+                    ),
+                    false => (
+                        "canvas-import.csv",
+                        "\"Lovelace, Ada\",1001,s1,ada,CS 1,100\n",
+                    ),
+                };
+                let import = std::fs::read_to_string(out_dir.join(file)).unwrap();
+                assert!(import.contains(row), "{said}\n{import}");
+                assert!(stdout.contains("  no submission: "), "{said}");
+            }
         } else {
             assert!(stdout.contains("Score: 100 / 100"), "{said}");
         }

@@ -13,6 +13,7 @@ mod dominance;
 mod golden;
 mod grade;
 mod grade_class;
+mod grade_sites;
 mod grade_zoo;
 mod grading_examples;
 mod layout;

@@ -1,0 +1,379 @@
+//! The grades sent back to the course site: from the gradebook the site
+//! exports (`--roster FILE`), the file it imports, this assignment's
+//! column filled for every graded student the site's id matches.
+//!
+//! - Canvas's gradebook export: a header `Student, ID, SIS User ID, SIS
+//!   Login ID, [Integration ID,] Section, <Assignment (id)>, ...`, a
+//!   `Points Possible` row, then a row per student. Its import takes the
+//!   same columns; the file written holds the columns before the first
+//!   assignment and the assignment's own, the points possible row and
+//!   every student's row, matched by `ID` (Canvas's user id, in its
+//!   download's file names) or else `SIS User ID` (the student id a
+//!   Gradescope roster holds).
+//! - Moodle's offline grading worksheet: `Identifier, Full name, Email
+//!   address, Status, Grade, Maximum Grade, Grade can be changed, ...`, a
+//!   row per participant (`Participant 12345`, the number in its download's
+//!   names). Its import is the worksheet with `Grade` filled: the file
+//!   written is the worksheet whole, every other cell as it came.
+//!
+//! The score is the assignment's (strict, out of 100), scaled to the
+//! points the site gives the assignment when they are not 100. A student
+//! with no submission keeps the cell the site had.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use super::book::Gradebook;
+
+/// A course site's exported gradebook, read.
+#[derive(Clone, Debug)]
+pub struct Roster {
+    path: PathBuf,
+    kind: Kind,
+    header: Vec<String>,
+    rows: Vec<Vec<String>>,
+    /// The column the score goes in.
+    column: usize,
+}
+
+/// Whose gradebook it is.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Kind {
+    /// Canvas's export: the columns kept (those before the first
+    /// assignment's), the id columns (`ID`, then `SIS User ID`), and the
+    /// assignment's points.
+    Canvas {
+        identity: usize,
+        sis: Option<usize>,
+        points: Option<f64>,
+    },
+    /// Moodle's worksheet: the `Maximum Grade` column.
+    Moodle { maximum: Option<usize> },
+}
+
+/// Why a roster cannot be used, found before anything runs.
+#[derive(Debug, thiserror::Error)]
+pub enum RosterError {
+    /// The file cannot be read as CSV.
+    #[error("--roster {0}: {1}")]
+    Unreadable(String, String),
+    /// Neither site's header.
+    #[error(
+        "--roster {0}: neither Canvas's gradebook export (Student, ID, ...) nor Moodle's \
+         offline grading worksheet (Identifier, Full name, ...)"
+    )]
+    Unknown(String),
+    /// Canvas's export holds no assignment column, or not the one named,
+    /// or several and none named: the ones it holds.
+    #[error("--roster {0}: {1}")]
+    Column(String, String),
+}
+
+/// The file a site imports, made from a [`Roster`] and a gradebook.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Import {
+    /// The file's name (`canvas-import.csv`, `moodle-import.csv`).
+    pub file_name: &'static str,
+    /// Its text.
+    pub csv: String,
+    /// The roster's students given a score.
+    pub matched: usize,
+    /// The roster's students with no submission, as the roster names them.
+    pub no_submission: Vec<String>,
+    /// The submissions none of whose students is in the roster.
+    pub not_in_roster: Vec<String>,
+    /// The points the score was scaled to, when not 100.
+    pub scaled_to: Option<f64>,
+}
+
+impl Import {
+    /// Writes the file into the folder `out` (whole, never half): its
+    /// path.
+    pub fn write_into(&self, out: &Path) -> std::io::Result<PathBuf> {
+        let path = out.join(self.file_name);
+        super::write_atomically(&path, self.csv.as_bytes())?;
+        Ok(path)
+    }
+}
+
+impl Roster {
+    /// The roster at `path`; `assignment` names Canvas's column (its
+    /// header, its name without the id, or its id), needed when the
+    /// export holds several assignments.
+    pub fn read(path: &Path, assignment: Option<&str>) -> Result<Roster, RosterError> {
+        let shown = path.display().to_string();
+        let bad = |e: &dyn std::fmt::Display| RosterError::Unreadable(shown.clone(), e.to_string());
+        let bytes = std::fs::read(path).map_err(|e| bad(&e))?;
+        let text = String::from_utf8_lossy(&bytes);
+        let text = text.strip_prefix('\u{feff}').unwrap_or(&text);
+        let mut reader = csv::ReaderBuilder::new()
+            .has_headers(false)
+            .flexible(true)
+            .from_reader(text.as_bytes());
+        let mut records = Vec::new();
+        for record in reader.records() {
+            let record = record.map_err(|e| bad(&e))?;
+            records.push(record.iter().map(str::to_owned).collect::<Vec<_>>());
+        }
+        let mut records = records.into_iter();
+        let header = records.next().unwrap_or_default();
+        let rows: Vec<Vec<String>> = records.collect();
+        let find = |name: &str| header.iter().position(|h| h.trim() == name);
+        let (kind, column) = if find("Student") == Some(0) && find("ID") == Some(1) {
+            let column = canvas_column(&header, assignment)
+                .map_err(|why| RosterError::Column(shown.clone(), why))?;
+            let first = header
+                .iter()
+                .position(|h| assignment_id(h).is_some())
+                .unwrap_or(column);
+            let points = rows
+                .iter()
+                .find(|r| r.first().is_some_and(|c| c.trim() == "Points Possible"))
+                .and_then(|r| r.get(column))
+                .and_then(|p| p.trim().parse().ok());
+            let kind = Kind::Canvas {
+                identity: first,
+                sis: find("SIS User ID"),
+                points,
+            };
+            (kind, column)
+        } else if let (Some(_), Some(grade)) = (find("Identifier"), find("Grade")) {
+            (
+                Kind::Moodle {
+                    maximum: find("Maximum Grade"),
+                },
+                grade,
+            )
+        } else {
+            return Err(RosterError::Unknown(shown));
+        };
+        Ok(Roster {
+            path: path.to_owned(),
+            kind,
+            header,
+            rows,
+            column,
+        })
+    }
+
+    /// The name of the file the site imports.
+    pub fn file_name(&self) -> &'static str {
+        match self.kind {
+            Kind::Canvas { .. } => "canvas-import.csv",
+            Kind::Moodle { .. } => "moodle-import.csv",
+        }
+    }
+
+    /// The roster as given.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// The file the site imports, with the scores of `book`.
+    pub fn import(&self, book: &Gradebook) -> Import {
+        // Each site id's score, and whether a roster row took it.
+        let mut scores: BTreeMap<&str, (u32, bool)> = BTreeMap::new();
+        for row in &book.rows {
+            for s in row.students.iter().filter(|s| !s.id.is_empty()) {
+                scores.insert(&s.id, (row.strict, false));
+            }
+        }
+        let mut rows = Vec::new();
+        let mut matched = 0;
+        let mut no_submission = Vec::new();
+        let mut scaled_to = None;
+        for row in &self.rows {
+            let cell = |i: usize| row.get(i).map_or("", |c| c.trim());
+            let (ids, out_of, who) = match self.kind {
+                Kind::Canvas { sis, points, .. } => (
+                    [Some(cell(1)), sis.map(cell)],
+                    points,
+                    format!("{} ({})", cell(0), cell(1)),
+                ),
+                Kind::Moodle { maximum } => (
+                    [cell(0).strip_prefix("Participant ").map(str::trim), None],
+                    maximum.and_then(|m| cell(m).parse().ok()),
+                    format!("{} ({})", cell(1), cell(0)),
+                ),
+            };
+            let mut row = row.clone();
+            // A row with no id is no student's (Canvas's points possible).
+            if ids[0].is_none_or(str::is_empty) {
+                rows.push(self.kept(row));
+                continue;
+            }
+            let id = ids
+                .into_iter()
+                .flatten()
+                .find(|id| !id.is_empty() && scores.contains_key(id));
+            match id.and_then(|id| scores.get_mut(id)) {
+                Some((score, taken)) => {
+                    *taken = true;
+                    matched += 1;
+                    if row.len() <= self.column {
+                        row.resize(self.column + 1, String::new());
+                    }
+                    row[self.column] = scaled(*score, out_of);
+                    if out_of.is_some_and(|p| p != 100.0) {
+                        scaled_to = out_of;
+                    }
+                }
+                None => no_submission.push(who),
+            }
+            rows.push(self.kept(row));
+        }
+        let mut not_in_roster: Vec<String> = book
+            .rows
+            .iter()
+            .filter(|r| {
+                !r.students
+                    .iter()
+                    .any(|s| scores.get(s.id.as_str()).is_some_and(|t| t.1))
+            })
+            .map(|r| {
+                let ids: Vec<&str> = r
+                    .students
+                    .iter()
+                    .map(|s| s.id.as_str())
+                    .filter(|i| !i.is_empty())
+                    .collect();
+                match ids.is_empty() {
+                    true => format!("{} (no site id)", r.student),
+                    false => format!("{} ({})", r.student, ids.join(", ")),
+                }
+            })
+            .collect();
+        not_in_roster.sort();
+        let mut writer = csv::Writer::from_writer(Vec::new());
+        for record in std::iter::once(self.kept(self.header.clone())).chain(rows) {
+            // Writing to memory cannot fail.
+            let _ = writer.write_record(&record);
+        }
+        let csv = writer
+            .into_inner()
+            .map(|b| String::from_utf8_lossy(&b).into_owned())
+            .unwrap_or_default();
+        Import {
+            file_name: self.file_name(),
+            csv,
+            matched,
+            no_submission,
+            not_in_roster,
+            scaled_to,
+        }
+    }
+
+    /// The cells of `row` the import keeps: Canvas's identity columns and
+    /// the assignment's; Moodle's, all.
+    fn kept(&self, mut row: Vec<String>) -> Vec<String> {
+        match self.kind {
+            Kind::Canvas { identity, .. } => {
+                let score = row.get(self.column).cloned().unwrap_or_default();
+                row.resize(identity, String::new());
+                row.push(score);
+                row
+            }
+            Kind::Moodle { .. } => row,
+        }
+    }
+}
+
+/// The assignment column of Canvas's `header` that `assignment` names, or
+/// the only one there is.
+fn canvas_column(header: &[String], assignment: Option<&str>) -> Result<usize, String> {
+    let all: Vec<usize> = (0..header.len())
+        .filter(|&i| assignment_id(&header[i]).is_some())
+        .collect();
+    let listed = || {
+        all.iter()
+            .map(|&i| header[i].as_str())
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    match assignment {
+        Some(name) => {
+            let name = name.trim();
+            let found: Vec<usize> = all
+                .iter()
+                .copied()
+                .filter(|&i| {
+                    let h = header[i].trim();
+                    let (title, id) = assignment_id(h).unwrap_or_default();
+                    h == name || title == name || id == name
+                })
+                .collect();
+            match found[..] {
+                [one] => Ok(one),
+                [] => Err(format!(
+                    "no assignment {name:?} in it (it has: {})",
+                    listed()
+                )),
+                _ => Err(format!(
+                    "several assignments are {name:?}: give its id (it has: {})",
+                    listed()
+                )),
+            }
+        }
+        None => match all[..] {
+            [one] => Ok(one),
+            [] => Err("no assignment column in it (a header such as `Homework 1 (12345)`)".into()),
+            _ => Err(format!(
+                "several assignments: name one with --assignment (it has: {})",
+                listed()
+            )),
+        },
+    }
+}
+
+/// An assignment column's title and Canvas id: `Homework 1 (12345)`.
+fn assignment_id(header: &str) -> Option<(&str, &str)> {
+    let inner = header.trim().strip_suffix(')')?;
+    let (title, id) = inner.rsplit_once(" (")?;
+    (!id.is_empty() && id.bytes().all(|b| b.is_ascii_digit())).then_some((title, id))
+}
+
+/// `score` out of 100 as `out_of` points: a whole number as one, else to
+/// two places.
+fn scaled(score: u32, out_of: Option<f64>) -> String {
+    let points = f64::from(score) * out_of.unwrap_or(100.0) / 100.0;
+    let text = format!("{points:.2}");
+    text.trim_end_matches('0').trim_end_matches('.').to_owned()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn canvas_columns_are_found_by_title_or_id() {
+        let header: Vec<String> = [
+            "Student",
+            "ID",
+            "SIS User ID",
+            "SIS Login ID",
+            "Section",
+            "Homework 1 (101)",
+            "Homework 2 (102)",
+            "Current Score",
+        ]
+        .map(String::from)
+        .to_vec();
+        assert_eq!(canvas_column(&header, Some("Homework 2")), Ok(6));
+        assert_eq!(canvas_column(&header, Some("101")), Ok(5));
+        assert_eq!(canvas_column(&header, Some("Homework 1 (101)")), Ok(5));
+        let e = canvas_column(&header, None).unwrap_err();
+        assert!(e.contains("Homework 1 (101), Homework 2 (102)"), "{e}");
+        let e = canvas_column(&header, Some("Quiz")).unwrap_err();
+        assert!(e.starts_with("no assignment \"Quiz\""), "{e}");
+        assert_eq!(canvas_column(&header[..6], None), Ok(5));
+    }
+
+    #[test]
+    fn scores_are_scaled_to_the_points() {
+        assert_eq!(scaled(48, None), "48");
+        assert_eq!(scaled(48, Some(100.0)), "48");
+        assert_eq!(scaled(48, Some(10.0)), "4.8");
+        assert_eq!(scaled(100, Some(20.0)), "20");
+        assert_eq!(scaled(33, Some(1.0)), "0.33");
+    }
+}
