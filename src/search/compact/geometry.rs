@@ -77,6 +77,11 @@ pub(crate) struct Geometry<W: SetWord = u64, const REGION: bool = false> {
     /// for a side the board does not have (a move never turns over its own
     /// cell), so that which of them a move turns over reads as 4 bits.
     sides: [[u8; 4]; MOST],
+    /// `sides` as sets of one cell each, for sets of two words, where
+    /// testing a bit at a variable place costs a double-word shift.
+    side_sets: [[Cells<W>; 4]; MOST],
+    /// Each cell as a set, for the same reason.
+    units: [Cells<W>; MOST],
     /// `gains[i][k]`: a move on `i` that turns over the neighbours of
     /// `sides[i]` whose bits are set in `k`: its value and twice theirs.
     /// `gains[i][ALL_SIDES]` is the most a move on `i` can gain.
@@ -214,6 +219,20 @@ impl<W: SetWord, const REGION: bool> Geometry<W, REGION> {
                         .sum::<i32>();
             }
         }
+        // A side the cell stands in for itself is never turned over: its
+        // set is empty, as the cell's own bit is never in `flips`.
+        let mut units = [Cells::NONE; MOST];
+        for (i, unit) in units.iter_mut().enumerate().take(size) {
+            *unit = Cells::of(i);
+        }
+        let mut side_sets = [[Cells::NONE; 4]; MOST];
+        for (i, sets) in side_sets.iter_mut().enumerate().take(size) {
+            for (set, &j) in sets.iter_mut().zip(&sides[i]) {
+                if usize::from(j) != i {
+                    *set = Cells::of(usize::from(j));
+                }
+            }
+        }
         let mut by_reach = [0u8; MOST];
         order.sort_by_key(|&i| std::cmp::Reverse(gains[i][ALL_SIDES]));
         for (slot, &i) in by_reach.iter_mut().zip(&order) {
@@ -236,6 +255,8 @@ impl<W: SetWord, const REGION: bool> Geometry<W, REGION> {
             by_value,
             by_reach,
             sides,
+            side_sets,
+            units,
             gains,
         })
     }
@@ -406,14 +427,40 @@ impl<W: SetWord, const REGION: bool> Geometry<W, REGION> {
         (k != OUTSIDE).then_some(usize::from(k))
     }
 
+    /// The set of cell `i` alone.
+    #[inline(always)]
+    fn unit(&self, i: usize) -> Cells<W> {
+        if W::CELLS > 64 {
+            self.units[i]
+        } else {
+            Cells::of(i)
+        }
+    }
+
+    /// Whether `cells` holds cell `i`.
+    #[inline(always)]
+    fn holds(&self, cells: Cells<W>, i: usize) -> bool {
+        if W::CELLS > 64 {
+            cells.meets(self.units[i])
+        } else {
+            cells.contains(i)
+        }
+    }
+
     /// The mover's gain from moving on `i` and turning over `flips`.
     #[inline(always)]
     pub(crate) fn gain(&self, i: usize, flips: Cells<W>) -> i32 {
         // A lookup, not a loop over the flips: how many there are is as
         // good as random, and a loop on it would mispredict.
-        let s = &self.sides[i];
-        let bit = |b: usize| usize::from(flips.contains(usize::from(s[b])));
-        let k = bit(0) | bit(1) << 1 | bit(2) << 2 | bit(3) << 3;
+        let k = if W::CELLS > 64 {
+            let s = &self.side_sets[i];
+            let bit = |b: usize| usize::from(flips.meets(s[b]));
+            bit(0) | bit(1) << 1 | bit(2) << 2 | bit(3) << 3
+        } else {
+            let s = &self.sides[i];
+            let bit = |b: usize| usize::from(flips.contains(usize::from(s[b])));
+            bit(0) | bit(1) << 1 | bit(2) << 2 | bit(3) << 3
+        };
         self.gains[i][k]
     }
 
@@ -429,7 +476,7 @@ impl<W: SetWord, const REGION: bool> Geometry<W, REGION> {
     pub(crate) fn play(&self, pos: Pos<W>, i: usize, flips: Cells<W>) -> Pos<W> {
         Pos {
             own: pos.opp & !flips,
-            opp: pos.own | Cells::of(i) | flips,
+            opp: pos.own | self.unit(i) | flips,
         }
     }
 
@@ -447,7 +494,7 @@ impl<W: SetWord, const REGION: bool> Geometry<W, REGION> {
         } else {
             // The most valuable empty cell comes within the first few.
             for &i in &self.by_value {
-                if empty.contains(usize::from(i)) {
+                if self.holds(empty, usize::from(i)) {
                     best = self.values[usize::from(i)];
                     break;
                 }
@@ -489,7 +536,7 @@ impl<W: SetWord, const REGION: bool> Geometry<W, REGION> {
                 break;
             }
             let i = usize::from(i);
-            if empty.contains(i) {
+            if self.holds(empty, i) {
                 if rank % 2 == 0 {
                     odd += self.values[i];
                 } else {
@@ -512,7 +559,7 @@ impl<W: SetWord, const REGION: bool> Geometry<W, REGION> {
                 break;
             }
             let i = usize::from(i);
-            if empty.contains(i) {
+            if self.holds(empty, i) {
                 sum += self.gains[i][ALL_SIDES];
                 left -= 1;
             }
