@@ -165,3 +165,79 @@ fn regions_of_thirteen_to_eighteen_empty_cells_equal_the_general_engine() {
 fn many_regions_equal_the_general_engine() {
     regions_equal_the_general_engine(240);
 }
+
+/// A store kept by a search of a region names each position by the whole
+/// board and holds its whole value: what it proved of the root's children
+/// bounds their values as the general engine finds them on the board, and
+/// a position of the same board with other settled pieces (so another
+/// score outside its region) is answered for itself, never from the
+/// first one's entries.
+#[test]
+fn a_region_stores_whole_board_values() {
+    use crate::game::{legal_moves, Square};
+    use crate::store::{Store, StoreUse};
+
+    let mut rng = Rng::new(909);
+    let pool = pool(2);
+    for round in 0..6 {
+        let n = [12, 17, 26][round % 3];
+        let empties = [11, 13][round / 3 % 2];
+        let board = board_with_empties(&mut rng, n, 99, empties);
+        let p = if round % 2 == 0 { Player::X } else { Player::O };
+        let store = Arc::new(Store::in_memory(&board));
+        let shared = || StoreUse {
+            min_plies: 4,
+            min_nodes: 0,
+            ..StoreUse::new(store.clone())
+        };
+        let general = |b: &Board, p: Player, depth: u32| {
+            let settings = Iterative {
+                depth,
+                ..Iterative::default()
+            };
+            exact_on_general(b, p, &settings).value
+        };
+        let solve = |b: &Board| {
+            let compact = Compact::new(b, 1 << 16)
+                .expect("a region")
+                .with_store(shared());
+            assert!(compact.shape().0, "a region");
+            search_on(compact, b, p, empties, &pool)
+        };
+        let got = solve(&board);
+        assert_eq!(got.value, general(&board, p, empties), "{board:?}");
+        let mut checked = 0;
+        for mv in legal_moves(&board, p) {
+            let mut child = board.clone();
+            child.make(mv, p);
+            if let Some(proven) = store.get(&child, p.other(), empties - 1) {
+                let v = general(&child, p.other(), empties - 1);
+                assert!(proven.lo <= v && v <= proven.hi, "{mv}: {proven:?} {v}");
+                checked += 1;
+            }
+        }
+        assert!(checked > 0, "no child stored");
+        // The same board with one settled piece far from the empty cells
+        // turned over: another score outside the region, the same region.
+        let far = (0..n * n).find(|&i| {
+            let (r, c) = (i / n, i % n);
+            let near_empty = (r.saturating_sub(1)..=(r + 1).min(n - 1))
+                .flat_map(|a| (c.saturating_sub(1)..=(c + 1).min(n - 1)).map(move |b| (a, b)))
+                .any(|(a, b)| board.square(a, b) == Square::Empty);
+            !near_empty
+        });
+        let mut other = board.clone();
+        let (r, c) = far.map(|i| (i / n, i % n)).expect("a far cell");
+        let turned = match board.square(r, c) {
+            Square::Piece(q) => q.other(),
+            Square::Empty => unreachable!("the cell is settled"),
+        };
+        other.set(r, c, Square::Piece(turned));
+        let again = solve(&other);
+        assert_eq!(again.value, general(&other, p, empties), "{other:?}");
+        // The game on the region is the same: only the outside score moved.
+        let sign = if turned == p { 1 } else { -1 };
+        let shift = sign * 2 * i64::from(board.value(r, c));
+        assert_eq!(again.value, got.value + shift, "{other:?}");
+    }
+}
