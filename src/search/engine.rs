@@ -1,7 +1,7 @@
 //! The one choice between the two fast engines of an exact search, made
 //! once at its root: the general engine (any board) or the compact one
-//! (boards of up to 64 cells). Everything above the root's children sees
-//! only [`FastEngine`]; the play root, whose evaluations and reductions
+//! (boards of up to 128 cells, and larger boards' regions). Everything
+//! above the root's children sees only [`FastEngine`]; the play root, whose evaluations and reductions
 //! only the general engine has, holds that engine's `Searcher` itself.
 
 use std::sync::Arc;
@@ -40,8 +40,9 @@ impl Threads {
 pub(crate) enum FastEngine {
     /// Any board.
     General(Searcher),
-    /// The game score on a board of up to 64 cells; its table may outlive
-    /// the search and serve the next one on the same board.
+    /// The game score on a board, or its region, of up to 128 cells; its
+    /// table may outlive the search and serve the next one on the same
+    /// board.
     Compact(Arc<Compact>, Threads),
 }
 

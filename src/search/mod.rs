@@ -5,7 +5,8 @@
 //! it ([`crate::api::alphabeta_dot`]); `root/` the fast exact engines
 //! behind the tie-break layer (see `README.md` here):
 //! the root picks one engine for a search, the general one (`general/`,
-//! any board) or the compact one (`compact/`, up to 64 cells), and both
+//! any board) or the compact one (`compact/`, up to 128 cells, or a
+//! larger board's region), and both
 //! search with a window and one worker per thread, stopped by a
 //! [`Deadline`] and reporting to a [`Progress`].
 

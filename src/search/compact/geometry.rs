@@ -139,6 +139,8 @@ impl<W: SetWord> Geometry<W, false> {
         let last = first.up(n - 1);
         g.not_first = g.all & !first;
         g.not_last = g.all & !last;
+        // Every position of the board's values is the board's to search.
+        g.core = g.all;
         Some(g)
     }
 }
@@ -695,6 +697,12 @@ mod tests {
                 let empty = board.square(r, c) == crate::game::Square::Empty;
                 assert_eq!(cells.contains(&i), empty || near_empty, "{i}");
             }
+            // A whole board serves every position of its values.
+            let small = random_board_from(&mut rng, 1 + k % 8, 0, 9, 0.5);
+            let mut other = small.clone();
+            let (r, c) = (k % small.n(), 0);
+            other.set(r, c, crate::game::Square::Empty);
+            assert!(Geometry::<u64>::of(&small).unwrap().covers(&other));
             let Some(g) = Geometry::<u128, true>::region(&board) else {
                 continue;
             };

@@ -95,7 +95,8 @@ pub(crate) fn exact(
     settings: &Iterative<Exact>,
     on_depth: impl FnMut(u32, &RootResult) -> bool,
 ) -> (RootResult, u32) {
-    let root = Root::new(board, p, settings.depth);
+    let focused = board.focused();
+    let root = Root::new(&focused, p, settings.depth);
     let threads = settings.threads;
     let engine = match &settings.purpose.compact {
         Some(compact) => FastEngine::Compact(compact.clone(), threads),
@@ -112,7 +113,8 @@ pub(crate) fn exact_on_general(
     p: Player,
     settings: &Iterative<Exact>,
 ) -> RootResult {
-    let root = Root::new(board, p, settings.depth);
+    let focused = board.focused();
+    let root = Root::new(&focused, p, settings.depth);
     let bytes = root.table_bytes(settings.table_limit);
     let engine = FastEngine::General(Searcher::new(board.n(), bytes, settings.threads));
     exact_on(&root, settings, engine, |_, _| true).0

@@ -34,7 +34,8 @@ pub(crate) fn play(
     settings: &Iterative<Play>,
     on_depth: impl FnMut(u32, &RootResult) -> bool,
 ) -> (RootResult, u32) {
-    let root = Root::new(board, p, settings.depth);
+    let focused = board.focused();
+    let root = Root::new(&focused, p, settings.depth);
     let eval = settings.purpose.eval;
     let bytes = root.table_bytes(settings.table_limit);
     let mut searcher = Searcher::new(board.n(), bytes, settings.threads)
