@@ -36,37 +36,9 @@ new=target/release/stakeraid
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
-# The first seed from 1 that gives SIZE x SIZE exactly EMPTY empty cells.
-position() {
-  local n=$1 e=$2 s=1 fill file
-  fill=$(awk -v n="$n" -v e="$e" 'BEGIN {printf "%.6f", 1 - e / (n * n)}')
-  while :; do
-    file="$work/p$n-$e.txt"
-    "$new" position --size "$n" --fill "$fill" --seed "$s" --mode alphabeta --depth 40 -o "$file"
-    if [ "$(tail -n "$n" "$file" | tr -cd . | wc -c)" = "$e" ]; then
-      echo "$s $file"
-      return
-    fi
-    s=$((s + 1))
-  done
-}
-
-# The region's cells: the empty cells and their neighbours.
-region() {
-  awk -v n="$1" 'NR > n + 4 && NR <= 2 * n + 4 {row[NR - n - 5] = $0}
-    END {for (r = 0; r < n; r++) for (c = 0; c < n; c++) {
-      e = substr(row[r], c + 1, 1) == "."
-      up = r > 0 && substr(row[r - 1], c + 1, 1) == "."
-      dn = r < n - 1 && substr(row[r + 1], c + 1, 1) == "."
-      lf = c > 0 && substr(row[r], c, 1) == "."
-      rt = c < n - 1 && substr(row[r], c + 2, 1) == "."
-      k += e || up || dn || lf || rt}
-    print k}' "$2"
-}
-
 row() {
   local n=$1 e=$2 limit=$3 seed file old_t old_n times nodes t
-  read -r seed file < <(position "$n" "$e")
+  read -r seed file < <(endgame "$new" "$work" "$n" "$e")
   if out=$(timeout "$limit" "$old" solve "$file" -o /dev/null --stats --threads 1 2>&1); then
     read -r old_t old_n < <(echo "$out" | sed -n 's/.*nodes \([0-9]*\) *time \([0-9.]*\)s.*/\2 \1/p')
   else
@@ -79,7 +51,7 @@ row() {
   done
   t=$(printf '%s\n' "${times[@]}" | median)
   ratio=$(awk -v a="${old_t#>}" -v b="$t" -v cut="${old_t:0:1}" 'BEGIN {printf "%s%.1f", (cut == ">") ? ">" : "", a / b}')
-  printf '%5s %5s %5s %6s | %9s %11s | %8s %11s | %7s\n' "${n}x$n" "$e" "$seed" "$(region "$n" "$file")" \
+  printf '%5s %5s %5s %6s | %9s %11s | %8s %11s | %7s\n' "${n}x$n" "$e" "$seed" "$(region_cells "$n" "$file")" \
     "$old_t" "$old_n" "$t" "$nodes" "$ratio"
 }
 
