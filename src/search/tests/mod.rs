@@ -11,3 +11,23 @@ mod regions;
 fn pool(threads: usize) -> rayon::ThreadPool {
     crate::engine::pool::build(threads).expect("the test's threads start")
 }
+
+/// `got` gives the answer of `want` (the move and its value), and what it
+/// proved of each root move holds `want`'s exact values: equal where it
+/// is exact too, at least it where it is a bound. `at` names the search.
+fn assert_same_answer(
+    got: &crate::search::root::RootResult,
+    want: &crate::search::root::RootResult,
+    at: &str,
+) {
+    use crate::search::root::RootValue;
+    assert_eq!((got.best, got.value), (want.best, want.value), "{at}");
+    for ((mv, got), (_, want)) in got.moves.iter().zip(&want.moves) {
+        if let RootValue::Exact(want) = want {
+            match got {
+                RootValue::Exact(got) => assert_eq!(got, want, "{mv:?}, {at}"),
+                RootValue::AtMost(bound) => assert!(bound >= want, "{mv:?}, {at}"),
+            }
+        }
+    }
+}
