@@ -84,6 +84,9 @@ pub struct Import {
     pub not_in_roster: Vec<String>,
     /// The points the score was scaled to, when not 100.
     pub scaled_to: Option<f64>,
+    /// The ids several submissions name, each with those submissions: no
+    /// score is given for them, since which is the student's is unknown.
+    pub claimed_twice: Vec<(String, Vec<String>)>,
 }
 
 impl Import {
@@ -171,13 +174,31 @@ impl Roster {
 
     /// The file the site imports, with the scores of `book`.
     pub fn import(&self, book: &Gradebook) -> Import {
-        // Each site id's score, and whether a roster row took it.
-        let mut scores: BTreeMap<&str, (u32, bool)> = BTreeMap::new();
+        // The submissions naming each site id: one is the id's score; an
+        // id several name is scored by none of them.
+        let mut claims: BTreeMap<&str, Vec<&super::book::Row>> = BTreeMap::new();
         for row in &book.rows {
             for s in row.students.iter().filter(|s| !s.id.is_empty()) {
-                scores.insert(&s.id, (row.strict, false));
+                let rows = claims.entry(&s.id).or_default();
+                if !rows.iter().any(|r| std::ptr::eq(*r, row)) {
+                    rows.push(row);
+                }
             }
         }
+        let claimed_twice: Vec<(String, Vec<String>)> = claims
+            .iter()
+            .filter(|(_, rows)| rows.len() > 1)
+            .map(|(id, rows)| {
+                let names = rows.iter().map(|r| r.student.clone()).collect();
+                ((*id).to_owned(), names)
+            })
+            .collect();
+        // Each site id's score, and whether a roster row took it.
+        let mut scores: BTreeMap<&str, (u32, bool)> = claims
+            .iter()
+            .filter(|(_, rows)| rows.len() == 1)
+            .map(|(id, rows)| (*id, (rows[0].strict, false)))
+            .collect();
         let mut rows = Vec::new();
         let mut matched = 0;
         let mut no_submission = Vec::new();
@@ -218,6 +239,12 @@ impl Roster {
                         scaled_to = out_of;
                     }
                 }
+                // An id several submissions claim is told apart from no
+                // submission: its own line says which claim it.
+                None if ids
+                    .into_iter()
+                    .flatten()
+                    .any(|id| claimed_twice.iter().any(|(c, _)| c == id)) => {}
                 None => no_submission.push(who),
             }
             rows.push(self.kept(row));
@@ -226,9 +253,10 @@ impl Roster {
             .rows
             .iter()
             .filter(|r| {
-                !r.students
-                    .iter()
-                    .any(|s| scores.get(s.id.as_str()).is_some_and(|t| t.1))
+                !r.students.iter().any(|s| {
+                    scores.get(s.id.as_str()).is_some_and(|t| t.1)
+                        || claims.get(s.id.as_str()).is_some_and(|c| c.len() > 1)
+                })
             })
             .map(|r| {
                 let ids: Vec<&str> = r
@@ -260,6 +288,7 @@ impl Roster {
             no_submission,
             not_in_roster,
             scaled_to,
+            claimed_twice,
         }
     }
 
@@ -342,7 +371,80 @@ fn scaled(score: u32, out_of: Option<f64>) -> String {
 
 #[cfg(test)]
 mod tests {
+    use super::super::book::{Row, Status};
+    use super::super::build::How;
+    use super::super::sites::Student;
+    use super::super::Submission;
     use super::*;
+
+    /// A Canvas roster of `csv`, read from a file.
+    fn canvas(csv: &str) -> Roster {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("export.csv");
+        std::fs::write(&path, csv).unwrap();
+        Roster::read(&path, None).unwrap()
+    }
+
+    /// A gradebook row of `name`, handed in by `students` (name, id),
+    /// scored `strict`.
+    fn row(name: &str, students: &[(&str, &str)], strict: u32) -> Row {
+        let sub = Submission {
+            name: name.into(),
+            path: PathBuf::new(),
+            students: students
+                .iter()
+                .map(|(n, i)| Student {
+                    name: (*n).into(),
+                    id: (*i).into(),
+                })
+                .collect(),
+        };
+        let mut row = Row::not_graded(&sub, Status::Graded, "k", &How::default());
+        row.strict = strict;
+        row
+    }
+
+    #[test]
+    fn an_id_two_submissions_claim_is_scored_by_neither() {
+        let roster = canvas(
+            "Student,ID,SIS User ID,SIS Login ID,Section,Homework 1 (101)\n\
+             Doe Jane,3001,s1,jd,A,\n\
+             Roe Rick,3002,s2,rr,A,\n",
+        );
+        let book = Gradebook::of(vec![
+            row("Jane_301", &[("Jane", "3001")], 90),
+            row("Friend_302", &[("Roe", "3002"), ("Jane", "3001")], 10),
+        ]);
+        let import = roster.import(&book);
+        assert_eq!(
+            import.claimed_twice,
+            [(
+                "3001".to_owned(),
+                vec!["Friend_302".to_owned(), "Jane_301".to_owned()]
+            )]
+        );
+        assert_eq!(import.matched, 1);
+        assert!(
+            import.csv.contains("Doe Jane,3001,s1,jd,A,\n"),
+            "{}",
+            import.csv
+        );
+        assert!(
+            import.csv.contains("Roe Rick,3002,s2,rr,A,10\n"),
+            "{}",
+            import.csv
+        );
+        assert!(
+            import.no_submission.is_empty(),
+            "{:?}",
+            import.no_submission
+        );
+        assert!(
+            import.not_in_roster.is_empty(),
+            "{:?}",
+            import.not_in_roster
+        );
+    }
 
     #[test]
     fn canvas_columns_are_found_by_title_or_id() {

@@ -121,6 +121,12 @@ fn send_back(roster: &Roster, book: &Gradebook, out: &Path) -> anyhow::Result<St
     for which in &import.not_in_roster {
         said += &format!("  not in the roster: {which}\n");
     }
+    for (id, names) in &import.claimed_twice {
+        said += &format!(
+            "  id {id} claimed by several submissions ({}): not scored\n",
+            names.join(", ")
+        );
+    }
     Ok(said)
 }
 

@@ -50,12 +50,19 @@ pub(super) fn key(folder: &str, students: &[Student]) -> String {
 }
 
 /// The submitters of each submission folder the metadata names.
+///
+/// `:submitters:` counts only as a key of the submission itself (at the
+/// indent of its first key) and its items only at that indent: deeper
+/// lines may be the autograder's output under `:results:`, which a
+/// student writes, and must not name a submitter.
 pub(super) fn submitters(metadata: &str) -> BTreeMap<String, Vec<Student>> {
     let mut out: BTreeMap<String, Vec<Student>> = BTreeMap::new();
-    // The folder being read, the indent of its `:submitters:` key, and
-    // the indent of the keys of the submitter being read.
+    // The folder being read, the indent of its own keys, whether its
+    // `:submitters:` list is being read, and the indent of the keys of
+    // the submitter being read.
     let mut folder: Option<String> = None;
-    let mut list: Option<usize> = None;
+    let mut child: Option<usize> = None;
+    let mut list = false;
     let mut item: Option<usize> = None;
     for line in metadata.lines() {
         let text = line.trim_start_matches(' ');
@@ -68,14 +75,16 @@ pub(super) fn submitters(metadata: &str) -> BTreeMap<String, Vec<Student>> {
                 .strip_suffix(':')
                 .map(|k| k.trim_start_matches(':').to_owned())
                 .filter(|k| is_folder(k));
-            list = None;
+            child = None;
+            list = false;
             item = None;
             continue;
         }
         let Some(folder) = &folder else { continue };
-        if let Some(at) = list {
+        let at = *child.get_or_insert(indent);
+        if list {
             if let Some(entry) = text.strip_prefix("- ") {
-                if indent >= at {
+                if indent == at {
                     let keys = indent + 2 + (entry.len() - entry.trim_start().len());
                     item = Some(keys);
                     let submitters = out.entry(folder.clone()).or_default();
@@ -92,11 +101,11 @@ pub(super) fn submitters(metadata: &str) -> BTreeMap<String, Vec<Student>> {
                 // A value deeper in a submitter: not one of the fields.
                 continue;
             }
-            list = None;
+            list = false;
             item = None;
         }
-        if key_of(text) == Some("submitters") && value_of(text).is_empty() {
-            list = Some(indent);
+        if indent == at && key_of(text) == Some("submitters") && value_of(text).is_empty() {
+            list = true;
             out.entry(folder.clone()).or_default();
         }
     }
@@ -230,6 +239,49 @@ mod tests {
                 id: "7".into()
             }]
         );
+    }
+
+    #[test]
+    fn a_student_s_output_names_no_submitter() {
+        // The autograder's output, which the student writes, laid out as
+        // a submitters list at every indent.
+        let metadata = "\
+:submission_1:
+  :submitters:
+  - :name: Jane Doe
+    :sid: '3001'
+  :results:
+    :tests:
+    - :output: |-
+        :submitters:
+        - :name: Friend
+          :sid: '999'
+      :submitters:
+      - :name: Friend
+        :sid: '998'
+    :submitters:
+    - :name: Friend
+      :sid: '997'
+  :score: 1.0
+:submission_2:
+  :results:
+    :output: |-
+      :submitters:
+      - :name: Friend
+        :sid: '996'
+  :submitters:
+    - :name: Friend
+      :sid: '995'
+";
+        let got = submitters(metadata);
+        assert_eq!(
+            got["submission_1"],
+            [Student {
+                name: "Jane Doe".into(),
+                id: "3001".into()
+            }]
+        );
+        assert_eq!(got["submission_2"], []);
     }
 
     #[test]

@@ -404,10 +404,10 @@ mod tests {
   :score: 0.0
 submission_302:
   :submitters:
-    - :name: \"Pair \\\"One\\\"\"
-      :sid: 3002
-    - :name: 'Pair Two'
-      :sid:
+  - :name: \"Pair \\\"One\\\"\"
+    :sid: 3002
+  - :name: 'Pair Two'
+    :sid:
   :results:
     :tests:
     - :name: not a submitter
