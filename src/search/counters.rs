@@ -43,7 +43,8 @@ mod on {
     use super::DepthCounts;
     use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
-    const DEPTHS: usize = 65;
+    // Plies left run up to a compact search's cells (128).
+    const DEPTHS: usize = 129;
     static NODES: [AtomicU64; DEPTHS] = [const { AtomicU64::new(0) }; DEPTHS];
     static CUTS: [AtomicU64; DEPTHS] = [const { AtomicU64::new(0) }; DEPTHS];
     static FIRST: [AtomicU64; DEPTHS] = [const { AtomicU64::new(0) }; DEPTHS];

@@ -62,13 +62,13 @@ impl<W: SetWord, const REGION: bool> Geometry<W, REGION> {
     pub(super) fn limited_bounds(&self, pos: Pos<W>, score: i32, remaining: u32) -> (i32, i32) {
         let empty = self.empty(pos);
         let (odd, even) = self.alternate_values(empty, remaining);
-        let least = self
-            .end_least(pos)
-            .max(odd - self.reach(empty, remaining / 2));
-        let most = self
-            .end_most(pos)
-            .min(self.reach(empty, remaining.div_ceil(2)) - even);
-        (score + least, score + most)
+        // In an i64: the moves' bound may pass an i32 (see `reach`); the
+        // settled pieces' bound, within the total of the score, caps it.
+        let least =
+            i64::from(self.end_least(pos)).max(i64::from(odd) - self.reach(empty, remaining / 2));
+        let most = i64::from(self.end_most(pos))
+            .min(self.reach(empty, remaining.div_ceil(2)) - i64::from(even));
+        (score + least as i32, score + most as i32)
     }
 }
 

@@ -32,8 +32,9 @@ pub(crate) struct Durable(pub(crate) StoreUse);
 /// tell its cost), and the best move an earlier proof found, to try first.
 pub(super) struct Started {
     key: Key,
-    /// The score outside the cells searched, for the player to move.
-    outside: i32,
+    /// The score outside the cells searched, for the player to move (any
+    /// board's score, which only the cells searched keep within an i32).
+    outside: i64,
     nodes: u64,
     at: Instant,
     /// The stored best move. A search restarted after a kill has lost its
@@ -54,11 +55,11 @@ impl Durable {
     pub(super) fn settle(
         &self,
         key: Key,
-        outside: i32,
+        outside: i64,
         window: Window<i32>,
         nodes: u64,
     ) -> Result<i32, Started> {
-        let shift = i64::from(outside);
+        let shift = outside;
         let (alpha, beta) = (i64::from(window.alpha), i64::from(window.beta));
         match self.0.store.settle_key(&key, alpha + shift, beta + shift) {
             // A stored value lies within [-total, total] of the board, and
@@ -95,7 +96,7 @@ impl Durable {
         if cost < self.0.min_nodes && !root {
             return;
         }
-        let shift = i64::from(started.outside);
+        let shift = started.outside;
         let proven = Proven::from_search(
             i64::from(value) + shift,
             i64::from(window.alpha) + shift,
@@ -113,14 +114,14 @@ impl Durable {
 pub(super) struct Frame {
     cells: Vec<char>,
     /// For the player to move at the search's root.
-    outside: i32,
+    outside: i64,
     root: Player,
 }
 
 impl Frame {
     /// `board`, `p` to move, whose score outside the cells searched is
     /// `outside`.
-    pub(super) fn of(board: &Board, p: Player, outside: i32) -> Frame {
+    pub(super) fn of(board: &Board, p: Player, outside: i64) -> Frame {
         Frame {
             cells: board.cells_text().chars().filter(|&c| c != '\n').collect(),
             outside,
@@ -136,13 +137,13 @@ impl Frame {
         pos: Pos<W>,
         mover: Player,
         remaining: u32,
-    ) -> (Key, i32) {
+    ) -> (Key, i64) {
         let key = Key::from_cells(g.board_cells(&self.cells, pos, mover), mover, remaining);
         (key, self.outside(mover))
     }
 
     /// The score outside the cells searched, for `p`.
-    fn outside(&self, p: Player) -> i32 {
+    fn outside(&self, p: Player) -> i64 {
         if p == self.root {
             self.outside
         } else {

@@ -62,6 +62,9 @@ pub(crate) struct Geometry<W: SetWord = u64, const REGION: bool = false> {
     total: i64,
     /// Sum of the whole board's values, the region's and the rest.
     board_total: i64,
+    /// Every value of the board, row-major: a search serves only boards
+    /// of these values.
+    board_values: Box<[i32]>,
     /// Each cell's place on the board, row-major.
     place: Box<[u16]>,
     /// Each board cell's number here, [`OUTSIDE`] for one left out.
@@ -92,7 +95,10 @@ pub(crate) struct Geometry<W: SetWord = u64, const REGION: bool = false> {
 const ALL_SIDES: usize = 0b1111;
 
 /// Largest total of cell values the compact search takes on: with it,
-/// every score, bound and window fits an `i32` with room to spare.
+/// every score, window and value fits an `i32` with room to spare (a
+/// score is within the total of 0, a gain within twice it). What the moves
+/// left can gain in all may not (a cell's value counts in its own gain
+/// and twice in each neighbour's): [`Geometry::reach`] sums in an `i64`.
 pub(crate) const MAX_TOTAL: i64 = 1 << 28;
 
 /// The cells of `board`'s region, row-major: its empty cells and their
@@ -251,6 +257,7 @@ impl<W: SetWord, const REGION: bool> Geometry<W, REGION> {
             neighbours,
             total,
             board_total: board.total(),
+            board_values: (0..n * n).map(|i| board.value(i / n, i % n)).collect(),
             place: place.iter().map(|&i| i as u16).collect(),
             index,
             sums,
@@ -294,16 +301,12 @@ impl<W: SetWord, const REGION: bool> Geometry<W, REGION> {
     pub(crate) fn covers(&self, board: &Board) -> bool {
         let n = self.n;
         board.n() == n
-            && board.total() == self.board_total
+            && (0..n * n).all(|i| board.value(i / n, i % n) == self.board_values[i])
             && (0..n).all(|r| {
                 crate::game::Bits(board.empty_row(r)).all(|c| {
                     let k = self.index[r * n + c];
                     k != OUTSIDE && self.core.contains(usize::from(k))
                 })
-            })
-            && self.place.iter().enumerate().all(|(k, &i)| {
-                let i = usize::from(i);
-                board.value(i / n, i % n) == self.values[k]
             })
     }
 
@@ -338,10 +341,17 @@ impl<W: SetWord, const REGION: bool> Geometry<W, REGION> {
     }
 
     /// The score of `board` for `p` that lies outside these cells: the
-    /// settled pieces a region leaves out (0 for a whole board).
-    pub(crate) fn outside_score(&self, board: &Board, p: Player) -> i32 {
-        let pos = self.pos(board, p);
-        (board.score(p) - i64::from(self.sum(pos.own) - self.sum(pos.opp))) as i32
+    /// settled pieces a region leaves out (0 for a whole board). Only the
+    /// cells searched have a total bounded by [`MAX_TOTAL`]; the rest may
+    /// hold hundreds of values up to `i32::MAX`.
+    pub(crate) fn outside_score(&self, board: &Board, p: Player) -> i64 {
+        board.score(p) - i64::from(self.score(self.pos(board, p)))
+    }
+
+    /// The score of `pos` on these cells, for the side to move: within
+    /// [`MAX_TOTAL`] of 0.
+    pub(crate) fn score(&self, pos: Pos<W>) -> i32 {
+        self.sum(pos.own) - self.sum(pos.opp)
     }
 
     /// The whole board's cells, row-major (`X`, `O`, `.`), with those of
@@ -554,7 +564,7 @@ impl<W: SetWord, const REGION: bool> Geometry<W, REGION> {
     /// all: a move on `i` gains at most `i`'s value and twice each
     /// neighbour's, so the sum of the `moves` largest of those.
     #[inline(always)]
-    pub(crate) fn reach(&self, empty: Cells<W>, moves: u32) -> i32 {
+    pub(crate) fn reach(&self, empty: Cells<W>, moves: u32) -> i64 {
         let (mut sum, mut left) = (0, moves);
         for &i in &self.by_reach {
             if left == 0 {
@@ -562,7 +572,7 @@ impl<W: SetWord, const REGION: bool> Geometry<W, REGION> {
             }
             let i = usize::from(i);
             if self.holds(empty, i) {
-                sum += self.gains[i][ALL_SIDES];
+                sum += i64::from(self.gains[i][ALL_SIDES]);
                 left -= 1;
             }
         }

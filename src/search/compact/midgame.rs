@@ -173,7 +173,7 @@ impl<W: SetWord, const REGION: bool> Engine<W, REGION> {
         }
         // The table holds values on the cells searched: the rest of the
         // board is a constant of the score.
-        let outside = i64::from(self.outside(board, p));
+        let outside = self.outside(board, p);
         let (v, edge) = (i64::from(hit.value) + outside, self.g.total());
         Some(match hit.bound {
             Bound::Exact => (v, v),
@@ -230,18 +230,17 @@ impl<W: SetWord, const REGION: bool> Engine<W, REGION> {
         // No value lies outside [-total, total] on the cells searched: a
         // wider window only needs to be just wider.
         let edge = self.g.total() + 1;
-        let outside = i64::from(outside);
         let window = Window::new(
             window.alpha.saturating_sub(outside).clamp(-edge, edge) as i32,
             window.beta.saturating_sub(outside).clamp(-edge, edge) as i32,
         );
-        let score = (board.score(p) - outside) as i32;
+        let score = self.g.score(pos);
         i64::from(run.search(pos, score, remaining, window, w)) + outside
     }
 
     /// The score of `board` for `p` outside the cells searched (0 on a
     /// whole board).
-    fn outside(&self, board: &Board, p: Player) -> i32 {
+    fn outside(&self, board: &Board, p: Player) -> i64 {
         if self.g.is_region() {
             self.g.outside_score(board, p)
         } else {

@@ -55,8 +55,8 @@ impl Compact {
         if let Some(g) = Geometry::region(board) {
             return Some(Compact::NarrowRegion(Engine::new(g, table_bytes)));
         }
-        if cells <= 128 {
-            let g = Geometry::of(board)?;
+        // A whole board's values may be too large where its region's fit.
+        if let Some(g) = Geometry::of(board) {
             return Some(Compact::Wide(Engine::new(g, table_bytes)));
         }
         let g = Geometry::region(board)?;

@@ -230,3 +230,98 @@ fn a_region_stores_whole_board_values() {
         assert_eq!(again.value, got.value + shift, "{other:?}");
     }
 }
+
+/// A board of side `n`, values from `value`, pieces from `cells` (row-major
+/// `X`, `O` and `.`).
+fn board_of(n: usize, value: impl Fn(usize) -> i32, cells: &str) -> Board {
+    use crate::game::Square;
+    let values: Vec<i32> = (0..n * n).map(value).collect();
+    let mut board = Board::new(n, &values);
+    for (i, ch) in cells.chars().enumerate() {
+        let sq = match ch {
+            'X' => Square::Piece(Player::X),
+            'O' => Square::Piece(Player::O),
+            _ => Square::Empty,
+        };
+        board.set(i / n, i % n, sq);
+    }
+    board
+}
+
+/// The settled pieces outside a region may be worth far more than an
+/// `i32` holds (only the region's values are bounded): their score is
+/// carried whole, at every depth, on one thread and two.
+#[test]
+fn outside_scores_past_an_i32_count_whole() {
+    let n = 9;
+    for (big, empty) in [
+        ("X", [0usize, 1, 9]),
+        ("O", [0, 40, 80]),
+        ("X", [4, 36, 44]),
+    ] {
+        // Every cell but the empty ones and their neighbours is worth
+        // `i32::MAX` and owned by one side; the rest are small.
+        let near = |i: usize| {
+            empty.iter().any(|&e| {
+                let (r, c, er, ec) = (i / n, i % n, e / n, e % n);
+                r.abs_diff(er) + c.abs_diff(ec) <= 1
+            })
+        };
+        let value = |i: usize| if near(i) { (i % 7) as i32 } else { i32::MAX };
+        let cells: String = (0..n * n)
+            .map(|i| match () {
+                _ if empty.contains(&i) => '.',
+                _ if near(i) => {
+                    if i % 2 == 0 {
+                        'X'
+                    } else {
+                        'O'
+                    }
+                }
+                _ => big.chars().next().unwrap(),
+            })
+            .collect();
+        let board = board_of(n, value, &cells);
+        for p in [Player::X, Player::O] {
+            for depth in 1..=3 {
+                let want = reference::alphabeta(&board, p, depth);
+                for threads in [1, 2] {
+                    let compact = Compact::new(&board, 1 << 16).expect("a region");
+                    assert!(compact.shape().0);
+                    let got = search_on(compact, &board, p, depth, &pool(threads));
+                    assert_eq!(
+                        (got.best, got.value),
+                        (want.best, want.value),
+                        "{p:?} {depth}"
+                    );
+                }
+            }
+        }
+    }
+}
+
+/// The most the moves left can gain may pass an `i32` while the values'
+/// total is within the compact search's limit (a cell's value counts in
+/// its neighbours' gains twice each): a depth-limited search where one
+/// cell holds nearly all of it.
+#[test]
+fn bounds_near_the_largest_total_hold() {
+    let n = 5;
+    // B2 (cell 6) is worth 2.5e8, the rest little; B2 and its four
+    // neighbours are empty: what their moves may gain passes 2^31.
+    let value = |i: usize| if i == 6 { 250_000_000 } else { (i % 3) as i32 };
+    let cells = "X.OXO...OOX.X.OX.OX.XO...";
+    let board = board_of(n, value, cells);
+    for p in [Player::X, Player::O] {
+        for depth in [6, 8, 10] {
+            let general = Iterative {
+                depth,
+                ..Iterative::default()
+            };
+            let want = exact_on_general(&board, p, &general);
+            let compact = Compact::new(&board, 1 << 16).expect("a board");
+            let got = search_on(compact, &board, p, depth, &pool(1));
+            assert_same_answer(&got, &want, &format!("{p:?} depth {depth}"));
+        }
+    }
+}
