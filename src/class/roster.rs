@@ -7,13 +7,15 @@
 //!   `Points Possible` row, then a row per student. Its import takes the
 //!   same columns; the file written holds the columns before the first
 //!   assignment and the assignment's own, the points possible row and
-//!   every student's row, matched by `ID` (Canvas's user id, in its
-//!   download's file names) or else `SIS User ID` (the student id a
-//!   Gradescope roster holds).
+//!   every student's row, matched by one column chosen by the download:
+//!   `ID` (Canvas's user id, in its download's file names) for a Canvas
+//!   download, `SIS User ID` (the student id Gradescope's metadata holds)
+//!   for a Gradescope export. One column only: a Gradescope id equal to
+//!   another student's Canvas id must not score that student.
 //! - Moodle's offline grading worksheet: `Identifier, Full name, Email
 //!   address, Status, Grade, Maximum Grade, Grade can be changed, ...`, a
 //!   row per participant (`Participant 12345`, the number in its download's
-//!   names). Its import is the worksheet with `Grade` filled: the file
+//!   names), matched to a Moodle download only. Its import is the worksheet with `Grade` filled: the file
 //!   written is the worksheet whole, every other cell as it came.
 //!
 //! The score is the assignment's (strict, out of 100), scaled to the
@@ -24,6 +26,7 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use super::book::Gradebook;
+use super::sites::Site;
 
 /// A course site's exported gradebook, read.
 #[derive(Clone, Debug)]
@@ -47,8 +50,11 @@ enum Kind {
         sis: Option<usize>,
         points: Option<f64>,
     },
-    /// Moodle's worksheet: the `Maximum Grade` column.
-    Moodle { maximum: Option<usize> },
+    /// Moodle's worksheet: the `Identifier` and `Maximum Grade` columns.
+    Moodle {
+        identifier: usize,
+        maximum: Option<usize>,
+    },
 }
 
 /// Why a roster cannot be used, found before anything runs.
@@ -67,6 +73,10 @@ pub enum RosterError {
     /// or several and none named: the ones it holds.
     #[error("--roster {0}: {1}")]
     Column(String, String),
+    /// No column of the roster holds the ids the download names its
+    /// students by.
+    #[error("--roster {0}: {1}")]
+    Site(String, String),
 }
 
 /// The file a site imports, made from a [`Roster`] and a gradebook.
@@ -140,9 +150,10 @@ impl Roster {
                 points,
             };
             (kind, column)
-        } else if let (Some(_), Some(grade)) = (find("Identifier"), find("Grade")) {
+        } else if let (Some(identifier), Some(grade)) = (find("Identifier"), find("Grade")) {
             (
                 Kind::Moodle {
+                    identifier,
                     maximum: find("Maximum Grade"),
                 },
                 grade,
@@ -172,8 +183,40 @@ impl Roster {
         &self.path
     }
 
-    /// The file the site imports, with the scores of `book`.
-    pub fn import(&self, book: &Gradebook) -> Import {
+    /// The column of the ids `site`'s download names its students by:
+    /// Canvas's `ID` for a Canvas download, its `SIS User ID` for a
+    /// Gradescope export, Moodle's `Identifier` for a Moodle download.
+    fn id_column(&self, site: Site) -> Option<usize> {
+        match (self.kind, site) {
+            (Kind::Canvas { .. }, Site::Canvas) => Some(1),
+            (Kind::Canvas { sis, .. }, Site::Gradescope) => sis,
+            (Kind::Moodle { identifier, .. }, Site::Moodle) => Some(identifier),
+            _ => None,
+        }
+    }
+
+    /// Whether the roster can be matched to `site`'s download: a line
+    /// saying why not, found before anything runs.
+    pub fn check_site(&self, site: Site) -> Result<(), RosterError> {
+        if self.id_column(site).is_some() {
+            return Ok(());
+        }
+        let which = match self.kind {
+            Kind::Canvas { .. } => "Canvas's gradebook export",
+            Kind::Moodle { .. } => "Moodle's worksheet",
+        };
+        Err(RosterError::Site(
+            self.path.display().to_string(),
+            format!("{which} holds no column of the ids {site} names its students by"),
+        ))
+    }
+
+    /// The file the site imports, with the scores of `book`, graded from
+    /// `site`'s download: its students matched by the one column of
+    /// their ids ([`Roster::check_site`]; none matched where there is
+    /// none).
+    pub fn import(&self, book: &Gradebook, site: Site) -> Import {
+        let id_column = self.id_column(site);
         // The submissions naming each site id: one is the id's score; an
         // id several name is scored by none of them.
         let mut claims: BTreeMap<&str, Vec<&super::book::Row>> = BTreeMap::new();
@@ -205,28 +248,30 @@ impl Roster {
         let mut scaled_to = None;
         for row in &self.rows {
             let cell = |i: usize| row.get(i).map_or("", |c| c.trim());
-            let (ids, out_of, who) = match self.kind {
-                Kind::Canvas { sis, points, .. } => (
-                    [Some(cell(1)), sis.map(cell)],
-                    points,
-                    format!("{} ({})", cell(0), cell(1)),
-                ),
-                Kind::Moodle { maximum } => (
-                    [cell(0).strip_prefix("Participant ").map(str::trim), None],
+            let (student, out_of, who) = match self.kind {
+                Kind::Canvas { points, .. } => {
+                    (cell(1), points, format!("{} ({})", cell(0), cell(1)))
+                }
+                Kind::Moodle {
+                    identifier,
+                    maximum,
+                } => (
+                    cell(identifier),
                     maximum.and_then(|m| cell(m).parse().ok()),
-                    format!("{} ({})", cell(1), cell(0)),
+                    format!("{} ({})", cell(1), cell(identifier)),
                 ),
             };
             let mut row = row.clone();
             // A row with no id is no student's (Canvas's points possible).
-            if ids[0].is_none_or(str::is_empty) {
+            if student.is_empty() {
                 rows.push(self.kept(row));
                 continue;
             }
-            let id = ids
-                .into_iter()
-                .flatten()
-                .find(|id| !id.is_empty() && scores.contains_key(id));
+            let id = id_column.map(cell).map(|id| match self.kind {
+                Kind::Moodle { .. } => id.strip_prefix("Participant ").map_or("", str::trim),
+                Kind::Canvas { .. } => id,
+            });
+            let id = id.filter(|id| !id.is_empty());
             match id.and_then(|id| scores.get_mut(id)) {
                 Some((score, taken)) => {
                     *taken = true;
@@ -241,10 +286,7 @@ impl Roster {
                 }
                 // An id several submissions claim is told apart from no
                 // submission: its own line says which claim it.
-                None if ids
-                    .into_iter()
-                    .flatten()
-                    .any(|id| claimed_twice.iter().any(|(c, _)| c == id)) => {}
+                None if id.is_some_and(|id| claimed_twice.iter().any(|(c, _)| c == id)) => {}
                 None => no_submission.push(who),
             }
             rows.push(self.kept(row));
@@ -415,7 +457,7 @@ mod tests {
             row("Jane_301", &[("Jane", "3001")], 90),
             row("Friend_302", &[("Roe", "3002"), ("Jane", "3001")], 10),
         ]);
-        let import = roster.import(&book);
+        let import = roster.import(&book, Site::Canvas);
         assert_eq!(
             import.claimed_twice,
             [(
@@ -444,6 +486,26 @@ mod tests {
             "{:?}",
             import.not_in_roster
         );
+    }
+
+    #[test]
+    fn the_id_column_is_the_download_s_site_s() {
+        // Rick's SIS id is Jane's Canvas id: each download matches one
+        // column only.
+        let roster = canvas(
+            "Student,ID,SIS User ID,SIS Login ID,Section,Homework 1 (101)\n\
+             Doe Jane,3001,s1,jd,A,\n\
+             Roe Rick,3002,3001,rr,A,\n",
+        );
+        let book = Gradebook::of(vec![row("Rick_301", &[("Rick", "3001")], 40)]);
+        let csv = roster.import(&book, Site::Gradescope).csv;
+        assert!(csv.contains("Doe Jane,3001,s1,jd,A,\n"), "{csv}");
+        assert!(csv.contains("Roe Rick,3002,3001,rr,A,40\n"), "{csv}");
+        let csv = roster.import(&book, Site::Canvas).csv;
+        assert!(csv.contains("Doe Jane,3001,s1,jd,A,40\n"), "{csv}");
+        assert!(csv.contains("Roe Rick,3002,3001,rr,A,\n"), "{csv}");
+        assert!(roster.check_site(Site::Moodle).is_err());
+        assert!(roster.check_site(Site::Folders).is_err());
     }
 
     #[test]

@@ -7,8 +7,8 @@ use std::sync::Arc;
 
 use anyhow::Context;
 use stakeraid::class::{
-    grade_class, Class, ClassSettings, Gradebook, Progress, Roster, Submission, Tally, GATHERED,
-    PARTIAL_BOOK,
+    grade_class, Class, ClassSettings, Gradebook, Progress, Roster, Site, Submission, Tally,
+    GATHERED, PARTIAL_BOOK,
 };
 use stakeraid::grade::{sh_quote, Case};
 
@@ -17,9 +17,16 @@ use super::io::{check_writable, on_signal_then, write_stdout};
 /// Checks the class and the output folder before anything runs: the
 /// download read and sorted, `out` made and writable, then a download's
 /// submissions gathered into it; a file that belongs to no student is a
-/// line.
-pub fn check_class(dir: &Path, out: &Path) -> anyhow::Result<Vec<Submission>> {
+/// line; the roster matched to the download's site.
+pub fn check_class(
+    dir: &Path,
+    out: &Path,
+    roster: Option<&Roster>,
+) -> anyhow::Result<(Vec<Submission>, Site)> {
     let class = Class::read(dir)?;
+    if let Some(roster) = roster {
+        roster.check_site(class.site)?;
+    }
     let absolute = |p: &Path| std::path::absolute(p).unwrap_or_else(|_| p.to_owned());
     // Inside DIR, the output would be a submission of the next run; DIR
     // inside the folder a download is gathered into would be removed.
@@ -45,7 +52,8 @@ pub fn check_class(dir: &Path, out: &Path) -> anyhow::Result<Vec<Submission>> {
             class.site
         );
     }
-    Ok(class.submissions(out)?)
+    let site = class.site;
+    Ok((class.submissions(out)?, site))
 }
 
 /// Grades the class into `out`, a line on standard error per student, the
@@ -55,7 +63,7 @@ pub fn run_class(
     cases: &[Case],
     settings: &ClassSettings,
     out: &Path,
-    roster: Option<&Roster>,
+    roster: Option<(&Roster, Site)>,
 ) -> anyhow::Result<()> {
     let tally = Arc::new(Tally::default());
     let stopping = tally.clone();
@@ -90,8 +98,8 @@ pub fn run_class(
         book.rows.len(),
         out.join("reports").display()
     );
-    if let Some(roster) = roster {
-        said += &send_back(roster, &book, out)?;
+    if let Some((roster, site)) = roster {
+        said += &send_back(roster, site, &book, out)?;
     }
     write_stdout(&said)?;
     Ok(())
@@ -100,8 +108,8 @@ pub fn run_class(
 /// Writes the file the course site imports into `out` (whole, never
 /// half), and says what it holds: a line for each student of the roster
 /// with no submission and each submission the roster has no row for.
-fn send_back(roster: &Roster, book: &Gradebook, out: &Path) -> anyhow::Result<String> {
-    let import = roster.import(book);
+fn send_back(roster: &Roster, site: Site, book: &Gradebook, out: &Path) -> anyhow::Result<String> {
+    let import = roster.import(book, site);
     let path = import
         .write_into(out)
         .with_context(|| format!("cannot write {}", out.join(import.file_name).display()))?;

@@ -360,7 +360,7 @@ fn run_class(args: &GradeArgs, dir: &Path) -> anyhow::Result<()> {
         .as_deref()
         .map(|path| Roster::read(path, args.assignment.as_deref()))
         .transpose()?;
-    let subs = super::class::check_class(dir, &out)?;
+    let (subs, site) = super::class::check_class(dir, &out, roster.as_ref())?;
     let hidden: Vec<PathBuf> = args.cases_from.iter().cloned().collect();
     let sandbox = args.sandbox.settings()?;
     let (cases, source) = cases_of(args)?;
@@ -371,7 +371,8 @@ fn run_class(args: &GradeArgs, dir: &Path) -> anyhow::Result<()> {
         command: args.command.clone(),
         source,
     };
-    super::class::run_class(&subs, &cases, &settings, &out, roster.as_ref())
+    let roster = roster.as_ref().map(|r| (r, site));
+    super::class::run_class(&subs, &cases, &settings, &out, roster)
 }
 
 /// Says before the run which cases a plain textbook search (minimax, in

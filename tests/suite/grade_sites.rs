@@ -363,6 +363,21 @@ fn a_moodle_zip_and_a_gradescope_folder_are_graded_as_they_come() {
         .is_file());
     assert_eq!(strays(&stderr).len(), 1, "{stderr}");
     assert!(strays(&stderr)[0].contains("readme.txt"), "{stderr}");
+
+    // Moodle's worksheet holds no Gradescope id: refused before grading.
+    let out = grade(
+        root.path(),
+        "gradescope",
+        "gs-moodle",
+        &["--roster", "worksheet.csv"],
+    );
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains("Moodle's worksheet holds no column of the ids a Gradescope export"),
+        "{stderr}"
+    );
+    assert!(!root.path().join("gs-moodle/gradebook.csv").exists());
 }
 
 /// Runs `--class` on the zip `name` in `dir` (into `out`, with a
