@@ -13,6 +13,10 @@ use super::sites::{self, Gathered, Site, Student, Top};
 /// gathered, one folder each.
 pub const GATHERED: &str = "submissions";
 
+/// The file that marks [`GATHERED`] as made by a gathering: only such a
+/// folder is removed and gathered afresh, never one the teacher made.
+const MARKER: &str = ".stakeraid-gathered";
+
 /// One student's submission (or one group's).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Submission {
@@ -52,6 +56,13 @@ pub enum ClassError {
     /// A file of the download cannot be copied out to be graded.
     #[error("--class {0}: cannot copy {1} to grade it: {2}")]
     Copy(String, String, std::io::Error),
+    /// The folder a download is gathered into is there, not made by a
+    /// gathering: it is not removed.
+    #[error(
+        "--class-out {0}: {1} is there and was not made by stakeraid; move it or give another \
+         --class-out"
+    )]
+    NotOurs(String, String),
 }
 
 /// A class read and sorted, nothing written yet.
@@ -193,10 +204,23 @@ impl Class {
         let to = std::path::absolute(out.join(GATHERED))
             .map_err(|e| ClassError::Unreadable(out.display().to_string(), e))?;
         let cannot = |e| ClassError::Copy(out.display().to_string(), GATHERED.to_owned(), e);
-        if to.exists() {
-            std::fs::remove_dir_all(&to).map_err(cannot)?;
+        if std::fs::symlink_metadata(&to).is_ok() {
+            let ours = std::fs::symlink_metadata(to.join(MARKER)).is_ok_and(|m| m.is_file());
+            // An empty folder holds nothing of anyone's.
+            if !ours && std::fs::remove_dir(&to).is_err() {
+                return Err(ClassError::NotOurs(
+                    out.display().to_string(),
+                    to.display().to_string(),
+                ));
+            }
+            if ours {
+                std::fs::remove_dir_all(&to).map_err(cannot)?;
+            }
         }
         std::fs::create_dir_all(&to).map_err(cannot)?;
+        // Marked before the first copy, so that a gathering cut short is
+        // still removed by the next.
+        std::fs::write(to.join(MARKER), b"").map_err(cannot)?;
         let mut subs = Vec::new();
         for g in gathered {
             let path = to.join(&g.name);
@@ -279,4 +303,35 @@ fn in_place(dir: &Path, shown: &str) -> Result<Class, ClassError> {
         strays,
         found: Found::InPlace(subs),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A Canvas download of one file, in a folder under `root`.
+    fn canvas_class(root: &Path) -> Class {
+        let dir = root.join("download");
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(dir.join("doejane_1001_5001_homework.py"), "print()").unwrap();
+        Class::read(&dir).unwrap()
+    }
+
+    #[test]
+    fn a_submissions_folder_not_made_by_a_gathering_is_kept() {
+        let root = tempfile::tempdir().unwrap();
+        let out = root.path().join("out");
+        let mine = out.join(GATHERED).join("notes.txt");
+        std::fs::create_dir_all(mine.parent().unwrap()).unwrap();
+        std::fs::write(&mine, "the teacher's").unwrap();
+        let e = canvas_class(root.path()).submissions(&out).unwrap_err();
+        assert!(matches!(e, ClassError::NotOurs(..)), "{e}");
+        assert!(mine.is_file());
+        // Gathered into a folder of its own making, and again over it.
+        std::fs::remove_file(&mine).unwrap();
+        for _ in 0..2 {
+            let subs = canvas_class(root.path()).submissions(&out).unwrap();
+            assert!(subs[0].path.join("homework.py").is_file());
+        }
+    }
 }
