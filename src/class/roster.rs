@@ -77,6 +77,9 @@ pub enum RosterError {
     /// students by.
     #[error("--roster {0}: {1}")]
     Site(String, String),
+    /// The import file cannot be made.
+    #[error("--roster {0}: cannot write the import file: {1}")]
+    Write(String, String),
 }
 
 /// The file a site imports, made from a [`Roster`] and a gradebook.
@@ -215,7 +218,7 @@ impl Roster {
     /// `site`'s download: its students matched by the one column of
     /// their ids ([`Roster::check_site`]; none matched where there is
     /// none).
-    pub fn import(&self, book: &Gradebook, site: Site) -> Import {
+    pub fn import(&self, book: &Gradebook, site: Site) -> Result<Import, RosterError> {
         let id_column = self.id_column(site);
         // The submissions naming each site id: one is the id's score; an
         // id several name is scored by none of them.
@@ -314,16 +317,8 @@ impl Roster {
             })
             .collect();
         not_in_roster.sort();
-        let mut writer = csv::Writer::from_writer(Vec::new());
-        for record in std::iter::once(self.kept(self.header.clone())).chain(rows) {
-            // Writing to memory cannot fail.
-            let _ = writer.write_record(&record);
-        }
-        let csv = writer
-            .into_inner()
-            .map(|b| String::from_utf8_lossy(&b).into_owned())
-            .unwrap_or_default();
-        Import {
+        let csv = self.csv_of(rows)?;
+        Ok(Import {
             file_name: self.file_name(),
             csv,
             matched,
@@ -331,7 +326,29 @@ impl Roster {
             not_in_roster,
             scaled_to,
             claimed_twice,
+        })
+    }
+
+    /// The import's text: the header and `rows`, a row shorter than the
+    /// header filled with empty cells (a site's export may end a row
+    /// early), a longer one written whole.
+    fn csv_of(&self, rows: Vec<Vec<String>>) -> Result<String, RosterError> {
+        let failed = |e: &dyn std::fmt::Display| {
+            RosterError::Write(self.path.display().to_string(), e.to_string())
+        };
+        let header = self.kept(self.header.clone());
+        let width = header.len();
+        let mut writer = csv::WriterBuilder::new()
+            .flexible(true)
+            .from_writer(Vec::new());
+        for mut record in std::iter::once(header).chain(rows) {
+            if record.len() < width {
+                record.resize(width, String::new());
+            }
+            writer.write_record(&record).map_err(|e| failed(&e))?;
         }
+        let bytes = writer.into_inner().map_err(|e| failed(&e))?;
+        String::from_utf8(bytes).map_err(|e| failed(&e))
     }
 
     /// The cells of `row` the import keeps: Canvas's identity columns and
@@ -457,7 +474,7 @@ mod tests {
             row("Jane_301", &[("Jane", "3001")], 90),
             row("Friend_302", &[("Roe", "3002"), ("Jane", "3001")], 10),
         ]);
-        let import = roster.import(&book, Site::Canvas);
+        let import = roster.import(&book, Site::Canvas).unwrap();
         assert_eq!(
             import.claimed_twice,
             [(
@@ -498,14 +515,42 @@ mod tests {
              Roe Rick,3002,3001,rr,A,\n",
         );
         let book = Gradebook::of(vec![row("Rick_301", &[("Rick", "3001")], 40)]);
-        let csv = roster.import(&book, Site::Gradescope).csv;
+        let csv = roster.import(&book, Site::Gradescope).unwrap().csv;
         assert!(csv.contains("Doe Jane,3001,s1,jd,A,\n"), "{csv}");
         assert!(csv.contains("Roe Rick,3002,3001,rr,A,40\n"), "{csv}");
-        let csv = roster.import(&book, Site::Canvas).csv;
+        let csv = roster.import(&book, Site::Canvas).unwrap().csv;
         assert!(csv.contains("Doe Jane,3001,s1,jd,A,40\n"), "{csv}");
         assert!(csv.contains("Roe Rick,3002,3001,rr,A,\n"), "{csv}");
         assert!(roster.check_site(Site::Moodle).is_err());
         assert!(roster.check_site(Site::Folders).is_err());
+    }
+
+    #[test]
+    fn a_short_row_is_filled_and_the_rows_after_it_kept() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("worksheet.csv");
+        std::fs::write(
+            &path,
+            "Identifier,Full name,Status,Grade,Maximum Grade,Feedback comments\n\
+             Participant 1,Ann,x,,100.00,\n\
+             Participant 2,Bob,x,,100.00\n\
+             Participant 3,Cat,x,,100.00,fine\n",
+        )
+        .unwrap();
+        let roster = Roster::read(&path, None).unwrap();
+        let book = Gradebook::of(vec![
+            row("Bob_2", &[("Bob", "2")], 50),
+            row("Cat_3", &[("Cat", "3")], 70),
+        ]);
+        let import = roster.import(&book, Site::Moodle).unwrap();
+        assert_eq!(
+            import.csv,
+            "Identifier,Full name,Status,Grade,Maximum Grade,Feedback comments\n\
+             Participant 1,Ann,x,,100.00,\n\
+             Participant 2,Bob,x,50,100.00,\n\
+             Participant 3,Cat,x,70,100.00,fine\n"
+        );
+        assert_eq!(import.matched, 2);
     }
 
     #[test]

@@ -109,7 +109,7 @@ pub fn run_class(
 /// half), and says what it holds: a line for each student of the roster
 /// with no submission and each submission the roster has no row for.
 fn send_back(roster: &Roster, site: Site, book: &Gradebook, out: &Path) -> anyhow::Result<String> {
-    let import = roster.import(book, site);
+    let import = roster.import(book, site)?;
     let path = import
         .write_into(out)
         .with_context(|| format!("cannot write {}", out.join(import.file_name).display()))?;
