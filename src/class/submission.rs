@@ -149,11 +149,18 @@ impl Class {
             .collect();
         let metadata = match site {
             Site::Gradescope => {
-                let at = download
+                // Seen at the top but not listed: a link, a pipe or the
+                // like, which a folder's listing leaves out.
+                let Some(at) = download
                     .paths()
                     .iter()
                     .position(|p| *p == format!("{prefix}{}", sites::GRADESCOPE_METADATA))
-                    .expect("a Gradescope export has its metadata");
+                else {
+                    return Err(ClassError::Unsafe(
+                        download.shown().to_owned(),
+                        format!("{} is not a plain file", sites::GRADESCOPE_METADATA),
+                    ));
+                };
                 download.text(at)?
             }
             _ => String::new(),
@@ -315,6 +322,19 @@ mod tests {
         std::fs::create_dir_all(&dir).unwrap();
         std::fs::write(dir.join("doejane_1001_5001_homework.py"), "print()").unwrap();
         Class::read(&dir).unwrap()
+    }
+
+    #[test]
+    fn gradescope_metadata_that_is_no_plain_file_is_refused() {
+        let root = tempfile::tempdir().unwrap();
+        let dir = root.path().join("export");
+        std::fs::create_dir_all(dir.join("submission_1")).unwrap();
+        std::fs::write(dir.join("submission_1/homework.py"), "print()").unwrap();
+        let metadata = dir.join(sites::GRADESCOPE_METADATA);
+        std::os::unix::fs::symlink(root.path().join("nowhere"), &metadata).unwrap();
+        let e = Class::read(&dir).unwrap_err();
+        assert!(matches!(e, ClassError::Unsafe(..)), "{e}");
+        assert!(e.to_string().ends_with("is not a plain file"), "{e}");
     }
 
     #[test]
