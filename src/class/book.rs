@@ -70,8 +70,9 @@ pub struct Row {
     pub named: Option<String>,
     /// The cases failed.
     pub failing: Vec<String>,
-    /// What the student was graded on (the cases and the command): a row
-    /// of other cases is graded again.
+    /// What the student was graded on (the cases, the command and the
+    /// submission's files, [`student_key`]): a row of other cases or
+    /// other files is graded again.
     pub key: String,
     /// The language the program was found in (`given`: the command the
     /// class gives).
@@ -252,16 +253,31 @@ pub(super) fn key(cases: &[Case], settings: &ClassSettings) -> String {
     format!("{h:016x}")
 }
 
+/// What `sub` is graded on: the class's `key` and the hash of its files
+/// where it has one.
+pub(super) fn student_key(key: &str, sub: &Submission) -> String {
+    match sub.digest.as_str() {
+        "" => key.to_owned(),
+        digest => format!("{key}-{digest}"),
+    }
+}
+
 /// The row file of `student` in `reports`.
 fn row_path(reports: &Path, student: &str) -> std::path::PathBuf {
     reports.join(format!("{student}.row.json"))
 }
 
-/// The row an earlier run left for `sub`, if it graded the same `key`.
+/// The row an earlier run left for `sub`, if it graded the same `key`
+/// ([`student_key`]); who handed it in is the submission's now (a site
+/// may have renamed them).
 pub(super) fn read_row(reports: &Path, sub: &Submission, key: &str) -> Option<Row> {
     let text = std::fs::read(row_path(reports, &sub.name)).ok()?;
-    let row: Row = serde_json::from_slice(&text).ok()?;
-    (row.key == key && row.student == sub.name).then_some(row)
+    let mut row: Row = serde_json::from_slice(&text).ok()?;
+    if row.key != key || row.student != sub.name {
+        return None;
+    }
+    row.students = sub.students.clone();
+    Some(row)
 }
 
 /// Keeps `row` for a resumed run.
@@ -292,10 +308,37 @@ mod tests {
                 name: "Doe, Jane".into(),
                 id: "1234".into(),
             }],
+            digest: String::new(),
         };
         let row = Row::not_graded(&sub, Status::CannotRun { why }, "k", &How::default());
         write_row(dir.path(), &row).unwrap();
         assert_eq!(read_row(dir.path(), &sub, "k"), Some(row));
         assert_eq!(read_row(dir.path(), &sub, "other cases"), None);
+    }
+
+    #[test]
+    fn a_row_of_other_files_is_not_reused_and_the_students_are_today_s() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut sub = Submission {
+            name: "Doe_301".into(),
+            path: dir.path().to_owned(),
+            students: vec![Student {
+                name: "Doe".into(),
+                id: "1".into(),
+            }],
+            digest: "aaaa".into(),
+        };
+        let key = student_key("k", &sub);
+        let why = "no program".to_owned();
+        let row = Row::not_graded(&sub, Status::CannotRun { why }, &key, &How::default());
+        write_row(dir.path(), &row).unwrap();
+        assert_eq!(read_row(dir.path(), &sub, &key), Some(row));
+        // The same name and files, handed in by another now.
+        sub.students[0].id = "2".into();
+        let again = read_row(dir.path(), &sub, &student_key("k", &sub)).unwrap();
+        assert_eq!(again.students, sub.students);
+        // The same name, other files.
+        sub.digest = "bbbb".into();
+        assert_eq!(read_row(dir.path(), &sub, &student_key("k", &sub)), None);
     }
 }

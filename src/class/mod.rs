@@ -180,6 +180,7 @@ pub fn grade_class(
                     gate: gate.clone(),
                     rank: i,
                 };
+                let key = book::student_key(&key, sub);
                 let (graded, resumed) = match book::read_row(&reports, sub, &key) {
                     Some(row) => (Graded::resumed(row), true),
                     None => {

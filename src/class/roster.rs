@@ -457,6 +457,7 @@ mod tests {
                     id: (*i).into(),
                 })
                 .collect(),
+            digest: String::new(),
         };
         let mut row = Row::not_graded(&sub, Status::Graded, "k", &How::default());
         row.strict = strict;

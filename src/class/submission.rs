@@ -26,6 +26,10 @@ pub struct Submission {
     pub path: PathBuf,
     /// Who handed it in, as the site names them (none for a plain folder).
     pub students: Vec<Student>,
+    /// A hash of its files as gathered from a download, so that a rerun
+    /// after a new download grades a changed submission again; empty for
+    /// a folder graded where it is (its program may write there).
+    pub digest: String,
 }
 
 /// Why a class cannot be graded, found before anything runs.
@@ -237,14 +241,38 @@ impl Class {
                     return Err(e);
                 }
             }
+            let digest = digest(&path, &g.files).map_err(cannot)?;
             subs.push(Submission {
                 name: g.name,
                 path,
                 students: g.students,
+                digest,
             });
         }
         Ok(subs)
     }
+}
+
+/// A hash of the `files` (each at its path inside) of the folder `dir`,
+/// read back as gathered: their paths and bytes in path order. FNV-1a,
+/// stable across runs and builds; it tells a changed submission from the
+/// same one, and is no defence against a collision made on purpose.
+fn digest(dir: &Path, files: &[(usize, String)]) -> std::io::Result<String> {
+    let mut inside: Vec<&str> = files.iter().map(|(_, p)| p.as_str()).collect();
+    inside.sort_unstable();
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    let mut feed = |bytes: &[u8]| {
+        // Each part's length first, so that no two lists feed alike.
+        for b in (bytes.len() as u64).to_le_bytes().iter().chain(bytes) {
+            h ^= u64::from(*b);
+            h = h.wrapping_mul(0x0100_0000_01b3);
+        }
+    };
+    for path in inside {
+        feed(path.as_bytes());
+        feed(&std::fs::read(dir.join(path))?);
+    }
+    Ok(format!("{h:016x}"))
 }
 
 /// The folder at `tops` when it is alone there, files and folders shown.
@@ -298,6 +326,7 @@ fn in_place(dir: &Path, shown: &str) -> Result<Class, ClassError> {
             name: top.name,
             path,
             students: Vec::new(),
+            digest: String::new(),
         });
     }
     if subs.is_empty() {
@@ -316,11 +345,15 @@ fn in_place(dir: &Path, shown: &str) -> Result<Class, ClassError> {
 mod tests {
     use super::*;
 
-    /// A Canvas download of one file, in a folder under `root`.
+    /// A Canvas download of one file, in a folder under `root` (made
+    /// the first time).
     fn canvas_class(root: &Path) -> Class {
         let dir = root.join("download");
         std::fs::create_dir_all(&dir).unwrap();
-        std::fs::write(dir.join("doejane_1001_5001_homework.py"), "print()").unwrap();
+        let file = dir.join("doejane_1001_5001_homework.py");
+        if !file.exists() {
+            std::fs::write(file, "print()").unwrap();
+        }
         Class::read(&dir).unwrap()
     }
 
@@ -349,9 +382,17 @@ mod tests {
         assert!(mine.is_file());
         // Gathered into a folder of its own making, and again over it.
         std::fs::remove_file(&mine).unwrap();
+        let mut digests = Vec::new();
         for _ in 0..2 {
             let subs = canvas_class(root.path()).submissions(&out).unwrap();
             assert!(subs[0].path.join("homework.py").is_file());
+            digests.push(subs[0].digest.clone());
         }
+        // The same files hash alike; a new download's changed file not.
+        assert_eq!(digests[0], digests[1]);
+        let file = root.path().join("download/doejane_1001_5001_homework.py");
+        std::fs::write(file, "print(1)").unwrap();
+        let subs = canvas_class(root.path()).submissions(&out).unwrap();
+        assert_ne!(subs[0].digest, digests[0]);
     }
 }
