@@ -11,8 +11,11 @@ use super::Student;
 pub(super) struct File {
     /// The student, by Canvas's squeezed name and user id.
     pub(super) student: Student,
-    /// The file's name as the student gave it, the resubmission's number
-    /// taken off.
+    /// The file's name in the download, after the ids.
+    pub(super) own: String,
+    /// That name with a resubmission's number taken off (`homework.py`
+    /// for `homework-2.py`): the student's own only when no other file of
+    /// theirs has it too ([`super::Sorter`] decides).
     pub(super) name: String,
     /// That number: 0 for the first file of the name.
     pub(super) resubmission: u64,
@@ -46,6 +49,7 @@ pub(super) fn parse(name: &str) -> Option<File> {
             name: student.to_owned(),
             id: user.to_owned(),
         },
+        own: own.to_owned(),
         name,
         resubmission,
         attachment,

@@ -198,9 +198,9 @@ pub(super) fn sort(site: Site, paths: &[String], metadata: &str) -> Sorted {
 #[derive(Default)]
 struct Sorter {
     by_id: BTreeMap<String, Gathered>,
-    /// Canvas's files: by their name once the resubmission's number is
-    /// taken off, the newest so far (its number and attachment id).
-    newest: BTreeMap<(String, String), ((u64, u64), usize)>,
+    /// Canvas's files by student id, each with its index: named once all
+    /// of a student's are in ([`Sorter::name_canvas_files`]).
+    canvas: BTreeMap<String, Vec<(usize, canvas::File)>>,
     strays: BTreeSet<String>,
 }
 
@@ -226,27 +226,53 @@ impl Sorter {
             .push((index, inside.to_owned()));
     }
 
-    /// A Canvas file, `index`: kept only when no newer one of its name is
-    /// there.
+    /// A Canvas file, `index`: named once the student's others are in.
     fn add_versioned(&mut self, index: usize, file: canvas::File) {
         let id = file.student.id.clone();
-        let slot = (id.clone(), file.name.clone());
-        let version = (file.resubmission, file.attachment);
-        match self.newest.get(&slot) {
-            Some((newer, _)) if *newer >= version => return,
-            _ => {}
-        }
-        self.newest.insert(slot, (version, index));
-        let gathered = self.by_id.entry(id).or_insert_with(|| Gathered {
+        self.by_id.entry(id.clone()).or_insert_with(|| Gathered {
             name: file_name_of(&format!("{}_{}", file.student.name, file.student.id)),
-            students: vec![file.student],
+            students: vec![file.student.clone()],
             files: Vec::new(),
         });
-        gathered.files.retain(|(_, name)| *name != file.name);
-        gathered.files.push((index, file.name));
+        self.canvas.entry(id).or_default().push((index, file));
     }
 
-    fn sorted(self, site: Site) -> Sorted {
+    /// Each student's Canvas files named. Canvas adds `-N` to a file
+    /// handed in again under a name the student used before, but a
+    /// student may name files `lab-1.py` and `lab-2.py` too: the number
+    /// is taken off only where that leaves one file of the name. Where
+    /// the name itself is there with numbered ones (two versions of one
+    /// file), the one Canvas took last (the largest attachment id) is
+    /// kept under it; numbered names with no file of the plain name
+    /// stay as they are.
+    fn name_canvas_files(&mut self) {
+        for (id, files) in std::mem::take(&mut self.canvas) {
+            let mut by_name: BTreeMap<&str, Vec<&(usize, canvas::File)>> = BTreeMap::new();
+            for file in &files {
+                by_name.entry(file.1.name.as_str()).or_default().push(file);
+            }
+            let Some(gathered) = self.by_id.get_mut(&id) else {
+                continue;
+            };
+            for (name, versions) in by_name {
+                let plain = versions.iter().any(|(_, f)| f.own == name);
+                if versions.len() == 1 || plain {
+                    let newest = versions
+                        .iter()
+                        .max_by_key(|(_, f)| (f.attachment, f.resubmission))
+                        .map(|(i, _)| *i);
+                    gathered.files.extend(newest.map(|i| (i, name.to_owned())));
+                } else {
+                    gathered
+                        .files
+                        .extend(versions.iter().map(|(i, f)| (*i, f.own.clone())));
+                }
+            }
+        }
+    }
+
+    fn sorted(mut self, site: Site) -> Sorted {
+        self.name_canvas_files();
         let mut gathered: Vec<Gathered> = self.by_id.into_values().collect();
         gathered.sort_by(|a, b| a.name.cmp(&b.name));
         // Two names alike once made file names: the later one numbered.
@@ -357,6 +383,27 @@ mod tests {
             ]
         );
         assert_eq!(s.strays, ["extra/", "notes.txt"]);
+    }
+
+    #[test]
+    fn a_canvas_student_s_numbered_names_are_kept_apart() {
+        let list = [
+            "doejane_1001_5001_lab-1.py",
+            "doejane_1001_5002_lab-2.py",
+            "doejane_1001_5003_main-1.py",
+            "doejane_1001_5009_notes.txt",
+            "doejane_1001_5004_notes-1.txt",
+        ];
+        let s = sorted(&list, "");
+        assert_eq!(
+            shown(&s, &list)[0].2,
+            [
+                "doejane_1001_5001_lab-1.py -> lab-1.py",
+                "doejane_1001_5002_lab-2.py -> lab-2.py",
+                "doejane_1001_5003_main-1.py -> main.py",
+                "doejane_1001_5009_notes.txt -> notes.txt",
+            ]
+        );
     }
 
     #[test]
