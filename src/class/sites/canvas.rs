@@ -3,6 +3,10 @@
 //! `lastfirst_LATE_...` when handed in late), the name being the student's
 //! own but for a `-1`, `-2`, ... before its extension when a file of that
 //! name was handed in before (the higher the number, the newer the file).
+//! The squeezed name may hold `_`, so the ids are found by their shape,
+//! the first `_(late_)?digits_digits_` from the left. An anonymous
+//! assignment's files are `anon_ID_attachmentid_name` (`LATE_anon_...`
+//! when late): the student is known by that anonymous id only.
 
 use super::Student;
 
@@ -23,15 +27,64 @@ pub(super) struct File {
     pub(super) attachment: u64,
 }
 
+/// Whether `s` is a number.
+fn digits(s: &str) -> bool {
+    !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit())
+}
+
+/// `s` without a leading `late_` / `LATE_`.
+fn without_late(s: &str) -> &str {
+    match s.split_once('_') {
+        Some((late, rest)) if late.eq_ignore_ascii_case("late") => rest,
+        _ => s,
+    }
+}
+
 /// The file named `name` in a Canvas download, if it is named so.
 pub(super) fn parse(name: &str) -> Option<File> {
-    let digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
-    let (student, rest) = name.split_once('_')?;
-    let rest = match rest.split_once('_') {
-        Some((late, rest)) if late.eq_ignore_ascii_case("late") => rest,
-        _ => rest,
+    if let Some(rest) = without_late(name).strip_prefix("anon_") {
+        return anonymous(rest);
+    }
+    with_ids(name).or_else(|| without_attachment(name))
+}
+
+/// `lastfirst_[late_]userid_attachmentid_name`, the squeezed name
+/// holding any `_`: the first place from the left where the ids fit.
+fn with_ids(name: &str) -> Option<File> {
+    for (at, _) in name.match_indices('_').filter(|(at, _)| *at > 0) {
+        let rest = without_late(&name[at + 1..]);
+        let Some((user, rest)) = rest.split_once('_') else {
+            continue;
+        };
+        let Some((attachment, own)) = rest.split_once('_') else {
+            continue;
+        };
+        if digits(user) && digits(attachment) && !own.is_empty() {
+            return Some(file(&name[..at], user, attachment.parse().ok()?, own));
+        }
+    }
+    None
+}
+
+/// `anon_ID_[late_]attachmentid_name` past `anon_`: the student known by
+/// the anonymous id alone.
+fn anonymous(rest: &str) -> Option<File> {
+    let (id, rest) = rest.split_once('_')?;
+    if id.is_empty() || !id.bytes().all(|b| b.is_ascii_alphanumeric()) {
+        return None;
+    }
+    let (attachment, own) = match without_late(rest).split_once('_') {
+        Some((n, own)) if digits(n) => (n.parse().ok()?, own),
+        _ => (0, without_late(rest)),
     };
-    let (user, rest) = rest.split_once('_')?;
+    (!own.is_empty()).then(|| file(&format!("anon_{id}"), id, attachment, own))
+}
+
+/// `lastfirst_[late_]userid_name`, a file with no attachment id: the
+/// squeezed name up to the first `_`.
+fn without_attachment(name: &str) -> Option<File> {
+    let (student, rest) = name.split_once('_')?;
+    let (user, rest) = without_late(rest).split_once('_')?;
     if student.is_empty() || !digits(user) {
         return None;
     }
@@ -43,8 +96,14 @@ pub(super) fn parse(name: &str) -> Option<File> {
     if own.is_empty() {
         return None;
     }
+    Some(file(student, user, attachment, own))
+}
+
+/// The file `own` of the student `student` (`user`), attachment id
+/// `attachment`.
+fn file(student: &str, user: &str, attachment: u64, own: &str) -> File {
     let (name, resubmission) = without_resubmission(own);
-    Some(File {
+    File {
         student: Student {
             name: student.to_owned(),
             id: user.to_owned(),
@@ -53,7 +112,7 @@ pub(super) fn parse(name: &str) -> Option<File> {
         name,
         resubmission,
         attachment,
-    })
+    }
 }
 
 /// `homework-2.py` as `homework.py` and 2; a name with no number as
@@ -102,7 +161,24 @@ mod tests {
             parse("poe_1003_5003_my-notes.txt").unwrap().name,
             "my-notes.txt"
         );
+        // Names with `_`, and anonymous downloads.
+        let f = parse("de_la_cruzmaria_LATE_1005_5010_hw_1.py").unwrap();
+        assert_eq!(
+            (f.student.name.as_str(), f.student.id.as_str()),
+            ("de_la_cruzmaria", "1005")
+        );
+        assert_eq!((f.name.as_str(), f.attachment), ("hw_1.py", 5010));
+        for anon in ["anon_Xy12Z_5001_hw.py", "LATE_anon_Xy12Z_5001_hw.py"] {
+            let f = parse(anon).unwrap();
+            assert_eq!(
+                (f.student.name.as_str(), f.student.id.as_str()),
+                ("anon_Xy12Z", "Xy12Z"),
+                "{anon}"
+            );
+            assert_eq!((f.name.as_str(), f.attachment), ("hw.py", 5001));
+        }
         for not in [
+            "anon_X-y_5001_hw.py",
             "homework.py",
             "doe_x_1_a.py",
             "doe_1001_",
