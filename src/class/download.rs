@@ -93,7 +93,7 @@ impl Download {
 
     /// Copies the file `index` to the new file `to`.
     pub(super) fn copy_to(&mut self, index: usize, to: &Path) -> Result<(), ClassError> {
-        let cannot = |e| ClassError::Copy(self.shown.clone(), self.paths[index].clone(), e);
+        let cannot = |e| ClassError::Copy(self.shown.clone(), printable(&self.paths[index]), e);
         if let Some(dir) = to.parent() {
             std::fs::create_dir_all(dir).map_err(cannot)?;
         }
@@ -104,7 +104,7 @@ impl Download {
     /// Copies the file `index` into `out`, the bytes read counted against
     /// the bounds.
     fn copy(&mut self, index: usize, out: &mut impl io::Write) -> Result<(), ClassError> {
-        let path = &self.paths[index];
+        let path = &printable(&self.paths[index]);
         let cannot = |e| ClassError::Copy(self.shown.clone(), path.clone(), e);
         let room = MAX_FILE_BYTES.min(MAX_TOTAL_BYTES - self.copied);
         let copied = match &mut self.from {
@@ -137,6 +137,18 @@ impl Download {
     }
 }
 
+/// `name` (a student named it) as a message may print it: each control
+/// character escaped (`\u{1b}`, `\n`), so that no name moves the
+/// terminal's cursor or starts a line of its own; the rest as it is.
+pub fn printable(name: &str) -> String {
+    name.chars()
+        .map(|c| match c.is_control() {
+            true => c.escape_default().to_string(),
+            false => c.to_string(),
+        })
+        .collect()
+}
+
 /// Where a copy failed.
 enum Fault {
     Read(io::Error),
@@ -166,6 +178,7 @@ fn bounded_copy(from: &mut impl Read, out: &mut impl io::Write, room: u64) -> Re
 
 /// Why a file is refused for its size: its own, or the whole download's.
 fn too_large(path: &str, bytes: u64, before: u64) -> String {
+    let path = printable(path);
     if bytes > MAX_FILE_BYTES {
         format!("{path} holds more than {} MiB", MAX_FILE_BYTES >> 20)
     } else {
@@ -309,6 +322,14 @@ mod tests {
         ] {
             assert_eq!(inside(out), None, "{out}");
         }
+    }
+
+    #[test]
+    fn a_name_s_control_characters_are_printed_escaped() {
+        assert_eq!(printable("Doe, Jane/hw.py"), "Doe, Jane/hw.py");
+        assert_eq!(printable("a\u{1b}[2J\nb"), "a\\u{1b}[2J\\nb");
+        let why = too_large("x\u{1b}]0;pwned\u{7}.py", MAX_FILE_BYTES + 1, 0);
+        assert!(!why.chars().any(char::is_control), "{why:?}");
     }
 
     #[test]

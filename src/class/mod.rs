@@ -37,7 +37,7 @@ mod summary;
 pub use book::{Gradebook, Row, Status};
 use build::Unready;
 pub use build::{How, BUILD_SECONDS};
-pub use download::{MAX_ENTRIES, MAX_FILE_BYTES, MAX_TOTAL_BYTES};
+pub use download::{printable, MAX_ENTRIES, MAX_FILE_BYTES, MAX_TOTAL_BYTES};
 pub use roster::{Import, Roster, RosterError};
 pub use sites::{Site, Student};
 pub use submission::{Class, ClassError, Submission, GATHERED};

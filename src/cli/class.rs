@@ -7,8 +7,8 @@ use std::sync::Arc;
 
 use anyhow::Context;
 use stakeraid::class::{
-    grade_class, Class, ClassSettings, Gradebook, Progress, Roster, Site, Submission, Tally,
-    GATHERED, PARTIAL_BOOK,
+    grade_class, printable, Class, ClassSettings, Gradebook, Progress, Roster, Site, Submission,
+    Tally, GATHERED, PARTIAL_BOOK,
 };
 use stakeraid::grade::{sh_quote, Case};
 
@@ -47,8 +47,9 @@ pub fn check_class(
     check_writable(&out.join("gradebook.csv"))?;
     for stray in &class.strays {
         eprintln!(
-            "stakeraid: --class {}: {stray} belongs to no student ({}): left out",
+            "stakeraid: --class {}: {} belongs to no student ({}): left out",
             dir.display(),
+            printable(stray),
             class.site
         );
     }

@@ -380,6 +380,31 @@ fn a_moodle_zip_and_a_gradescope_folder_are_graded_as_they_come() {
     assert!(!root.path().join("gs-moodle/gradebook.csv").exists());
 }
 
+#[test]
+fn a_stray_name_s_control_characters_are_printed_escaped() {
+    let root = tempfile::tempdir().unwrap();
+    zip(
+        &root.path().join("c.zip"),
+        &[
+            ("doejane_1001_5001_homework.py", CRASH.to_vec()),
+            ("\u{1b}[2Jnotes\u{7}.txt", b"not a student's".to_vec()),
+        ],
+    );
+    let out = grade(
+        root.path(),
+        "c.zip",
+        "out",
+        &["--", "python3", "homework.py"],
+    );
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(strays(&stderr).len(), 1, "{stderr}");
+    assert!(
+        strays(&stderr)[0].contains("\\u{1b}[2Jnotes\\u{7}.txt belongs"),
+        "{stderr:?}"
+    );
+    assert!(!stderr.contains('\u{1b}'), "{stderr:?}");
+}
+
 /// Runs `--class` on the zip `name` in `dir` (into `out`, with a
 /// program that never runs), checks that it is refused in one line, exit
 /// 2: the line.
