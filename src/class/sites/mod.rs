@@ -103,22 +103,45 @@ pub(super) fn tops(paths: &[String]) -> Vec<Top> {
         .collect()
 }
 
-/// The site whose names the top of a download holds.
+/// The site whose names the top of a download holds: the one whose form
+/// most of its names follow, since one student may name a file or folder
+/// in another site's form (a tie goes to the first of Gradescope, Moodle,
+/// Canvas, folders).
 pub(super) fn detect(tops: &[Top]) -> Site {
-    if tops
+    let count = |of: &dyn Fn(&Top) -> bool| tops.iter().filter(|t| of(t)).count();
+    let metadata = tops
         .iter()
-        .any(|t| !t.folder && t.name == GRADESCOPE_METADATA)
-    {
-        Site::Gradescope
-    } else if tops.iter().any(|t| moodle::parse(&t.name).is_some()) {
-        Site::Moodle
-    } else if tops
-        .iter()
-        .any(|t| !t.folder && canvas::parse(&t.name).is_some())
-    {
-        Site::Canvas
-    } else {
-        Site::Folders
+        .any(|t| !t.folder && t.name == GRADESCOPE_METADATA);
+    let counts = [
+        (
+            Site::Gradescope,
+            match metadata {
+                true => count(&|t| t.folder && gradescope::is_folder(&t.name)),
+                false => 0,
+            },
+        ),
+        (Site::Moodle, count(&|t| moodle::parse(&t.name).is_some())),
+        (
+            Site::Canvas,
+            // Moodle's form is the narrower: a name of it is Moodle's.
+            count(&|t| {
+                !t.folder && canvas::parse(&t.name).is_some() && moodle::parse(&t.name).is_none()
+            }),
+        ),
+        (
+            Site::Folders,
+            count(&|t| {
+                t.folder
+                    && !t.name.starts_with('.')
+                    && moodle::parse(&t.name).is_none()
+                    && !(metadata && gradescope::is_folder(&t.name))
+            }),
+        ),
+    ];
+    let most = counts.iter().map(|(_, n)| *n).max().unwrap_or(0);
+    match counts.iter().find(|(_, n)| *n == most && most > 0) {
+        Some((site, _)) => *site,
+        None => Site::Folders,
     }
 }
 
@@ -480,6 +503,30 @@ submission_302:
             ]
         );
         assert_eq!(s.strays, ["stray.py"]);
+    }
+
+    #[test]
+    fn the_site_is_the_one_most_names_follow() {
+        let list = [
+            "Ann/homework.py",
+            "Bob/homework.py",
+            "Doe_12_assignsubmission_file_/homework.py",
+            "doejane_1001_5001_homework.py",
+        ];
+        assert_eq!(sorted(&list, "").site, Site::Folders);
+        let list = [
+            "Ann_1_assignsubmission_file_homework.py",
+            "Bob_2_assignsubmission_file_homework.py",
+            "doejane_1001_5001_homework.py",
+        ];
+        assert_eq!(sorted(&list, "").site, Site::Moodle);
+        // Moodle's folders with one folder of another name beside them.
+        let list = [
+            "Ann_1_assignsubmission_file_/homework.py",
+            "Bob_2_assignsubmission_file_/homework.py",
+            "extra/readme.md",
+        ];
+        assert_eq!(sorted(&list, "").site, Site::Moodle);
     }
 
     #[test]
