@@ -309,12 +309,41 @@ impl Sorter {
         }
         for g in &mut gathered {
             g.files.sort();
+            number_clashes(&mut g.files);
         }
         Sorted {
             site,
             gathered,
             strays: self.strays.into_iter().collect(),
         }
+    }
+}
+
+/// Two files of one submission with one path (Moodle's upload and its
+/// online text, both `onlinetext.html`): each later one numbered,
+/// `onlinetext (2).html`, so that both are kept and neither stops the
+/// class.
+fn number_clashes(files: &mut [(usize, String)]) {
+    let all: BTreeSet<String> = files.iter().map(|(_, p)| p.clone()).collect();
+    let mut taken = BTreeSet::new();
+    for (_, path) in files.iter_mut() {
+        if taken.insert(path.clone()) {
+            continue;
+        }
+        let (folder, name) = match path.rsplit_once('/') {
+            Some((folder, name)) => (format!("{folder}/"), name.to_owned()),
+            None => (String::new(), path.clone()),
+        };
+        let (stem, extension) = match name.rfind('.') {
+            Some(dot) if dot > 0 => name.split_at(dot),
+            _ => (name.as_str(), ""),
+        };
+        let free = (2..)
+            .map(|n| format!("{folder}{stem} ({n}){extension}"))
+            .find(|p| !all.contains(p) && !taken.contains(p))
+            .unwrap_or_default();
+        taken.insert(free.clone());
+        *path = free;
     }
 }
 
@@ -452,6 +481,21 @@ mod tests {
         );
         assert!(shown(&s, &list)[1].2[1].ends_with(" -> lib/student.py"));
         assert_eq!(s.strays, ["grades.csv"]);
+        // An upload and the online text of one name: both kept.
+        let list = [
+            "Doe_2001_assignsubmission_file_onlinetext.html",
+            "Doe_2001_assignsubmission_onlinetext_onlinetext.html",
+            "Doe_2001_assignsubmission_file_onlinetext (2).html",
+        ];
+        let s = sorted(&list, "");
+        assert_eq!(
+            shown(&s, &list)[0].2,
+            [
+                "Doe_2001_assignsubmission_file_onlinetext.html -> onlinetext.html",
+                "Doe_2001_assignsubmission_onlinetext_onlinetext.html -> onlinetext (3).html",
+                "Doe_2001_assignsubmission_file_onlinetext (2).html -> onlinetext (2).html",
+            ]
+        );
     }
 
     #[test]
