@@ -340,12 +340,12 @@ impl<W: SetWord, const REGION: bool> Geometry<W, REGION> {
         Pos { own, opp }
     }
 
-    /// The score of `board` for `p` that lies outside these cells: the
-    /// settled pieces a region leaves out (0 for a whole board). Only the
-    /// cells searched have a total bounded by [`MAX_TOTAL`]; the rest may
-    /// hold hundreds of values up to `i32::MAX`.
-    pub(crate) fn outside_score(&self, board: &Board, p: Player) -> i64 {
-        board.score(p) - i64::from(self.score(self.pos(board, p)))
+    /// The score of `board` for `p`, whose position here is `pos`, that
+    /// lies outside these cells: the settled pieces a region leaves out (0
+    /// for a whole board). Only the cells searched have a total bounded by
+    /// [`MAX_TOTAL`]; the rest may hold hundreds of values up to `i32::MAX`.
+    pub(crate) fn outside_score(&self, board: &Board, p: Player, pos: Pos<W>) -> i64 {
+        board.score(p) - i64::from(self.score(pos))
     }
 
     /// The score of `pos` on these cells, for the side to move: within
@@ -629,7 +629,7 @@ mod tests {
     fn moves_agree<W: SetWord, const R: bool>(g: &Geometry<W, R>, board: &Board) {
         for p in [Player::X, Player::O] {
             let pos = g.pos(board, p);
-            let outside = g.outside_score(board, p);
+            let outside = g.outside_score(board, p, pos);
             for i in g.empty(pos) {
                 let flips = g.flips(pos, i);
                 let kind = if g.neighbours[i].meets(pos.own) {
@@ -652,7 +652,7 @@ mod tests {
                     .max();
                 assert_eq!(g.best_gain(pos), slow.unwrap());
                 assert_eq!(g.play(pos, i, flips), g.pos(&b, p.other()));
-                assert_eq!(g.outside_score(&b, p), outside);
+                assert_eq!(g.outside_score(&b, p, g.pos(&b, p)), outside);
                 assert!(g.covers(&b));
                 assert_eq!(g.near(Cells::of(i)), g.neighbours[i]);
                 let owned = pos.own | pos.opp;

@@ -95,9 +95,7 @@ impl<W: SetWord, const REGION: bool> Engine<W, REGION> {
     pub(crate) fn with_store(mut self, store: StoreUse) -> Engine<W, REGION> {
         let g = &self.g;
         let entries = store.store.take_table();
-        // The saved entries name cells of the whole board in one word; a
-        // region's cells are others, and a larger board's take two.
-        if !g.is_region() && g.size() <= 64 {
+        if self.fits_table_file() {
             for entry in entries {
                 self.table.restore(entry, |pos: Pos<W>, hit: Hit| {
                     let empty = g.empty(pos);
@@ -129,10 +127,17 @@ impl<W: SetWord, const REGION: bool> Engine<W, REGION> {
         }
     }
 
-    /// The entries of the table worth saving beside a store: none of a
-    /// region's, whose cells the store's board does not name.
+    /// Whether the table's entries fit the table file beside a store: it
+    /// names cells of the whole board in one word, where a region's cells
+    /// are others and a larger board's take two.
+    fn fits_table_file(&self) -> bool {
+        !self.g.is_region() && self.g.size() <= 64
+    }
+
+    /// The entries of the table worth saving beside a store: none that
+    /// do not fit its file.
     pub(crate) fn kept_entries(&self) -> Vec<crate::store::Entry> {
-        if self.g.is_region() {
+        if !self.fits_table_file() {
             return Vec::new();
         }
         self.table.deepest(TABLE_KEPT, TABLE_MIN)
@@ -142,7 +147,7 @@ impl<W: SetWord, const REGION: bool> Engine<W, REGION> {
     /// without a store that keeps it.
     pub(crate) fn table_every(&self) -> Option<std::time::Duration> {
         let Durable(store) = self.durable.as_ref()?;
-        let kept = store.store.keeps_table() && !self.g.is_region() && self.g.size() <= 64;
+        let kept = store.store.keeps_table() && self.fits_table_file();
         kept.then_some(store.table_every)
     }
 
@@ -173,7 +178,7 @@ impl<W: SetWord, const REGION: bool> Engine<W, REGION> {
         }
         // The table holds values on the cells searched: the rest of the
         // board is a constant of the score.
-        let outside = self.outside(board, p);
+        let outside = self.g.outside_score(board, p, pos);
         let (v, edge) = (i64::from(hit.value) + outside, self.g.total());
         Some(match hit.bound {
             Bound::Exact => (v, v),
@@ -216,7 +221,7 @@ impl<W: SetWord, const REGION: bool> Engine<W, REGION> {
         let pos = self.g.pos(board, p);
         let empties = self.g.empty(pos).count();
         let remaining = remaining.min(empties);
-        let outside = self.outside(board, p);
+        let outside = self.g.outside_score(board, p, pos);
         let durable = self.durable.as_ref();
         let run = Run {
             g: &self.g,
@@ -236,16 +241,6 @@ impl<W: SetWord, const REGION: bool> Engine<W, REGION> {
         );
         let score = self.g.score(pos);
         i64::from(run.search(pos, score, remaining, window, w)) + outside
-    }
-
-    /// The score of `board` for `p` outside the cells searched (0 on a
-    /// whole board).
-    fn outside(&self, board: &Board, p: Player) -> i64 {
-        if self.g.is_region() {
-            self.g.outside_score(board, p)
-        } else {
-            0
-        }
     }
 }
 

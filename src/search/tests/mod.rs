@@ -31,3 +31,20 @@ fn assert_same_answer(
         }
     }
 }
+
+/// A board of side `n` with values `0..=max` and `empties` empty cells
+/// (drawn again until it has them).
+fn board_with_empties(
+    rng: &mut crate::game::random::Rng,
+    n: usize,
+    max: i32,
+    empties: u32,
+) -> crate::game::Board {
+    let fill = 1.0 - f64::from(empties) / (n * n) as f64;
+    loop {
+        let board = crate::game::random::random_board_from(rng, n, 0, max, fill);
+        if board.empty_count() == empties {
+            return board;
+        }
+    }
+}

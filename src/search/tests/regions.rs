@@ -6,24 +6,12 @@
 
 use std::sync::Arc;
 
-use super::{assert_same_answer, pool};
-use crate::game::random::{random_board_from, Rng};
+use super::{assert_same_answer, board_with_empties, pool};
+use crate::game::random::Rng;
 use crate::game::{Board, Player};
 use crate::search::reference;
 use crate::search::root::{exact, exact_on_general, Exact, Iterative};
 use crate::search::{Compact, Threads};
-
-/// A board of side `n` with values `0..=max` and `empties` empty cells
-/// (drawn again until it has them).
-fn board_with_empties(rng: &mut Rng, n: usize, max: i32, empties: u32) -> Board {
-    let fill = 1.0 - f64::from(empties) / (n * n) as f64;
-    loop {
-        let board = random_board_from(rng, n, 0, max, fill);
-        if board.empty_count() == empties {
-            return board;
-        }
-    }
-}
 
 /// The root search of `board` on `compact`, `depth` plies, on `pool`.
 fn search_on(
